@@ -1,0 +1,44 @@
+"""`fivefoot check SCENARIO`: load and validate a scenario, and say what is in it."""
+from __future__ import annotations
+
+from ..core.geometry import FACINGS
+from .common import add_json_flag, add_scenario_arg, emit_json, load
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("check", help="validate a scenario and summarise it")
+    add_scenario_arg(p)
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    sc = load(args)
+    summary = sc.map.summary()
+    data = {
+        "scenario": sc.source, "title": sc.title, "description": sc.description,
+        "ruleset": sc.ruleset.id, "map": summary,
+        "figures": [{"id": f.id, "name": f.label, "side": f.side, "x": f.x, "y": f.y, "facing": FACINGS[f.facing],
+                     "altitude_ft": f.altitude_ft, "move_ft": f.move_ft, "turning_ft": f.turning_ft,
+                     "flyer": f.flyer, "weapons": list(f.weapons)} for f in sc.figures],
+        "actions": len(sc.actions),
+    }
+    if args.json:
+        emit_json(data)
+        return 0
+    print(f"{sc.title}  [{sc.ruleset.id}: {sc.ruleset.name}]")
+    if sc.description:
+        print(f"  {sc.description}")
+    print(f"  map {summary['width']} x {summary['height']} squares: {summary['blocking']} blocking, "
+          f"{summary['cover']} cover, {summary['concealment']} concealment, {summary['difficult']} difficult, "
+          f"{summary['elevated']} elevated")
+    for w in summary["warnings"]:
+        print(f"  warning: {w}")
+    print(f"  {len(sc.figures)} figures:")
+    for f in data["figures"]:
+        extra = f", {f['flyer']} flyer at {f['altitude_ft']} ft" if f["flyer"] != "none" else ""
+        turn = f", turning {f['turning_ft']} ft" if f["turning_ft"] else ""
+        print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
+              f"move {f['move_ft']} ft{turn}{extra}; {', '.join(f['weapons'])}")
+    print("ok")
+    return 0

@@ -1,0 +1,57 @@
+"""Helpers shared by the subcommands: loading a scenario, parsing squares, printing JSON."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.errors import RulesError
+from ..core.geometry import parse_facing
+from ..core.planner import MODES
+
+
+def add_json_flag(parser) -> None:
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON (see docs/cli.md)")
+
+
+def add_scenario_arg(parser) -> None:
+    parser.add_argument("scenario", metavar="SCENARIO", help="a scenario .toml or a Tiled map .tmx")
+    parser.add_argument("--ruleset", help="play it under another ruleset (bfrpg, odnd, cnc, ch17, spelljammer)")
+
+
+def add_mode_arg(parser) -> None:
+    parser.add_argument("--mode", default="walk", choices=MODES, help="movement mode (default walk)")
+
+
+def load(args):
+    from ..io.rulesets import load_ruleset
+    from ..io.scenarios import load_scenario
+    scenario = load_scenario(args.scenario)
+    if getattr(args, "ruleset", None):
+        from dataclasses import replace
+        from ..core.scenario import Scenario  # noqa: F401  (type only)
+        ruleset = load_ruleset(args.ruleset)
+        scenario.ruleset = ruleset
+        # Template-derived numbers stay as loaded: a figure keeps its stats across rulesets.
+        scenario.figures = [replace(f) for f in scenario.figures]
+    return scenario
+
+
+def parse_square(text: str) -> tuple[int, int]:
+    try:
+        x_text, y_text = text.split(",")
+        return int(x_text), int(y_text)
+    except ValueError:
+        raise RulesError(f"square {text!r} is not X,Y (for example 4,7)") from None
+
+
+def parse_optional_facing(text: str | None) -> int | None:
+    return None if text is None else parse_facing(text)
+
+
+def emit_json(data) -> None:
+    json.dump(data, sys.stdout, indent=2, sort_keys=False)
+    sys.stdout.write("\n")
+
+
+def ft(value) -> str:
+    return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"

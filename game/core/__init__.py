@@ -1,0 +1,1 @@
+"""The rules layer: pure, deterministic, no pygame and no I/O."""

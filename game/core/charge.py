@@ -1,0 +1,202 @@
+"""Charge lanes: whether a figure may charge a target, along which squares, or why not.
+
+A lane is the 8-connected straight line (Bresenham) from the charger's square toward the
+target, ending on the square from which the charger strikes. A charge is a run, so the
+charger must already face within 45 degrees of the lane (it may not turn before running its
+turning distance); large incorporeal flyers are exempt.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .figure import Figure
+from .geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
+from .los import SightMap
+
+
+@dataclass(frozen=True)
+class ChargeLane:
+    attacker_id: str
+    target_id: str
+    legal: bool
+    squares: tuple[tuple[int, int], ...]   # from the first square moved into to the end square
+    distance_ft: float                     # what the rules measure (movement or distance to target)
+    reason: str                            # why it is legal, or why not, in a player's words
+    rule: str
+    limits: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"attacker": self.attacker_id, "target": self.target_id, "legal": self.legal,
+                "squares": [list(s) for s in self.squares], "distance_ft": _num(self.distance_ft),
+                "reason": self.reason, "rule": self.rule, "limits": self.limits}
+
+
+def _num(v: float):
+    return int(v) if float(v).is_integer() else round(v, 2)
+
+
+def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
+    err = dx + dy
+    out = [(x0, y0)]
+    while (x0, y0) != (x1, y1):
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+        out.append((x0, y0))
+    return out
+
+
+def charge_limits(ruleset, figure: Figure) -> tuple[float, float, bool]:
+    """(least, greatest, least is exclusive) distance for this figure's charge."""
+    ch = ruleset.section("charge")
+    least = max(ch["min_ft"], float(figure.move_ft * Fraction(ch["min_move_multiple"])))
+    most = float(figure.move_ft * Fraction(ch["max_move_multiple"]))
+    return least, most, ch["min_exclusive"]
+
+
+def lane_step_costs(planner, squares) -> list[float]:
+    """Cost of each step along a lane (diagonal rule with its parity, difficult terrain doubled)."""
+    costs = []
+    diagonals = 0
+    mult = planner.difficult_multiplier
+    for (ax, ay), (bx, by) in zip(squares, squares[1:]):
+        diagonal = ax != bx and ay != by
+        cost = step_cost_ft(planner.diagonal, diagonal, diagonals) if planner.diagonal != "none" or not diagonal else 10
+        if diagonal:
+            diagonals += 1
+        if planner.map.difficult[by, bx]:
+            cost *= mult
+        costs.append(cost)
+    return costs
+
+
+def _lane_cost(planner, squares) -> float:
+    return sum(lane_step_costs(planner, squares))
+
+
+def _facing_ok(figure: Figure, start, toward) -> bool:
+    if figure.flyer == "incorporeal":
+        return True
+    dx, dy = toward[0] - start[0], toward[1] - start[1]
+    lane_angle = math.degrees(math.atan2(dx, -dy)) % 360
+    diff = abs((lane_angle - figure.facing * 45 + 180) % 360 - 180)
+    return diff <= 45 + 1e-6
+
+
+def _blocker(planner, squares, occupants, figure) -> str | None:
+    m = planner.map
+    for (ax, ay), (bx, by) in zip(squares, squares[1:]):
+        if not m.in_bounds(bx, by) or m.blocks_move[by, bx]:
+            return f"a wall at {bx},{by}"
+        if abs(int(m.elevation_ft[by, bx]) - int(m.elevation_ft[ay, ax])) > planner.climb_step_ft and figure.flyer == "none":
+            return f"a drop or ledge at {bx},{by}"
+        other = occupants.get((bx, by))
+        if other is not None and other.id != figure.id:
+            return f"{other.label} at {bx},{by}"
+        if ax != bx and ay != by and not planner.corner_cutting:
+            if m.blocks_move[ay, bx] or m.blocks_move[by, ax]:
+                return f"a wall corner at {bx},{ay}" if m.blocks_move[ay, bx] else f"a wall corner at {ax},{by}"
+    return None
+
+
+def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occupants: dict) -> ChargeLane:
+    rs = planner.ruleset
+    ch = rs.section("charge")
+    rule = rs.cite(ch["rule"])
+    who, whom = attacker.label, target.label
+
+    def refuse(reason, squares=(), dist=0.0, limits=None):
+        return ChargeLane(attacker.id, target.id, False, tuple(squares), dist, reason, rule, limits or {})
+
+    if not ch["allowed"]:
+        return refuse(f"{rs.name} has no charge; run and attack instead")
+    if ch["requires_charge_weapon"]:
+        weapon = rs.weapon(attacker.ready_weapon)
+        if weapon is None or not weapon["charge"]:
+            fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["charge"]))
+            return refuse(f"{who}'s {attacker.ready_weapon} is not suitable for charging (needs one of: {fit})")
+    if ch["requires_line_of_sight"]:
+        seen = sight.sight(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
+        if not seen.visible:
+            return refuse(f"{who} cannot see {whom} from where it starts: no line of sight, no charge")
+    least, most, exclusive = charge_limits(rs, attacker)
+    limits = {"least_ft": _num(least), "most_ft": _num(most), "least_exclusive": exclusive, "measure": ch["measure"]}
+    line = bresenham(attacker.pos, target.pos)
+    if len(line) <= 2:
+        return refuse(f"{whom} is adjacent to {who}: too close to charge (a charge must cover at least "
+                      f"{_num(least)} ft)", limits=limits)
+    end_within = max(ch["end_within_ft"], _reach(rs, attacker) if ch["end_within_ft"] > 5 else 5)
+    candidates = [i for i in range(1, len(line) - 1)
+                  if grid_distance_ft(planner.diagonal, line[i][0] - target.x, line[i][1] - target.y) <= end_within]
+    if not _facing_ok(attacker, attacker.pos, target.pos):
+        return refuse(f"{who} faces {attacker.facing_name} and the lane to {whom} bends more than 45 degrees from that: "
+                      f"a charging figure runs straight ahead and may not turn before running "
+                      f"{rs.running_turning_ft(attacker.turning_ft)} ft", line[1:-1], limits=limits)
+    end_index = candidates[-1]
+    squares = line[: end_index + 1]
+    blocked = _blocker(planner, squares, occupants, attacker)
+    if blocked:
+        return refuse(f"the straight lane to {whom} is blocked by {blocked}; a charge must run in a straight, clear line",
+                      squares[1:], limits=limits)
+    if ch["measure"] == "distance-to-target":
+        measured = distance_ft(planner.diagonal, attacker.pos, target.pos)
+        what = f"{whom} is {_num(measured)} ft away"
+    else:
+        # Prefer the longest lane within the limit; an earlier stop still inside end_within may do.
+        for idx in reversed(candidates):
+            cost = _lane_cost(planner, line[: idx + 1])
+            if cost <= most:
+                end_index, measured = idx, cost
+                break
+        else:
+            measured = _lane_cost(planner, squares)
+        squares = line[: end_index + 1]
+        what = f"the charge covers {_num(measured)} ft"
+    too_short = measured <= least if exclusive else measured < least
+    if too_short:
+        need = f"more than {_num(least)}" if exclusive else f"at least {_num(least)}"
+        return refuse(f"too close: {what}; a charge must cover {need} ft", squares[1:], measured, limits)
+    if measured > most:
+        return refuse(f"too far: {what}; {who} may charge at most {_num(most)} ft", squares[1:], measured, limits)
+    direction = bearing_octant(attacker.pos, target.pos)
+    return ChargeLane(attacker.id, target.id, True, tuple(squares[1:]), measured,
+                      f"{what} in a straight line (limits {_num(least)}-{_num(most)} ft), heading {FACINGS[direction]}",
+                      rule, limits)
+
+
+def _reach(ruleset, figure: Figure) -> int:
+    weapon = ruleset.weapon(figure.ready_weapon)
+    return 5 if weapon is None or weapon["ranged"] else weapon["reach_ft"]
+
+
+def charge_reach(planner, figure: Figure, occupants: dict):
+    """Squares a charge could end on (a straight, clear lane within the limits), for overlays."""
+    from .planner import ReachEntry
+    rs = planner.ruleset
+    out = {}
+    if not rs.section("charge")["allowed"]:
+        return out
+    least, most, exclusive = charge_limits(rs, figure)
+    r = int(most // 5) + 1
+    for y in range(max(0, figure.y - r), min(planner.map.height, figure.y + r + 1)):
+        for x in range(max(0, figure.x - r), min(planner.map.width, figure.x + r + 1)):
+            if (x, y) == figure.pos or (x, y) in occupants or not _facing_ok(figure, figure.pos, (x, y)):
+                continue
+            squares = bresenham(figure.pos, (x, y))
+            if _blocker(planner, squares, occupants, figure):
+                continue
+            cost = _lane_cost(planner, squares)
+            if cost > most or (rs.section("charge")["measure"] == "movement" and (cost <= least if exclusive else cost < least)):
+                continue
+            direction = bearing_octant(figure.pos, (x, y))
+            out[(x, y)] = ReachEntry(cost_ft=cost, facings={direction: cost}, altitudes={figure.altitude_ft: cost})
+    return out

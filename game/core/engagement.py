@@ -1,0 +1,177 @@
+"""Who is engaged with whom, which squares each figure threatens, and who gets a parting shot.
+
+Distances between figures count their heights (geometry.distance_ft); reach and zones never
+pass through walls. The parting-shot triggers are data (ruleset [parting_shots].trigger):
+  leave-reach          leaving the reach of an adjacent foe, back turned (bfrpg, ch17)
+  leave-zone           leaving a foe's melee zone, plus foes passed within pass_by_ft (odnd)
+  hasty-disengage      leaving melee at any pace but a fighting disengagement (cnc)
+  withdraw-from-melee  ending the move engaged with no foe at all (spelljammer)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .battlemap import BattleMap
+from .figure import Figure
+from .geometry import distance_ft
+from .los import SightMap
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class PartingShot:
+    attacker_id: str
+    attacker: str
+    step_index: int         # index in the path's steps of the square the mover leaves from
+    bonus: int
+    rule: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"attacker": self.attacker_id, "step": self.step_index, "bonus": self.bonus,
+                "rule": self.rule, "reason": self.reason}
+
+
+class Engagement:
+    """Engagement and reach queries for the figures on one map under one ruleset."""
+
+    def __init__(self, bmap: BattleMap, ruleset: Ruleset, sight: SightMap | None = None):
+        self.map = bmap
+        self.ruleset = ruleset
+        self.sight = sight or SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
+        self.zone_ft = ruleset.section("engagement")["zone_ft"]
+        self.obstacle_breaks = ruleset.section("engagement")["obstacle_breaks"]
+        self.diagonal = ruleset.diagonal
+
+    def height(self, x: int, y: int, altitude_ft: float) -> float:
+        return float(self.map.elevation_ft[y, x]) + altitude_ft
+
+    def gap_ft(self, a: Figure, a_pos=None, a_alt=None, b: Figure | None = None) -> float:
+        ax, ay = a_pos or a.pos
+        alt = a.altitude_ft if a_alt is None else a_alt
+        return distance_ft(self.diagonal, (ax, ay), b.pos, self.height(ax, ay, alt), self.height(b.x, b.y, b.altitude_ft))
+
+    def reach_ft(self, figure: Figure) -> int:
+        weapon = self.ruleset.weapon(figure.ready_weapon)
+        if weapon is None or weapon["ranged"]:
+            return 5
+        return weapon["reach_ft"]
+
+    def in_zone(self, a: Figure, b: Figure, a_pos=None, a_alt=None) -> bool:
+        """Is b within a's engagement zone when a stands at a_pos (default: where it is)."""
+        pos = a_pos or a.pos
+        if pos == b.pos and (a_alt if a_alt is not None else a.altitude_ft) == b.altitude_ft:
+            return True
+        if self.gap_ft(a, pos, a_alt, b) > self.zone_ft:
+            return False
+        if self.obstacle_breaks or self.zone_ft <= 5:
+            alt = a.altitude_ft if a_alt is None else a_alt
+            return self.sight.clear_line(pos, b.pos, alt, b.altitude_ft)
+        return True
+
+    def threatens(self, foe: Figure, pos, altitude_ft: float = 0) -> bool:
+        """Can foe strike a figure standing at pos (and altitude) with its ready weapon."""
+        if pos == foe.pos:
+            return False
+        d = distance_ft(self.diagonal, foe.pos, pos, self.height(foe.x, foe.y, foe.altitude_ft),
+                        self.height(pos[0], pos[1], altitude_ft))
+        return d <= self.reach_ft(foe) and self.sight.clear_line(foe.pos, pos, foe.altitude_ft, altitude_ft)
+
+    def threatened_squares(self, figure: Figure) -> list[tuple[int, int]]:
+        reach = self.reach_ft(figure)
+        r = reach // 5 + 1
+        out = []
+        for y in range(max(0, figure.y - r), min(self.map.height, figure.y + r + 1)):
+            for x in range(max(0, figure.x - r), min(self.map.width, figure.x + r + 1)):
+                if not self.map.blocks_move[y, x] and self.threatens(figure, (x, y), 0):
+                    out.append((x, y))
+        return out
+
+    def engaged_pairs(self, figures: list[Figure]) -> list[tuple[Figure, Figure, float]]:
+        pairs = []
+        for i, a in enumerate(figures):
+            for b in figures[i + 1:]:
+                if a.side != b.side and self.in_zone(a, b):
+                    pairs.append((a, b, self.gap_ft(a, None, None, b)))
+        return pairs
+
+    def foes_engaging(self, mover: Figure, figures: list[Figure], pos=None, alt=None) -> list[Figure]:
+        return [f for f in figures if f.side != mover.side and f.id != mover.id and self.in_zone(mover, f, pos, alt)]
+
+    # ----- parting shots -----
+    def parting_shots(self, mover: Figure, steps, mode: str, figures: list[Figure]) -> list[PartingShot]:
+        """Free attacks that moving along `steps` (planner Steps) would give foes."""
+        ps = self.ruleset.section("parting_shots")
+        if len(steps) < 2 or (mode == "withdraw" and ps["withdrawal_avoids"]):
+            return []
+        others = [f for f in figures if f.id != mover.id]
+        foes = [f for f in others if f.side != mover.side]
+        allies = [f for f in others if f.side == mover.side]
+        rule = self.ruleset.cite(ps["rule"])
+        trigger = ps["trigger"]
+        engaged_at_start = [f for f in foes if self.in_zone(mover, f)]
+        shots: list[PartingShot] = []
+
+        def busy(foe: Figure) -> bool:
+            return ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+
+        if trigger == "withdraw-from-melee":
+            end = steps[-1]
+            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft)
+            if not engaged_at_start or (ps["only_when_leaving_all_melee"] and still):
+                return []
+            for foe in engaged_at_start:
+                if foe in still:
+                    continue
+                if busy(foe):
+                    continue
+                if mover.flyer == "winged" and end.altitude_ft > mover.altitude_ft + 5:
+                    continue  # an agile flyer escaping upward is not struck
+                shots.append(PartingShot(foe.id, foe.label, 0, ps["attack_bonus"], rule,
+                                         f"{mover.label} withdraws from melee with {foe.label}"))
+            return shots
+
+        for foe in engaged_at_start:
+            if busy(foe):
+                continue
+            left_at = self._leaves(mover, foe, steps, trigger)
+            if left_at is None:
+                continue
+            words = {
+                "leave-reach": f"{mover.label} turns its back on {foe.label} and moves out of its reach",
+                "leave-zone": f"{mover.label} retreats out of {foe.label}'s {self.zone_ft} ft melee zone",
+                "hasty-disengage": f"{mover.label} disengages hastily from {foe.label}",
+            }[trigger]
+            shots.append(PartingShot(foe.id, foe.label, left_at, ps["attack_bonus"], rule, words))
+
+        if ps["pass_by_ft"]:
+            end = steps[-1]
+            for foe in foes:
+                if foe in engaged_at_start or busy(foe):
+                    continue
+                if self.in_zone(mover, foe, (end.x, end.y), end.altitude_ft):
+                    continue  # it engages that foe: no free attack for passing
+                for i, st in enumerate(steps[1:], start=1):
+                    gap = distance_ft(self.diagonal, (st.x, st.y), foe.pos, self.height(st.x, st.y, st.altitude_ft),
+                                      self.height(foe.x, foe.y, foe.altitude_ft))
+                    if gap <= ps["pass_by_ft"] and self.sight.clear_line((st.x, st.y), foe.pos, st.altitude_ft, foe.altitude_ft):
+                        shots.append(PartingShot(foe.id, foe.label, i, ps["attack_bonus"], rule,
+                                                 f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
+                        break
+        return shots
+
+    def _leaves(self, mover: Figure, foe: Figure, steps, trigger: str) -> int | None:
+        """Index of the step the mover leaves the foe's reach or zone from, if it does."""
+        for i in range(len(steps) - 1):
+            a, b = steps[i], steps[i + 1]
+            if (a.x, a.y, a.altitude_ft) == (b.x, b.y, b.altitude_ft):
+                continue
+            if trigger == "leave-reach":
+                inside_a = self.threatens(foe, (a.x, a.y), a.altitude_ft) or self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft)
+                inside_b = self.threatens(foe, (b.x, b.y), b.altitude_ft) or self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft)
+            else:
+                inside_a = self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft)
+                inside_b = self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft)
+            if inside_a and not inside_b:
+                return i
+        return None

@@ -1,0 +1,44 @@
+"""Figures on the battle map: where they stand, what they face, how they move."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .geometry import FACINGS
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    side: str
+    x: int
+    y: int
+    facing: int = 0                 # index into geometry.FACINGS
+    name: str = ""
+    altitude_ft: int = 0            # height above the floor of its square (flyers)
+    move_ft: int = 40               # walking move per round
+    turning_ft: int = 0             # turning distance; 0 turns freely
+    flyer: str = "none"             # none, winged, floater, incorporeal
+    size: str = "medium"
+    weapons: tuple[str, ...] = ("sword",)
+    running: bool = False           # has run this round: no sidestep
+    stats: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def pos(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    @property
+    def facing_name(self) -> str:
+        return FACINGS[self.facing]
+
+    @property
+    def ready_weapon(self) -> str:
+        return self.weapons[0] if self.weapons else "unarmed"
+
+    def moved_to(self, x: int, y: int, facing: int, altitude_ft: int | None = None) -> "Figure":
+        return replace(self, x=x, y=y, facing=facing,
+                       altitude_ft=self.altitude_ft if altitude_ft is None else altitude_ft)

@@ -1,0 +1,121 @@
+"""One place to ask positioning questions about a set of figures on a map under a ruleset.
+
+The CLI, the renderer's overlays and the AI all read from this, so they never disagree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .battlemap import BattleMap
+from .charge import ChargeLane, charge_lane
+from .engagement import Engagement, PartingShot
+from .errors import RulesError
+from .figure import Figure
+from .geometry import FACINGS
+from .los import Sight, SightMap
+from .planner import Path, Planner, ReachEntry
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class PlannedMove:
+    path: Path
+    parting_shots: tuple[PartingShot, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "figure": self.path.figure_id, "mode": self.path.mode, "legal": True,
+            "total_ft": _num(self.path.total_ft), "budget_ft": _num(self.path.budget_ft),
+            "end": {"x": self.path.end.x, "y": self.path.end.y, "facing": FACINGS[self.path.end.facing],
+                    "altitude_ft": self.path.end.altitude_ft},
+            "stall": self.path.stall,
+            "steps": [s.to_json() for s in self.path.steps],
+            "parting_shots": [p.to_json() for p in self.parting_shots],
+        }
+
+
+def _num(v: float):
+    return int(v) if float(v).is_integer() else round(v, 2)
+
+
+class Positioning:
+    def __init__(self, bmap: BattleMap, ruleset: Ruleset, figures: list[Figure]):
+        self.map = bmap
+        self.ruleset = ruleset
+        self.figures = list(figures)
+        self.planner = Planner(bmap, ruleset)
+        self.sight_map = SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
+        self.engagement = Engagement(bmap, ruleset, self.sight_map)
+
+    def figure(self, figure_id: str) -> Figure:
+        for f in self.figures:
+            if f.id == figure_id:
+                return f
+        raise RulesError(f"no figure {figure_id!r}; figures here: {', '.join(f.id for f in self.figures)}")
+
+    def occupants(self, excluding: str) -> dict[tuple[int, int], Figure]:
+        return {f.pos: f for f in self.figures if f.id != excluding}
+
+    def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
+        fig = self.figure(figure_id)
+        return self.planner.reachable(fig, mode, self.occupants(fig.id))
+
+    def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
+             facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
+        fig = self.figure(figure_id)
+        if mode == "charge":
+            return self._plan_charge(fig, target)
+        path = self.planner.path_to(fig, target, mode, self.occupants(fig.id), facing, altitude_ft)
+        shots = self.engagement.parting_shots(fig, path.steps, mode, self.figures)
+        return PlannedMove(path, tuple(shots))
+
+    def _plan_charge(self, fig: Figure, target: tuple[int, int]) -> PlannedMove:
+        foe = self.occupants(fig.id).get(target)
+        if foe is None or foe.side == fig.side:
+            raise RulesError(f"a charge is made at a foe: name a square with an enemy on it (for example "
+                             f"{', '.join(f'{f.x},{f.y}' for f in self.figures if f.side != fig.side) or 'none here'})")
+        lane = self.charge_lane(fig.id, foe.id)
+        if not lane.legal:
+            raise RulesError(lane.reason)
+        from .charge import lane_step_costs
+        from .planner import Step
+        heading = lane_facing(fig.pos, foe.pos)
+        steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "starting square")]
+        total = 0.0
+        costs = lane_step_costs(self.planner, [fig.pos, *lane.squares])
+        for (x, y), cost in zip(lane.squares, costs):
+            total += cost
+            steps.append(Step(x, y, heading, fig.altitude_ft, cost, total, "step", lane.rule, "charge lane, running straight"))
+        steps[-1] = Step(steps[-1].x, steps[-1].y, heading, fig.altitude_ft, steps[-1].cost_ft, total, "step",
+                         lane.rule, lane.reason)
+        from .charge import charge_limits
+        budget = charge_limits(self.ruleset, fig)[1]
+        path = Path(fig.id, "charge", tuple(steps), total, budget)
+        shots = self.engagement.parting_shots(fig, path.steps, "charge", self.figures)
+        return PlannedMove(path, tuple(shots))
+
+    def sight(self, viewer_id: str, target_id: str) -> Sight:
+        a, b = self.figure(viewer_id), self.figure(target_id)
+        standing = {f.pos: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id)}
+        return self.sight_map.sight(a.pos, b.pos, a.altitude_ft, b.altitude_ft, standing)
+
+    def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
+        a, b = self.figure(attacker_id), self.figure(target_id)
+        return charge_lane(self.planner, self.sight_map, a, b, self.occupants(a.id))
+
+    def threats(self) -> dict:
+        eng = self.engagement
+        pairs = [{"a": a.id, "b": b.id, "distance_ft": _num(d)} for a, b, d in eng.engaged_pairs(self.figures)]
+        threatened = {f.id: {"reach_ft": eng.reach_ft(f), "squares": [list(s) for s in eng.threatened_squares(f)]}
+                      for f in self.figures}
+        lanes = []
+        for a in self.figures:
+            for b in self.figures:
+                if a.side != b.side:
+                    lanes.append(self.charge_lane(a.id, b.id).to_json())
+        return {"engaged": pairs, "threatened": threatened, "charge_lanes": lanes}
+
+
+def lane_facing(a: tuple[int, int], b: tuple[int, int]) -> int:
+    from .geometry import bearing_octant
+    return bearing_octant(a, b)

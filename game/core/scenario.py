@@ -1,0 +1,132 @@
+"""Scenarios: a ruleset, a map and the figures on it. Validated as a whole or not at all.
+
+The file format is documented in docs/scenarios.md; the schema below is what is checked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .battlemap import BattleMap
+from .errors import DataFileError, RulesError
+from .figure import Figure
+from .geometry import FACINGS, parse_facing
+from .ruleset import FLYER_KINDS, SIZES, Ruleset
+from .schema import Field, validate
+
+_UNSET = None
+
+FIGURE_SCHEMA = {
+    "id": Field("str", "unique id used on the command line, e.g. hero"),
+    "side": Field("str", "which side it fights for, e.g. red or blue"),
+    "x": Field("int", "column, from 0 at the left", minimum=0),
+    "y": Field("int", "row, from 0 at the top", minimum=0),
+    "name": Field("str", "display name", ""),
+    "template": Field("str", "a template from the ruleset's bestiary", ""),
+    "facing": Field("str", "facing", "N", choices=FACINGS),
+    "altitude_ft": Field("int", "altitude above the floor in feet (flyers)", 0, minimum=0, maximum=2000),
+    "move_ft": Field("int", "walking move per round (overrides the template)", _UNSET, minimum=0, maximum=480),
+    "turning_ft": Field("int", "turning distance (overrides the template)", _UNSET, minimum=0, maximum=120),
+    "flyer": Field("str", "none, winged, floater or incorporeal (overrides the template)", _UNSET, choices=FLYER_KINDS),
+    "size": Field("str", "size category (overrides the template)", _UNSET, choices=SIZES),
+    "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET),
+    "running": Field("bool", "has already run this round (no sidestep)", False),
+    "stats": Field("table", "other statistics, kept for the resolver"),
+}
+
+SCENARIO_SCHEMA = {
+    "title": Field("str", "shown in the game and the CLI", ""),
+    "description": Field("str", "what the scenario demonstrates", ""),
+    "ruleset": Field("str", "ruleset id or path; default: the map's ruleset property", ""),
+    "seed": Field("int", "seed for the dice", 1, minimum=0),
+    "map": {
+        "file": Field("str", "a Tiled .tmx map, relative to the scenario file", ""),
+        "ascii": Field("str", "an inline ASCII map (legend in docs/scenarios.md)", ""),
+        "asset_root": Field("str", "folder the map may read tilesets from, relative to the scenario", ""),
+    },
+    "figures": Field("list[table]", "the figures on the map", entry=FIGURE_SCHEMA),
+    "actions": Field("list[table]", "scripted actions (see docs/scenarios.md)"),
+}
+
+_TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons")
+
+
+@dataclass
+class Scenario:
+    title: str
+    description: str
+    ruleset: Ruleset
+    map: BattleMap
+    figures: list[Figure]
+    seed: int = 1
+    actions: list = field(default_factory=list)
+    source: str = ""
+
+    def figure(self, figure_id: str) -> Figure:
+        for fig in self.figures:
+            if fig.id == figure_id:
+                return fig
+        raise RulesError(f"no figure {figure_id!r} in this scenario; figures: {', '.join(f.id for f in self.figures)}")
+
+    def occupants(self, excluding: str | None = None) -> dict[tuple[int, int], Figure]:
+        return {f.pos: f for f in self.figures if f.id != excluding}
+
+
+def validate_scenario_data(data: dict, path: str) -> dict:
+    checked = validate(data, SCENARIO_SCHEMA, path)
+    has_file, has_ascii = bool(checked["map"]["file"]), bool(checked["map"]["ascii"])
+    if has_file == has_ascii:
+        raise DataFileError(path, "map", "give exactly one of map.file (a Tiled map) or map.ascii (an inline map)")
+    # Raw entries, to tell "not given" from "given as the default" for template overrides.
+    raw_figures = data.get("figures", [])
+    for i, (fig, raw) in enumerate(zip(checked["figures"], raw_figures)):
+        fig["_given"] = sorted(k for k in raw if k in _TEMPLATE_FIELDS)
+    return checked
+
+
+def build_figures(checked: dict, ruleset: Ruleset, bmap: BattleMap, path: str) -> list[Figure]:
+    figures: list[Figure] = []
+    seen_ids: dict[str, int] = {}
+    seen_squares: dict[tuple[int, int], str] = {}
+    for i, entry in enumerate(checked["figures"], start=1):
+        where = f"figures[{i}]"
+        fid = entry["id"]
+        if fid in seen_ids:
+            raise DataFileError(path, f"{where}.id", f"id {fid!r} is already used by figures[{seen_ids[fid]}]; ids must be unique")
+        seen_ids[fid] = i
+        figures.append(figure_from_entry(entry, ruleset, bmap, path, where, seen_squares))
+    return figures
+
+
+def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str, where: str,
+                      seen_squares: dict) -> Figure:
+    values = {"move_ft": 40, "turning_ft": 0, "flyer": "none", "size": "medium", "weapons": ["sword"], "name": ""}
+    if entry["template"]:
+        template = ruleset.template(entry["template"])
+        if template is None:
+            names = ", ".join(sorted(ruleset.section("templates")))
+            raise DataFileError(path, f"{where}.template", f"unknown template {entry['template']!r}; {ruleset.id} has: {names}")
+        values.update(template)
+    for key in _TEMPLATE_FIELDS:
+        if entry.get(key) is not None:
+            values[key] = entry[key]
+    for weapon in values["weapons"]:
+        if ruleset.weapon(weapon) is None:
+            raise DataFileError(path, f"{where}.weapons", f"unknown weapon {weapon!r}; {ruleset.id} has: "
+                                f"{', '.join(sorted(ruleset.section('weapons')))}")
+    x, y = entry["x"], entry["y"]
+    if not bmap.in_bounds(x, y):
+        raise DataFileError(path, where, f"position {x},{y} is off the map ({bmap.width} x {bmap.height} squares)")
+    if bmap.blocks_move[y, x] and values["flyer"] == "none":
+        raise DataFileError(path, where, f"position {x},{y} is inside a wall or obstacle")
+    if entry["altitude_ft"] and values["flyer"] == "none":
+        raise DataFileError(path, f"{where}.altitude_ft", "only flyers have an altitude; set flyer or use 0")
+    key = (x, y)
+    if key in seen_squares:
+        raise DataFileError(path, where, f"position {x},{y} is already taken by {seen_squares[key]}")
+    seen_squares[key] = entry["id"]
+    return Figure(
+        id=entry["id"], side=entry["side"], x=x, y=y, facing=parse_facing(entry["facing"]),
+        name=entry["name"] or values.get("name") or entry["id"], altitude_ft=entry["altitude_ft"],
+        move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
+        weapons=tuple(values["weapons"]), running=entry["running"], stats=dict(entry["stats"]),
+    )

@@ -1,0 +1,1 @@
+"""Reading and writing files: rulesets, scenarios, maps, saves. Everything is validated on load."""

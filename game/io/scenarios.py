@@ -1,0 +1,100 @@
+"""Loading scenario files (TOML) and turning Tiled maps with spawns into scenarios."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.ascii_map import parse_ascii_map
+from ..core.errors import DataFileError, RulesError
+from ..core.scenario import Scenario, build_figures, validate_scenario_data
+from .rulesets import load_ruleset
+from .toml_file import read_toml
+
+MAP_SUFFIXES = (".tmx", ".tmj", ".json")
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """A scenario file, or a map file played with the figures of its spawns."""
+    path = Path(path)
+    if path.suffix.lower() in MAP_SUFFIXES:
+        return scenario_from_map(path)
+    data = read_toml(path)
+    checked = validate_scenario_data(data, str(path))
+    bmap = _load_map(checked, path)
+    ruleset_id = checked["ruleset"] or bmap.default_ruleset
+    if not ruleset_id:
+        raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
+    ruleset = _ruleset(ruleset_id, path)
+    figures = build_figures(checked, ruleset, bmap, str(path))
+    return Scenario(
+        title=checked["title"] or bmap.title or path.stem,
+        description=checked["description"] or bmap.description,
+        ruleset=ruleset, map=bmap, figures=figures, seed=checked["seed"],
+        actions=checked["actions"], source=str(path),
+    )
+
+
+def _ruleset(ruleset_id: str, path: Path):
+    candidate = Path(ruleset_id)
+    if candidate.suffix == ".toml" and not candidate.is_absolute():
+        ruleset_id = str(path.parent / candidate)
+    try:
+        return load_ruleset(ruleset_id)
+    except DataFileError:
+        raise
+    except RulesError as err:
+        raise DataFileError(path, "ruleset", str(err)) from None
+
+
+def _load_map(checked: dict, path: Path):
+    spec = checked["map"]
+    if spec["ascii"]:
+        try:
+            return parse_ascii_map(spec["ascii"], title=checked["title"], description=checked["description"],
+                                   source=str(path))
+        except DataFileError:
+            raise
+        except RulesError as err:
+            raise DataFileError(path, "map.ascii", str(err)) from None
+    from .tiled import load_map
+    map_path = (path.parent / spec["file"]).resolve()
+    root = (path.parent / spec["asset_root"]).resolve() if spec["asset_root"] else None
+    return load_map(map_path, asset_root=root)
+
+
+def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
+    from .tiled import load_map
+    bmap = load_map(path)
+    ruleset = _ruleset(ruleset_id or bmap.default_ruleset or "bfrpg", path)
+    entries = []
+    counts: dict[str, int] = {}
+    for spawn in bmap.spawns:
+        counts[spawn.side] = counts.get(spawn.side, 0) + 1
+        template = spawn.template if ruleset.template(spawn.template) else "foot"
+        entries.append({
+            "id": f"{spawn.side}{counts[spawn.side]}", "side": spawn.side, "x": spawn.x, "y": spawn.y,
+            "name": spawn.name, "template": template, "facing": spawn.facing,
+            "altitude_ft": spawn.altitude_ft, "running": False, "stats": {},
+            **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")},
+        })
+    if not entries:
+        entries = _default_figures(bmap)
+    figures = build_figures({"figures": entries}, ruleset, bmap, str(path))
+    return Scenario(title=bmap.title or path.stem, description=bmap.description, ruleset=ruleset,
+                    map=bmap, figures=figures, source=str(path))
+
+
+def _default_figures(bmap) -> list[dict]:
+    """Two foot soldiers a side on the first open squares of the left and right edges."""
+    entries = []
+    for side, columns, facing in (("blue", range(bmap.width), "E"), ("red", range(bmap.width - 1, -1, -1), "W")):
+        placed = 0
+        for x in columns:
+            for y in range(bmap.height):
+                if placed < 2 and not bmap.blocks_move[y, x] and all((e["x"], e["y"]) != (x, y) for e in entries):
+                    placed += 1
+                    entries.append({"id": f"{side}{placed}", "side": side, "x": x, "y": y, "name": "",
+                                    "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
+                                    "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")}})
+            if placed >= 2:
+                break
+    return entries

@@ -1,0 +1,1 @@
+"""The pygame-ce front end. Nothing here changes a battle except through the resolver."""
