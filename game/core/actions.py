@@ -1,0 +1,126 @@
+"""Actions: what a player, the AI, the CLI or a test asks the resolver to do.
+
+Actions are plain data. Only the resolver validates and applies them; building one changes
+nothing. Each has a JSON form (`to_json` / `action_from_json`) used by saves, scripts and logs.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import ClassVar
+
+from .errors import RulesError
+
+MOVE_MODES = ("walk", "jog", "run", "withdraw", "sidestep")
+DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
+DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ClassVar[str] = ""
+    figure: str
+
+    def to_json(self) -> dict:
+        data = {"action": self.kind}
+        for key, value in asdict(self).items():
+            if value is None:
+                continue
+            data[key] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move along the planner's cheapest legal path to `to` (walk, jog, run, withdraw, sidestep)."""
+    kind: ClassVar[str] = "move"
+    to: tuple[int, int] = (0, 0)
+    mode: str = "walk"
+    facing: str | None = None         # end facing; default: the way it moved
+    altitude_ft: int | None = None    # end altitude for flyers
+
+
+@dataclass(frozen=True)
+class Turn(Action):
+    kind: ClassVar[str] = "turn"
+    facing: str = "N"
+
+
+@dataclass(frozen=True)
+class Charge(Action):
+    kind: ClassVar[str] = "charge"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class SetAgainstCharge(Action):
+    kind: ClassVar[str] = "set"
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    kind: ClassVar[str] = "attack"
+    target: str = ""
+    weapon: str | None = None         # default: the ready weapon
+
+
+@dataclass(frozen=True)
+class Aim(Action):
+    """Aim (bfrpg +4 next round) or careful aim (spelljammer +15) with a ranged weapon."""
+    kind: ClassVar[str] = "aim"
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Defend(Action):
+    kind: ClassVar[str] = "defend"
+    style: str = "parry"
+
+
+@dataclass(frozen=True)
+class Disengage(Action):
+    """Leave melee the ruleset's way: odnd retreat, cnc hasty/fighting, spelljammer withdraw."""
+    kind: ClassVar[str] = "disengage"
+    to: tuple[int, int] = (0, 0)
+    style: str = "retreat"
+
+
+@dataclass(frozen=True)
+class Hold(Action):
+    """Hold or delay the action until a later initiative number (or another figure's)."""
+    kind: ClassVar[str] = "hold"
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    kind: ClassVar[str] = "end-turn"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in
+                                         (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold, EndTurn)}
+
+
+def action_from_json(data: dict) -> Action:
+    """Build an action from its JSON form, or RulesError saying what is wrong."""
+    if not isinstance(data, dict) or "action" not in data:
+        raise RulesError(f"an action needs an 'action' key, one of: {', '.join(ACTION_TYPES)}")
+    kind = data["action"]
+    cls = ACTION_TYPES.get(kind)
+    if cls is None:
+        raise RulesError(f"unknown action {kind!r}; actions are: {', '.join(ACTION_TYPES)}")
+    allowed = {f.name for f in fields(cls)}
+    extra = sorted(set(data) - allowed - {"action"})
+    if extra:
+        raise RulesError(f"action {kind!r} has no key {extra[0]!r}; its keys are: {', '.join(sorted(allowed))}")
+    if "figure" not in data:
+        raise RulesError(f"action {kind!r} needs 'figure' (the id of the figure acting)")
+    values = dict(data)
+    values.pop("action")
+    for key in ("to",):
+        if key in values:
+            value = values[key]
+            if (not isinstance(value, (list, tuple)) or len(value) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+                raise RulesError(f"action {kind!r}: '{key}' must be [x, y] with whole numbers")
+            values[key] = (value[0], value[1])
+    return cls(**values)
