@@ -1,0 +1,27 @@
+"""Small builders shared by the tests."""
+from __future__ import annotations
+
+from game.core.ascii_map import parse_ascii_map
+from game.core.battlemap import BattleMap
+from game.core.figure import Figure
+from game.core.geometry import FACING_INDEX
+from game.core.positioning import Positioning
+from game.io.rulesets import load_ruleset
+
+RULESET_IDS = ("bfrpg", "odnd", "cnc", "ch17", "spelljammer")
+
+
+def fig(fid: str, side: str, x: int, y: int, facing: str = "N", **kw) -> Figure:
+    return Figure(id=fid, side=side, x=x, y=y, facing=FACING_INDEX[facing], name=kw.pop("name", fid), **kw)
+
+
+def open_map(width: int = 30, height: int = 30) -> BattleMap:
+    return BattleMap.empty(width, height)
+
+
+def ascii_map(text: str) -> BattleMap:
+    return parse_ascii_map(text)
+
+
+def positioning(bmap: BattleMap, ruleset_id: str, *figures: Figure) -> Positioning:
+    return Positioning(bmap, load_ruleset(ruleset_id), list(figures))
