@@ -9,6 +9,7 @@ from .common import add_json_flag, emit_json
 def register(subparsers) -> None:
     p = subparsers.add_parser("rulesets", help="list the bundled rulesets")
     p.add_argument("--keys", action="store_true", help="list every key a ruleset file may hold")
+    p.add_argument("--markdown", action="store_true", help="with --keys: print the key table as Markdown")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -19,6 +20,8 @@ def run(args) -> int:
         rows = [{"key": k, "type": f.kind, "allowed": f.allowed(), "doc": f.doc} for k, f in describe(SCHEMA)]
         if args.json:
             emit_json(rows)
+        elif args.markdown:
+            print(keys_markdown(rows))
         else:
             for row in rows:
                 print(f"{row['key']:<48} {row['allowed']:<40} {row['doc']}")
@@ -34,3 +37,10 @@ def run(args) -> int:
         print(f"{'':<12} diagonals {r.diagonal}, engaged within {r.section('engagement')['zone_ft']} ft, "
               f"source seeds/{r.data['source']}")
     return 0
+
+
+def keys_markdown(rows) -> str:
+    lines = ["| key | allowed | meaning |", "| --- | --- | --- |"]
+    for row in rows:
+        lines.append(f"| `{row['key']}` | {row['allowed']} | {row['doc']} |")
+    return "\n".join(lines)
