@@ -1,4 +1,4 @@
-"""Rulesets: every positioning parameter of a source document, as validated data.
+"""Rulesets: every positioning and combat parameter of a source document, as validated data.
 
 The schema below is the single list of keys: `fivefoot rulesets --keys` and
 rulesets/README.md are generated from it, and the loader rejects anything it does not name.
@@ -17,6 +17,30 @@ PARTING_SHOT_TRIGGERS = ("leave-reach", "leave-zone", "hasty-disengage", "withdr
 CHARGE_MEASURES = ("movement", "distance-to-target")
 FLYER_KINDS = ("none", "winged", "floater", "incorporeal")
 SIZES = ("tiny", "small", "medium", "large", "giant")
+SHIELDS = ("none", "small", "medium", "large")
+ABILITIES = ("none", "str", "dex")
+PHASES = ("movement", "artillery", "missile", "magic", "melee")
+INITIATIVE_KINDS = ("figure", "side", "attack")
+TIE_RULES = ("simultaneous", "dex-then-simultaneous")
+SURPRISE_METHODS = ("none", "d6", "odnd-d6", "dc", "check", "per")
+RESOLUTIONS = ("d20", "d100")
+CRITICALS = ("none", "confirm", "odnd", "table", "d100-table")
+FUMBLES = ("none", "level-check", "table")
+COVER_MODES = ("attack", "ac")
+INTO_MELEE = ("none", "margin", "reroll-allies", "table")
+FALLING = ("none", "d6-per-10ft", "cumulative")
+DEFENSE_FORMULAS = ("flat", "weapon-rank", "trade")
+HP_CONDITIONS = ("unconscious", "grievously-wounded", "dying", "dead")
+CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling")
+
+
+def _dice_text(value: str) -> str | None:
+    from .combat.dice import parse_dice
+    try:
+        parse_dice(value)
+    except ValueError as err:
+        return str(err)
+    return None
 
 
 def _fraction_text(value: str) -> str | None:
@@ -35,6 +59,49 @@ WEAPON_SCHEMA = {
     "set": Field("bool", "can be set (braced) against a charge", False),
     "ranged": Field("bool", "a missile weapon (thrown or propelled)", False),
     "hands": Field("int", "hands needed", 1, minimum=1, maximum=2),
+    # Combat numbers (the resolver).
+    "damage": Field("str", "damage dice, e.g. 1d8 or 1d6+1", "1d6", check=_dice_text),
+    "damage_large": Field("str", "damage dice against large or bigger foes ('' = same as damage)", ""),
+    "thrown": Field("bool", "a thrown missile (strength adds to damage where the rules say so)", False),
+    "range_ft": Field("list[int]", "upper limits of short, medium and long range in feet (missiles)", []),
+    "reload_rounds": Field("int", "whole rounds after a shot before it can shoot again (crossbows)", 0, minimum=0, maximum=6),
+    "reload_is_busy": Field("bool", "the reloading rounds allow no other action, not even moving", False),
+    "in_melee_penalty": Field("int", "attack penalty when a missile weapon is used against a foe in melee reach", 0,
+                              minimum=-100, maximum=0),
+    "stuck_dex": Field("int", "on a critical this missile sticks: DEX penalty until removed", 0, minimum=-10, maximum=0),
+    "stuck_bleed": Field("int", "... and bleeding damage each round it stays in", 0, minimum=0, maximum=20),
+    "subdual": Field("bool", "deals subduing (non-lethal) damage", False),
+}
+
+# Combat statistics a template (and a scenario figure's `stats` table) may set.
+COMBAT_STAT_FIELDS = {
+    "hp": Field("int", "hit points; 0 rolls hit_dice when the battle starts", 0, minimum=0, maximum=10000),
+    "hit_dice": Field("str", "dice rolled for hit points when hp is 0", "1d8", check=_dice_text),
+    "level": Field("int", "level or hit dice (fumble checks, attacks against normal men)", 1, minimum=0, maximum=40),
+    "ac": Field("int", "armour class, shield and DEX included (d20 rulesets)", 10, minimum=-20, maximum=60),
+    "attack_bonus": Field("int", "attack bonus: AB, BtH or hit dice (d20 rulesets)", 0, minimum=-10, maximum=40),
+    "sc": Field("int", "strike chance (d100 rulesets)", 50, minimum=0, maximum=400),
+    "def": Field("int", "defense, shield and DEX included (d100 rulesets)", 0, minimum=-100, maximum=300),
+    "prot": Field("int", "protection subtracted from each hit's damage (d100 rulesets)", 0, minimum=0, maximum=50),
+    "str_mod": Field("int", "strength modifier", 0, minimum=-5, maximum=10),
+    "dex_mod": Field("int", "dexterity modifier (included in ac/def; also initiative)", 0, minimum=-5, maximum=10),
+    "con": Field("int", "constitution score (stun threshold in d100 rules)", 10, minimum=1, maximum=60),
+    "per": Field("int", "perception score (ambush rolls in d100 rules)", 10, minimum=1, maximum=100),
+    "wis_mod": Field("int", "wisdom modifier (surprise checks)", 0, minimum=-5, maximum=10),
+    "wis_prime": Field("bool", "wisdom is a prime attribute (surprise check base)", False),
+    "shield": Field("str", "shield carried (its bonus is included in ac/def)", "none", choices=SHIELDS),
+    "shield_bonus": Field("int", "what the shield adds to ac/def", 1, minimum=0, maximum=50),
+    "mounted": Field("bool", "fights from a mount", False),
+    "attacks": Field("int", "attacks per round", 1, minimum=0, maximum=10),
+    "fighter": Field("bool", "a fighter type (extra attacks against normal men where the rules have them)", False),
+    "normal_man": Field("bool", "counts as a 'normal man' for fighters' extra attacks", False),
+    "morale": Field("int", "morale score for 2d6 checks; 0 never checks", 0, minimum=0, maximum=12),
+    "weapon_rank": Field("int", "weapon rank (d100 defending)", 0, minimum=0, maximum=30),
+    "surprised_on": Field("int", "surprised on this or less on d6; 0 = the ruleset's number", 0, minimum=0, maximum=6),
+    "surprises_on": Field("int", "surprises foes on this or less on d6 (odnd); 0 = the ruleset's number", 0,
+                          minimum=0, maximum=6),
+    "ambush": Field("bool", "well hidden and waiting: foes are surprised more easily", False),
+    "unaware": Field("bool", "may be surprised when the battle starts", False),
 }
 
 TEMPLATE_SCHEMA = {
@@ -44,6 +111,30 @@ TEMPLATE_SCHEMA = {
     "flyer": Field("str", "how it flies", "none", choices=FLYER_KINDS),
     "size": Field("str", "size category", "medium", choices=SIZES),
     "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"]),
+    **COMBAT_STAT_FIELDS,
+}
+
+DEFENSE_SCHEMA = {
+    "style": Field("str", "name used by the Defend action (parry, dodge, evade, full-defense, ...)"),
+    "formula": Field("str", "flat bonus, or from weapon rank, or a chosen trade of attack for defense", "flat",
+                     choices=DEFENSE_FORMULAS),
+    "bonus": Field("int", "defense bonus (AC or DEF); with weapon-rank, added to the rank part", 0, minimum=-100, maximum=100),
+    "initiative": Field("int", "initiative change for the round", 0, minimum=-10, maximum=10),
+    "rank_multiplier": Field("float", "weapon-rank formula: rank times this", 0.0, minimum=0, maximum=10),
+    "round_up": Field("bool", "weapon-rank formula: round the rank part up (else down)", False),
+    "attack_penalty": Field("int", "to-hit penalty while defending (0 when it forbids attacks)", 0, minimum=-100, maximum=0),
+    "can_attack": Field("bool", "may still attack", False),
+    "max_move_ft": Field("int", "greatest move while defending; -1 unlimited", -1, minimum=-1, maximum=480),
+    "attackers": Field("int", "how many attackers it works against each round; 0 all", 0, minimum=0, maximum=10),
+    "faced_only": Field("bool", "only against attackers in front", False),
+    "parry_roll": Field("bool", "a melee hit may be parried: d20 + AB against the attack roll, then a block roll", False),
+    "parry_bonus": Field("int", "added to parry rolls", 0, minimum=0, maximum=20),
+    "parries": Field("str", "how many parry rolls per round: 'one', 'level' (fighters) or 'all'", "one",
+                     choices=("one", "level", "all")),
+    "parry_step": Field("int", "cumulative penalty for each parry after the first", 0, minimum=-10, maximum=0),
+    "declared": Field("bool", "announced at the start of the round (any figure, before the first action)", False),
+    "no_parting_shot": Field("bool", "a foe defending this way gets no free attack on a withdrawing figure", False),
+    "rule": Field("str", "section cited in events"),
 }
 
 SCHEMA = {
@@ -112,6 +203,202 @@ SCHEMA = {
     "cover": {
         "figure_between_degree": Field("str", "cover a figure standing in the line of fire gives, per line", "1/2", choices=COVER_DEGREES[1:]),
     },
+    "round": {
+        "initiative": Field("str", "who rolls: each figure, each side, or each attack", "figure", choices=INITIATIVE_KINDS),
+        "initiative_die": Field("str", "initiative die", "1d6", check=_dice_text),
+        "initiative_dex": Field("bool", "DEX modifier adds to initiative", True),
+        "later_attack_dice": Field("list[str]", "dice for a figure's 2nd, 3rd, ... attack (per-attack initiative)", []),
+        "ties": Field("str", "equal numbers act together, or DEX breaks the tie first", "simultaneous", choices=TIE_RULES),
+        "fallen_act_on_ties": Field("bool", "a figure felled by a foe acting on the same number still acts", True),
+        "phases": Field("list[str]", "order of action types within one initiative number", [], choices=PHASES),
+        "reach_attacks_closing_foe": Field("bool", "a reach weapon strikes a foe closing into its reach on the foe's number", False),
+        "reach_first_first_round": Field("bool", "in the first round of a melee the longer reach strikes first", False),
+        "reach_first_long_ft": Field("int", "reach a weapon needs to strike first", 10, minimum=5, maximum=30),
+        "reach_first_short_ft": Field("int", "... against foes whose reach is at most this", 5, minimum=5, maximum=30),
+        "size_first_first_round": Field("bool", "a large creature strikes a smaller one first in the first round", False),
+        "declarations": Field("bool", "a declaration turn for each figure opens each round (moves, defenses, aim)", False),
+        "segments": Field("list[int]", "movement segments, first and last (movement spread evenly across them)", []),
+        "lose_attacks_at_or_below": Field("int", "attacks whose initiative falls this low are lost", -100, minimum=-100, maximum=0),
+        "move_attack_initiative": Field("int", "initiative change for moving then attacking", 0, minimum=-20, maximum=0),
+        "run_attack_initiative": Field("int", "initiative change for running then attacking", 0, minimum=-20, maximum=0),
+        "move_attack_halves": Field("bool", "moving (beyond the free step) then attacking keeps half the attacks, rounded up; "
+                                    "running keeps half rounded down (at least one)", False),
+        "run_attack_hit": Field("int", "to-hit of attacks after running", 0, minimum=-100, maximum=0),
+        "rule": Field("str", "section cited for initiative", "initiative"),
+    },
+    "surprise": {
+        "method": Field("str", "how surprise is checked at the start of a battle", "none", choices=SURPRISE_METHODS),
+        "surprised_on": Field("int", "d6: a side is surprised on this or less", 2, minimum=0, maximum=6),
+        "ambush_surprised_on": Field("int", "d6: ... when its foes lie in ambush", 4, minimum=0, maximum=6),
+        "dc": Field("int", "dc method: d20 at or above this means surprised", 13, minimum=1, maximum=40),
+        "ambush_bonus": Field("int", "dc method: added to the roll when the foes lie in ambush", 3, minimum=0, maximum=20),
+        "check_base": Field("int", "check method: d20 + level + WIS must reach this (non-prime)", 18, minimum=1, maximum=40),
+        "check_base_prime": Field("int", "check method: ... for a prime attribute", 12, minimum=1, maximum=40),
+        "ambush_penalty": Field("int", "check method: penalty when the foes lie in ambush", -5, minimum=-10, maximum=0),
+        "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", []),
+        "rule": Field("str", "section cited", "surprise"),
+    },
+    "attack": {
+        "resolution": Field("str", "d20 + bonuses >= AC, or d100 <= SC - DEF", "d20", choices=RESOLUTIONS),
+        "natural_miss": Field("int", "a natural roll at or below this always misses (0: none)", 0, minimum=0, maximum=5),
+        "natural_hit": Field("int", "a natural roll at or above this always hits (0: none)", 0, minimum=0, maximum=20),
+        "auto_miss_from": Field("int", "d100: a roll this high or higher always misses (0: none)", 0, minimum=0, maximum=100),
+        "auto_hit": Field("int", "d100: this roll always hits", 0, minimum=0, maximum=100),
+        "auto_critical": Field("int", "d100: this roll is always a critical", 0, minimum=0, maximum=100),
+        "auto_grievous": Field("int", "d100: this roll is always a potential grievous hit", 0, minimum=0, maximum=100),
+        "melee_ability": Field("str", "ability modifier added to melee attack rolls", "str", choices=ABILITIES),
+        "thrown_ability": Field("str", "ability modifier added to thrown attack rolls", "dex", choices=ABILITIES),
+        "propelled_ability": Field("str", "ability modifier added to bow/crossbow attack rolls", "dex", choices=ABILITIES),
+        "critical": Field("str", "what a natural 20 (or a low d100) does", "none", choices=CRITICALS),
+        "critical_needs_below": Field("int", "no critical if the hit needed this or more on the die", 21, minimum=2, maximum=21),
+        "critical_conditions": Field("list[str]", "conditions rolled for critical-condition results (one die)", [],
+                                     choices=CONDITION_NAMES),
+        "d100_critical_table": Field("list[table]", "critical and grievous ranges by modified strike chance",
+                                     entry={"sc_upto": Field("int", "modified SC at or below this", minimum=0, maximum=10000),
+                                            "grievous": Field("int", "d100 at or below this is a grievous hit", minimum=0, maximum=100),
+                                            "critical": Field("int", "d100 at or below this is a critical hit", minimum=0, maximum=100)}),
+        "fumble": Field("str", "what a natural 1 does", "none", choices=FUMBLES),
+        "over_20_reduces_damage": Field("bool", "a natural 20 hit that needed more than 20 loses the excess from damage", False),
+        "extra_attacks_vs_normal_men": Field("bool", "fighters get level attacks (monsters hit dice) against normal men", False),
+        "min_damage": Field("int", "least damage of a hit", 1, minimum=0, maximum=1),
+        "rule": Field("str", "section cited for attack rolls", "attack"),
+    },
+    "modifiers": {
+        "rear_arcs": Field("list[int]", "arcs counted as behind (0 front ... 4 directly behind)", [3, 4, 5]),
+        "rear_bonus": Field("int", "to-hit from behind", 0, minimum=0, maximum=50),
+        "rear_rule": Field("str", "section cited", "attacking-from-behind"),
+        "flank_arcs": Field("list[int]", "arcs counted as flank", []),
+        "flank_bonus": Field("int", "to-hit from the flank", 0, minimum=0, maximum=50),
+        "flank_by_opposite_ally": Field("int", "to-hit when an ally stands on the opposite side of the target", 0, minimum=0, maximum=10),
+        "flank_rule": Field("str", "section cited", "flanking"),
+        "rear_no_dex": Field("bool", "from behind the defender loses a DEX bonus to AC", False),
+        "rear_no_shield": Field("bool", "from behind the defender's shield does not count", False),
+        "flank_no_dex": Field("bool", "from the flank the defender loses a DEX bonus to AC", False),
+        "flank_no_shield": Field("bool", "from the flank the defender's shield does not count", False),
+        "surrounded_bonus": Field("int", "to-hit for each attacker when more than surrounded_after attack one figure", 0, minimum=0, maximum=5),
+        "surrounded_after": Field("int", "attackers before the surrounded bonus applies", 2, minimum=1, maximum=8),
+        "surrounded_rule": Field("str", "section cited", "surrounded"),
+        "multiple_attackers_bonus": Field("int", "to-hit for every attacker beyond the first on one target", 0, minimum=0, maximum=50),
+        "multiple_attackers_rule": Field("str", "section cited", "multiple-attackers"),
+        "shield_attackers": Field("list[int]", "attackers a small, medium, large shield covers each round (empty: all)", []),
+        "shield_rule": Field("str", "section cited", "shields"),
+        "high_ground_min_ft": Field("int", "height difference that counts as high ground", 5, minimum=1, maximum=50),
+        "higher_bonus": Field("int", "to-hit when attacking from higher ground", 0, minimum=0, maximum=10),
+        "lower_penalty": Field("int", "to-hit when attacking from lower ground", 0, minimum=-10, maximum=0),
+        "high_ground_rule": Field("str", "section cited", "high-ground"),
+        "helpless": Field("str", "melee against the helpless: auto hit for double maximum damage, or a bonus", "none",
+                          choices=("none", "auto-double-max", "bonus")),
+        "helpless_hit": Field("int", "to-hit against a helpless target when helpless = bonus", 0, minimum=0, maximum=50),
+        "mounted_hit": Field("int", "to-hit of a mounted figure against one on foot (melee)", 0, minimum=0, maximum=5),
+        "mounted_defense": Field("int", "AC of a mounted figure against attackers on foot", 0, minimum=0, maximum=5),
+        "vs_mounted_hit": Field("int", "to-hit of a figure on foot against a mounted one", 0, minimum=-5, maximum=0),
+        "polearm_cancels_mounted": Field("bool", "set-able weapons (spears, polearms) cancel the mounted modifiers", False),
+        "mounted_rule": Field("str", "section cited", "mounted-combat"),
+        "charge_hit": Field("int", "to-hit of a charge attack", 0, minimum=0, maximum=10),
+        "charge_defense": Field("int", "charger's AC/DEF change for the round", 0, minimum=-10, maximum=0),
+        "charge_damage_multiplier": Field("int", "damage multiplier of a charge hit", 1, minimum=1, maximum=3),
+        "charge_damage_bonus": Field("int", "damage added to a charge hit", 0, minimum=0, maximum=10),
+        "charge_negated_if_hit_first": Field("bool", "a charger hit by its target first loses the charge bonus", False),
+        "charge_no_dex": Field("bool", "a charger gets no DEX bonus to AC or attacks", False),
+        "set_hit": Field("int", "to-hit of a weapon set against a charge", 0, minimum=0, maximum=10),
+        "set_damage_multiplier": Field("int", "damage multiplier of a set weapon against a charger", 1, minimum=1, maximum=3),
+        "set_strikes_first": Field("bool", "a set weapon strikes before the charger (else simultaneously)", False),
+        "set_rule": Field("str", "section cited", "set-weapon-against-charge"),
+        "aim_bonus": Field("int", "to-hit of an aimed shot (0: no aiming)", 0, minimum=0, maximum=50),
+        "aim_next_round": Field("bool", "aiming takes the round; the bonus applies next round (else to the next attack)", True),
+        "aim_target_bonus": Field("int", "to-hit against a figure taking careful aim (it stands still)", 0, minimum=0, maximum=50),
+        "aim_rule": Field("str", "section cited", "aimed-shots"),
+        "withdraw_defense": Field("int", "AC bonus of a figure in a fighting withdrawal", 0, minimum=0, maximum=10),
+        "withdraw_attack": Field("int", "to-hit of a figure in a fighting withdrawal", 0, minimum=-10, maximum=0),
+        "hasty_defense": Field("int", "AC change of a figure disengaging hastily, for the round", 0, minimum=-10, maximum=0),
+        "parting_shot_no_shield": Field("bool", "the target of a parting shot gets no shield", False),
+        "subdue_hit": Field("int", "to-hit of an attack to subdue", 0, minimum=-10, maximum=0),
+        "subdue_rule": Field("str", "section cited", "subduing-damage"),
+        "running_target_ranged": Field("int", "missiles against a figure that ran in its last action", 0, minimum=-50, maximum=0),
+        "stationary_target_ranged": Field("int", "missiles against a figure that has not moved this round", 0, minimum=0, maximum=50),
+        "target_movement_rule": Field("str", "section cited", "firing-at-a-moving-opponent"),
+        "ranged_engaged_penalty": Field("int", "missile attack at a foe within 5 ft of the shooter", 0, minimum=-20, maximum=0),
+        "ranged_fighting_target": Field("int", "missile attack at a foe that is itself in melee", 0, minimum=-20, maximum=0),
+        "ranged_rule": Field("str", "section cited", "ranged-attack"),
+        "range_band_mods": Field("list[int]", "to-hit at short, medium and long range", [0, 0, 0]),
+        "range_rule": Field("str", "section cited", "range"),
+        "into_melee": Field("str", "missiles into a melee with friends", "none", choices=INTO_MELEE),
+        "into_melee_careful_penalty": Field("int", "margin rule: penalty a shooter may take to never hit friends", 0, minimum=-10, maximum=0),
+        "into_melee_margin": Field("int", "margin rule: a miss by less than this hits a friend", 0, minimum=0, maximum=10),
+        "into_melee_table": Field("list[table]", "table rule: rows of friends, foes and the d100 result at or below which a friend is targeted",
+                                  entry={"friends": Field("int", "friends in the melee", minimum=1, maximum=10),
+                                         "foes": Field("int", "foes in the melee", minimum=1, maximum=10),
+                                         "upto": Field("int", "d100 at or below this targets a friend", minimum=0, maximum=100)}),
+        "into_melee_always_friend": Field("int", "table rule: a roll at or below this always targets a friend", 0, minimum=0, maximum=20),
+        "into_melee_rule": Field("str", "section cited", "firing-into-melee"),
+        "wound_levels": Field("list[table]", "wound levels: hit points at or below, modifier to all actions",
+                              entry={"at_or_below": Field("int", "hit points at or below", minimum=-100, maximum=1000),
+                                     "modifier": Field("int", "modifier to all actions", minimum=-100, maximum=0)}),
+        "wound_rule": Field("str", "section cited", "wound-modifiers"),
+        "surprise_round_hit": Field("int", "to-hit of attacks on surprised figures in the surprise round", 0, minimum=0, maximum=50),
+        "surprised_no_dex": Field("bool", "surprised figures lose DEX to AC in the surprise round", False),
+    },
+    "cover_effects": {
+        "hard_mode": Field("str", "hard cover lowers the attack roll or raises AC/DEF", "attack", choices=COVER_MODES),
+        "soft_mode": Field("str", "concealment lowers the attack roll or raises AC/DEF", "attack", choices=COVER_MODES),
+        "hard": Field("list[int]", "effect of hard cover by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0]),
+        "soft": Field("list[int]", "effect of concealment by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0]),
+        "in_melee": Field("bool", "cover also counts in melee", False),
+        "both_ways_in_melee": Field("bool", "in melee, the cover protects the attacker too", False),
+        "rule": Field("str", "section cited", "cover-and-concealment"),
+    },
+    "damage": {
+        "thresholds": Field("list[table]", "conditions by hit points, from mildest to worst (default: dead at 0)",
+                            entry={"at_or_below": Field("int", "hit points at or below", minimum=-100, maximum=100),
+                                   "condition": Field("str", "what the figure is", choices=HP_CONDITIONS)}),
+        "melee_ability": Field("str", "ability modifier added to melee damage", "str", choices=ABILITIES),
+        "thrown_ability": Field("str", "ability modifier added to thrown weapons' damage", "str", choices=ABILITIES),
+        "propelled_ability": Field("str", "ability modifier added to bows' and crossbows' damage", "none", choices=ABILITIES),
+        "bleed_condition": Field("str", "condition that loses 1 hp each round ('' none)", ""),
+        "subdual_fraction": Field("str", "part of a subduing attack's damage dealt", "1/2", check=_fraction_text),
+        "subdual_real_every": Field("int", "1 point in this many subdual points is real damage (0: none)", 0, minimum=0, maximum=20),
+        "stun_over_con": Field("bool", "a single hit doing more than CON stuns for the round", False),
+        "stun_size_bonus": Field("list[int]", "CON added for large and giant figures when checking stun", [2, 4]),
+        "falling": Field("str", "falling damage", "d6-per-10ft", choices=FALLING),
+        "falling_check_up_to_ft": Field("int", "falls up to this (from 6 ft) allow a DEX check to take none", 0, minimum=0, maximum=20),
+        "falling_rule": Field("str", "section cited", "falling-damage"),
+        "rule": Field("str", "section cited", "damage"),
+    },
+    "critical_table": Field("list[table]", "critical sub-table rows (critical = table)", entry={
+        "upto": Field("int", "d20 + modifier at or below this"),
+        "effect": Field("str", "regular, maximum, critical, critical-condition",
+                        choices=("regular", "maximum", "critical", "critical-condition")),
+    }),
+    "fumble_table": Field("list[table]", "fumble sub-table rows (fumble = table)", entry={
+        "upto": Field("int", "d20 at or below this"),
+        "effect": Field("str", "what happens", choices=("weapon-breaks", "stumble", "sloppy", "drop-weapon", "miss",
+                                                        "lose-next-attack")),
+        "dc": Field("int", "DEX check to avoid it (0: none)", 0, minimum=0, maximum=40),
+    }),
+    "defenses": Field("list[table]", "ways to defend instead of (or while) attacking", entry=DEFENSE_SCHEMA),
+    "conditions": Field("list[table]", "what a condition does to attacks on and by a figure", entry={
+        "name": Field("str", "the condition", choices=CONDITION_NAMES),
+        "attack": Field("int", "to-hit of a figure in this condition", 0, minimum=-100, maximum=0),
+        "defense": Field("int", "change to its AC/DEF against melee (negative: easier to hit)", 0, minimum=-100, maximum=100),
+        "ranged_defense": Field("int", "change to its AC/DEF against missiles", 0, minimum=-100, maximum=100),
+        "initiative": Field("int", "change to its initiative", 0, minimum=-10, maximum=0),
+        "rule": Field("str", "section cited"),
+    }),
+    "morale": {
+        "checks": Field("bool", "figures with a morale score check it", False),
+        "dice": Field("str", "morale roll; at or below the score the side stands", "2d6", check=_dice_text),
+        "after_first_death": Field("bool", "check when a side loses its first figure", True),
+        "at_half": Field("bool", "check when half a side is dead or out of the fight", True),
+        "passes_to_fearless": Field("int", "after this many passed checks the side fights to the death (0: never)", 0, minimum=0, maximum=5),
+        "rule": Field("str", "section cited", "morale"),
+    },
+    "disengage": {
+        "styles": Field("list[str]", "ways to leave melee the Disengage action offers", [],
+                        choices=("retreat", "hasty", "fighting", "withdraw")),
+        "retreat_die": Field("str", "retreat: opposed roll of the retreating figure and each foe", "1d6", check=_dice_text),
+        "hasty_multiplier": Field("float", "hasty: move up to this multiple of the walking move", 4.0, minimum=1, maximum=6),
+        "rule": Field("str", "section cited", "disengaging"),
+    },
     "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
     "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),
 }
@@ -160,3 +447,25 @@ class Ruleset:
 
     def cite(self, section_rule: str) -> str:
         return f"{self.id}:{section_rule}"
+
+    # ----- combat accessors -----
+    def defense(self, style: str) -> dict | None:
+        for entry in self.data["defenses"]:
+            if entry["style"] == style:
+                return entry
+        return None
+
+    def condition(self, name: str) -> dict | None:
+        for entry in self.data["conditions"]:
+            if entry["name"] == name:
+                return entry
+        return None
+
+    def template_stats(self, name: str) -> dict:
+        """Combat statistics of a template, with schema defaults for what it leaves out."""
+        template = self.template(name) or {}
+        return {key: template.get(key, spec.default) for key, spec in COMBAT_STAT_FIELDS.items()}
+
+    @property
+    def d100(self) -> bool:
+        return self.data["attack"]["resolution"] == "d100"
