@@ -14,7 +14,7 @@ from fractions import Fraction
 from .battlemap import BattleMap
 from .errors import RulesError
 from .figure import Figure
-from .geometry import DIRECTION_DELTAS, FACINGS, is_diagonal, turn_octants
+from .geometry import DELTA_TO_DIRECTION, DIRECTION_DELTAS, FACINGS, is_diagonal, turn_octants
 from .ruleset import Ruleset
 
 MODES = ("walk", "jog", "run", "charge", "withdraw", "sidestep")
@@ -215,14 +215,13 @@ class Planner:
         return path
 
     def _refuse_mode(self, figure: Figure, mode: str) -> None:
+        """Refuse a mode the figure may not use at all right now."""
         mv = self.ruleset.section("movement")
         if mode == "sidestep":
             if not mv["sidestep"]:
                 raise RulesError(f"{self.ruleset.name} has no sidestep")
             if figure.running and "run" not in mv["sidestep_paces"]:
                 raise RulesError(f"{figure.label} cannot sidestep while running: a sidestep is only allowed at walking pace")
-        if mode in ("walk", "jog", "run", "withdraw") or mode == "sidestep":
-            return
 
 
 class SearchResult:
@@ -312,9 +311,8 @@ class SearchResult:
             x, y = planner.square(cur[0])
             alt = cur[4] - planner._elevation[cur[0]]
             if kind in ("step", "turn+step"):
-                dx, dy = x - planner.square(prev[0])[0], y - planner.square(prev[0])[1]
-                from .geometry import DELTA_TO_DIRECTION
-                direction = DELTA_TO_DIRECTION[(dx, dy)]
+                px, py = planner.square(prev[0])
+                direction = DELTA_TO_DIRECTION[(x - px, y - py)]
                 rule, note = self._step_rule(direction, diagonals, (x, y), cost, kind, current_facing)
                 if is_diagonal(direction):
                     diagonals += 1
