@@ -1,6 +1,13 @@
-"""`fivefoot play [SCENARIO|MAP]`: open the game window (the bundled default battle if none given)."""
+"""`fivefoot play [SCENARIO|MAP]`: open the game window (the bundled default battle if none given).
+
+Automation: --headless draws into memory with no window; --script plays a file of actions
+(JSON lines or TOML [[actions]]) through the resolver, printing each event; --screenshot
+saves the last frame (the first one when there is no script) and exits. See docs/ui.md.
+"""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 
@@ -9,18 +16,90 @@ def register(subparsers) -> None:
     p.add_argument("scenario", metavar="SCENARIO|MAP", nargs="?", help="a scenario .toml or a Tiled .tmx map")
     p.add_argument("--ruleset", help="play under this ruleset instead of the scenario's")
     p.add_argument("--headless", action="store_true", help="no window (for tests and scripts)")
-    p.add_argument("--screenshot", metavar="OUT.png", help="render the first frame to a PNG and exit")
+    p.add_argument("--script", metavar="ACTIONS", help="apply these actions (JSON lines or TOML [[actions]])")
+    p.add_argument("--screenshot", metavar="OUT.png", help="save the frame after the script (or the first) and exit")
     p.add_argument("--frames", type=int, help="stop after this many frames")
+    p.add_argument("--side", action="append", default=[], metavar="SIDE=WHO",
+                   help="who plays a side: human or ai (repeatable), e.g. --side red=ai")
+    p.add_argument("--hotseat", action="store_true", help="people play every side")
+    p.add_argument("--watch", action="store_true", help="the AI plays every side; watch")
+    p.add_argument("--size", default="1280x800", metavar="WxH", help="window size in pixels (default 1280x800)")
+    p.add_argument("--save-file", metavar="PATH", help="where Ctrl+S saves and Ctrl+O loads")
     p.set_defaults(func=run)
 
 
+def _sides(args, scenario) -> tuple[dict, bool]:
+    """(side -> kind, whether the start screen should ask)."""
+    from ..core.errors import RulesError
+    sides = []
+    for f in scenario.figures:
+        if f.side not in sides:
+            sides.append(f.side)
+    chosen: dict[str, str] = {}
+    if args.watch:
+        chosen = {s: "ai" for s in sides}
+    elif args.hotseat:
+        chosen = {s: "human" for s in sides}
+    for spec in args.side:
+        if "=" not in spec:
+            raise RulesError(f"--side {spec!r}: write SIDE=WHO, for example red=ai")
+        side, who = spec.split("=", 1)
+        if side not in sides:
+            raise RulesError(f"--side {spec!r}: there is no side {side!r}; sides here: {', '.join(sides)}")
+        chosen[side] = who
+    decided = bool(chosen)
+    if not decided:  # default: a solo player against the AI (the start screen can change it)
+        chosen = {s: ("human" if i == 0 else "ai") for i, s in enumerate(sides)}
+    for side in sides:
+        chosen.setdefault(side, "human")
+    return chosen, not decided
+
+
 def run(args) -> int:
+    from ..core.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
-    from ..ui.preview import run as run_window
     from .common import load
     if args.scenario is None:
         args.scenario = str(DEFAULT_SCENARIO)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        raise RulesError(f"--size {args.size!r}: write WIDTHxHEIGHT, for example 1280x800") from None
     scenario = load(args)
+    script = None
+    if args.script:
+        from ..ui.script import load_script
+        script = load_script(args.script)
+    headless = args.headless or bool(args.screenshot and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"))
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    sides, ask = _sides(args, scenario)
+    if script is not None and not (args.side or args.watch or args.hotseat):
+        sides = {s: "human" for s in sides}  # a script plays every side itself
+    from ..ui.app import App
+    app = App(scenario, sides=sides, size=(width, height), start_screen=ask and not headless and script is None,
+              save_path=args.save_file)
+    refused = []
+    if script is not None or headless:
+        app.on_events = lambda events: [print(e.text) for e in events]
+    app.on_refused = lambda action, reason: (refused.append(reason), print(
+        f"refused: {action.to_json() if action is not None else ''}: {reason}", file=sys.stderr))
+    if script is not None:
+        for action in script:
+            app.submit(action)
+            app.frame([])
     if args.screenshot:
         Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-    return run_window(scenario, headless=args.headless, screenshot=args.screenshot, frames=args.frames)
+        app.settle()
+        app.screenshot(args.screenshot)
+        print(f"screenshot: {args.screenshot}")
+    elif not headless:
+        app.run(max_frames=args.frames)
+    elif args.frames:
+        for _ in range(args.frames):
+            app.frame()
+    import pygame
+    pygame.quit()
+    return 1 if refused else 0

@@ -1,0 +1,895 @@
+"""The game window: a renderer that shows the rules, and an event loop that turns input into actions.
+
+`App.frame()` runs one frame: it takes the pending pygame events, offers each to the input
+handlers (game/ui/input.py), applies the actions they return through `battle.apply`, lets
+a non-human side's controller act, and draws. Tests post real pygame events and call
+`frame()` once per frame; `run()` loops at 60 fps. Nothing on screen about the rules is
+worked out here: squares, costs, zones, lanes, cover and parting shots come from
+RulesView (the battle's Positioning), and what happened comes from the resolver's events.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..core.actions import Action, EndTurn, Move, Turn
+from ..core.battle import Battle
+from ..core.events import ActionRefused
+from ..core.geometry import FACINGS
+from . import controllers as ctl
+from . import overlays as ov
+from . import theme
+from .camera import Camera
+from .help import draw_help
+from .maplayer import MapLayer
+from .panel import PANEL_W, Panel
+from .rulesview import RulesView
+from .state import MODE_NAMES, MOVE_MODES, Request, Toast, UIState
+from .tokens import draw_figure, status_of, token_centre
+
+DEFAULT_SIZE = (1280, 800)
+TOAST_SECONDS = 4.0
+AI_DELAY_S = 0.4
+STATUS_H = 26
+
+
+def tile_art_for(scenario):
+    """The Tiled tile images of the scenario's map, or None (ASCII maps, art that fails to load)."""
+    try:
+        from ..io.tiled import default_asset_root, tile_image_sources
+    except ImportError:
+        return None
+    source = Path(getattr(scenario, "source", "") or "")
+    try:
+        if source.suffix.lower() in (".tmx", ".tmj", ".json"):
+            return tile_image_sources(source)
+        if source.suffix.lower() == ".toml" and source.exists():
+            from ..io.toml_file import read_toml
+            spec = read_toml(source).get("map", {})
+            if spec.get("file"):
+                map_path = (source.parent / spec["file"]).resolve()
+                root = (source.parent / spec["asset_root"]).resolve() if spec.get("asset_root") else default_asset_root(map_path)
+                return tile_image_sources(map_path, root)
+    except Exception:  # the map loaded; if its art cannot be read, draw the clean look instead
+        return None
+    return None
+
+
+class App:
+    def __init__(self, scenario, sides: dict[str, str] | None = None, size=DEFAULT_SIZE, background: bool | None = None,
+                 start_screen: bool = False, save_path: str | None = None, battle: Battle | None = None,
+                 ai_delay: float | None = None):
+        import pygame
+        self.pg = pygame
+        pygame.init()
+        self.headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+        flags = 0 if self.headless else pygame.RESIZABLE
+        self.screen = pygame.display.set_mode(size, flags)
+        self.scenario = scenario
+        self.battle = battle or Battle.from_scenario(scenario)
+        self.title = getattr(self.battle.setup, "title", "") or scenario.title
+        self.description = getattr(self.battle.setup, "description", "") or scenario.description
+        pygame.display.set_caption(f"fivefoot: {self.title}")
+        self.fonts = theme.Fonts()
+        self.ui = UIState()
+        self.side_kinds = {}
+        self.controllers = {}
+        all_sides = self.sides()
+        for side in all_sides:
+            self.set_side(side, (sides or {}).get(side, "human"))
+        self.start_screen = start_screen
+        self.rules = RulesView(self.battle, background=(not self.headless) if background is None else background)
+        self.map_layer = MapLayer(self.battle.map, tile_art_for(scenario))
+        self.map_layer.fonts = self.fonts
+        self.ui.overlays["markers"] = self.map_layer.show_markers
+        w, h = size
+        self.camera = Camera(w - PANEL_W, h - STATUS_H, self.battle.map.width, self.battle.map.height)
+        self.panel = Panel(self.fonts, pygame.Rect(w - PANEL_W, 0, PANEL_W, h))
+        self.stamps = ov.Stamps()
+        from .input import default_handlers
+        self.handlers = default_handlers()
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.frame_no = 0
+        self.ai_delay = (0.0 if self.headless else AI_DELAY_S) if ai_delay is None else ai_delay
+        self._ai_last = 0.0
+        self._ai_refusals = 0
+        self._ai_stopped = False
+        self._last_current = None
+        self._area_key = None
+        self._area_layers: list = []
+        self.save_path = save_path or str(Path.cwd() / "fivefoot-save.json")
+        self.on_events = None       # callback(list[Event]) for automation (the CLI prints them)
+        self.on_refused = None      # callback(action, reason)
+        self.last_refusal: str | None = None
+        self.pan_from = None
+        # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
+        self.chunk_budget_s = None if self.headless else 0.006
+        self._select_current()
+
+    # ----- geometry of the window -----
+    @property
+    def map_rect(self):
+        w, h = self.screen.get_size()
+        return self.pg.Rect(0, STATUS_H, w - PANEL_W, h - STATUS_H)
+
+    def map_point(self, pos) -> tuple[int, int]:
+        return (pos[0] - self.map_rect.x, pos[1] - self.map_rect.y)
+
+    def resize(self, size) -> None:
+        w, h = size
+        self.camera.resize(w - PANEL_W, h - STATUS_H)
+        self.panel.resize(self.pg.Rect(w - PANEL_W, 0, PANEL_W, h))
+
+    # ----- who plays -----
+    def sides(self) -> list[str]:
+        out = []
+        for f in self.battle.setup.figures:
+            if f.side not in out:
+                out.append(f.side)
+        return out
+
+    def set_side(self, side: str, kind: str) -> None:
+        self.side_kinds[side] = kind
+        self.controllers[side] = ctl.make(kind)
+
+    def controller_name(self, side: str) -> str:
+        c = self.controllers.get(side)
+        if c is None or ctl.is_human(c):
+            return "person"
+        return "AI" if self.side_kinds.get(side) in ("ai", "pass") else self.side_kinds.get(side, "AI")
+
+    # ----- reading the battle -----
+    def figure_at(self, sq):
+        if sq is None:
+            return None
+        best = None
+        for f in self.battle.figures.values():
+            if f.pos == sq and (best is None or f.altitude_ft > best.altitude_ft):
+                best = f
+        return best
+
+    def selected_figure(self):
+        return self.battle.figures.get(self.ui.selected) if self.ui.selected else None
+
+    def select(self, figure_id: str | None, centre: bool = False) -> None:
+        ui = self.ui
+        if figure_id != ui.selected:
+            ui.planned_altitude = ui.planned_facing = None
+            if ui.mode in ("attack", "aim", "charge"):
+                ui.mode = "auto"
+        ui.selected = figure_id
+        fig = self.selected_figure()
+        if fig is not None and centre:
+            self.camera.ensure_visible(fig.pos)
+
+    def battle_over(self) -> tuple[bool, object]:
+        over = _value(getattr(self.battle, "is_over", False))
+        winner = _value(getattr(self.battle, "winner", None)) if over else None
+        return bool(over), winner
+
+    def initiative_numbers(self) -> dict:
+        init = getattr(self.battle, "initiative", None)
+        if isinstance(init, dict):
+            return {k: v for k, v in init.items() if isinstance(v, (int, float))}
+        return {}
+
+    def movement_used(self, figure_id: str):
+        """Feet this figure has moved this round (the resolver's count), or None."""
+        moved = getattr(self.battle, "moved_ft", {}).get(figure_id)
+        return moved or None
+
+    def move_mode_for(self, figure_id: str, sq) -> str:
+        mode = self.ui.mode
+        if mode in MOVE_MODES and mode != "auto":
+            return mode
+        return self.rules.auto_mode(figure_id, sq)
+
+    def mode_name(self) -> str:
+        name = MODE_NAMES.get(self.ui.mode, self.ui.mode)
+        extra = []
+        if self.ui.planned_altitude is not None:
+            extra.append(f"to {self.ui.planned_altitude} ft")
+        if self.ui.planned_facing is not None:
+            extra.append(f"end facing {FACINGS[self.ui.planned_facing]}")
+        return name + (f" ({', '.join(extra)})" if extra else "")
+
+    # ----- changing the battle: the only places that do -----
+    def submit(self, action: Action) -> bool:
+        """Apply an action through the resolver; a refusal is shown and changes nothing."""
+        if self.ui.gm and isinstance(action, (Move, Turn)) and getattr(self.battle, "gm_place", None):
+            fig = self.battle.figures.get(action.figure)
+            if fig is not None:
+                to = getattr(action, "to", fig.pos)
+                return self._gm_place(action.figure, to, action.facing, getattr(action, "altitude_ft", None))
+        try:
+            events = self.battle.apply(action)
+        except ActionRefused as refusal:
+            self.refused(action, refusal.reason)
+            return False
+        self.after_change(events)
+        if isinstance(action, (Move, Turn)):
+            self.ui.planned_altitude = self.ui.planned_facing = None
+            if self.ui.mode in ("sidestep", "withdraw"):
+                self.ui.mode = "auto"
+        return True
+
+    def refused(self, action, reason: str) -> None:
+        self.last_refusal = reason
+        self.toast(f"Refused: {reason}")
+        if self.on_refused:
+            self.on_refused(action, reason)
+
+    def after_change(self, events) -> None:
+        self.ui.log_scroll = 0
+        if self.ui.picked_event is not None and self.ui.picked_event >= len(self.battle.events):
+            self.ui.picked_event = None
+        if self.on_events and events:
+            self.on_events(events)
+
+    def request(self, req: Request) -> None:
+        kind = req.kind
+        b = self.battle
+        if kind == "undo":
+            done = b.undo()
+            self.after_change([])
+            self.toast(f"undid {done.kind} by {done.figure}" if done else "nothing to undo", error=False)
+        elif kind == "redo":
+            events = b.redo()
+            self.after_change(events)
+            self.toast("redid: " + events[0].text if events else "nothing to redo", error=False)
+        elif kind == "end-turn":
+            cur = b.current
+            if cur is None:
+                return
+            if not ctl.is_human(self.controllers.get(b.figures[cur].side)):
+                self.toast(f"it is {b.figures[cur].label}'s turn and an AI plays it")
+                return
+            self.submit(EndTurn(figure=cur))
+        elif kind == "select-next":
+            self._select_next(req.arg or 1)
+        elif kind == "help":
+            self.ui.help_open = not self.ui.help_open
+        elif kind == "gm":
+            self.ui.gm = not self.ui.gm
+            if self.ui.gm and getattr(b, "gm_place", None) is None:
+                self.toast("Demonstration mode: switch rules with [ and ], step with Ctrl+Z / Ctrl+Y. Placing figures "
+                           "freely needs Battle.gm_place, which the resolver does not have yet.", error=False)
+            else:
+                self.toast("Demonstration mode " + ("on: drag any figure to place it; [ ] switch rules" if self.ui.gm
+                                                    else "off"), error=False)
+        elif kind == "ruleset":
+            if not self.ui.gm:
+                self.toast("switching the rules is a demonstration tool: press G first")
+                return
+            self.cycle_ruleset(req.arg or 1)
+        elif kind == "gm-place":
+            fid, sq = req.arg
+            self._gm_place(fid, sq, None, None)
+        elif kind == "save":
+            self.save()
+        elif kind == "load":
+            self.load()
+        elif kind == "quit":
+            self.running = False
+
+    def _gm_place(self, fid, sq, facing, altitude_ft) -> bool:
+        fn = getattr(self.battle, "gm_place", None)
+        if fn is None:
+            self.toast("placing figures freely needs Battle.gm_place, which the resolver does not have yet")
+            return False
+        try:
+            events = fn(fid, x=sq[0], y=sq[1], facing=facing, altitude_ft=altitude_ft)
+        except ActionRefused as refusal:
+            self.refused(None, refusal.reason)
+            return False
+        self.after_change(events or [])
+        return True
+
+    def cycle_ruleset(self, step: int) -> None:
+        """Rebuild the battle's setup under the next ruleset, with the figures where they stand now."""
+        from ..io.rulesets import bundled_ruleset_ids, load_ruleset
+        ids = bundled_ruleset_ids()
+        current = self.battle.ruleset.id
+        i = ids.index(current) if current in ids else -1
+        new_id = ids[(i + step) % len(ids)]
+        self.switch_ruleset(load_ruleset(new_id))
+
+    def switch_ruleset(self, ruleset) -> None:
+        old = self.battle
+        setup = replace(old.setup, ruleset=ruleset, figures=tuple(old.figures.values()))
+        self.battle = Battle(setup)
+        self.rules.bind(self.battle)
+        self._area_key = None
+        self.ui.picked_event = None
+        self.toast(f"Rules now: {ruleset.name} [{ruleset.id}]. Same position; the action log starts afresh.", error=False)
+
+    def save(self) -> None:
+        saves = _saves_module()
+        fn = saves and (getattr(saves, "save_battle", None) or getattr(saves, "save", None))
+        if not fn:
+            self.toast("saving needs game/io/saves.py, which is not there yet")
+            return
+        try:
+            fn(self.battle, self.save_path)
+        except Exception as err:
+            self.toast(f"could not save: {err}")
+            return
+        self.toast(f"saved to {self.save_path}", error=False)
+
+    def load(self) -> None:
+        saves = _saves_module()
+        fn = saves and (getattr(saves, "load_battle", None) or getattr(saves, "load", None))
+        if not fn:
+            self.toast("loading needs game/io/saves.py, which is not there yet")
+            return
+        try:
+            battle = fn(self.save_path)
+        except Exception as err:
+            self.toast(f"could not load {self.save_path}: {err}")
+            return
+        self.battle = battle
+        self.rules.bind(battle)
+        self._area_key = None
+        self.ui.selected = None
+        self.toast(f"loaded {self.save_path}", error=False)
+
+    def toast(self, text: str, error: bool = True) -> None:
+        self.ui.toasts = [t for t in self.ui.toasts if t.text != text][-2:]
+        self.ui.toasts.append(Toast(text, time.monotonic() + TOAST_SECONDS, error))
+
+    # ----- turns -----
+    def _select_current(self) -> None:
+        cur = self.battle.current
+        if cur != self._last_current:
+            self._last_current = cur
+            if cur is not None and cur in self.battle.figures:
+                self.select(cur, centre=True)
+
+    def _select_next(self, step: int) -> None:
+        ids = list(getattr(self.battle, "order", [])) or list(self.battle.figures)
+        if not ids:
+            return
+        i = ids.index(self.ui.selected) if self.ui.selected in ids else -1
+        self.select(ids[(i + step) % len(ids)], centre=True)
+
+    def _ai_turn(self) -> None:
+        b = self.battle
+        cur = b.current
+        if cur is None or self._ai_stopped or self.start_screen or self.ui.gm:
+            return
+        fig = b.figures.get(cur)
+        controller = self.controllers.get(fig.side) if fig else None
+        if controller is None or ctl.is_human(controller) or self.battle_over()[0]:
+            return
+        now = time.monotonic()
+        if now - self._ai_last < self.ai_delay:
+            return
+        self._ai_last = now
+        try:
+            action = controller.choose(b, cur)
+        except Exception as err:
+            self.toast(f"the {self.side_kinds.get(fig.side)} controller failed: {err}")
+            action = EndTurn(figure=cur)
+        if self.submit(action):
+            self._ai_refusals = 0
+            return
+        self._ai_refusals += 1
+        if self._ai_refusals >= 3 and not self.submit(EndTurn(figure=cur)):
+            self._ai_stopped = True
+            self.toast("the AI cannot act and cannot end its turn: AI play stopped")
+
+    # ----- the frame -----
+    def handle(self, event) -> None:
+        pg = self.pg
+        if event.type == pg.QUIT:
+            self.running = False
+            return
+        if event.type in (pg.VIDEORESIZE, getattr(pg, "WINDOWRESIZED", -1)) and hasattr(event, "w"):
+            self.resize((event.w, event.h))
+            return
+        if self.start_screen:
+            from .startscreen import handle_start
+            handle_start(self, event)
+            return
+        for handler in self.handlers:
+            out = handler.handle(event, self)
+            if out is None:
+                continue
+            for item in out:
+                if isinstance(item, Request):
+                    self.request(item)
+                else:
+                    self.submit(item)
+            break
+
+    def update(self) -> None:
+        if self.rules.refresh():
+            self._area_key = None
+        self._select_current()
+        self._ai_turn()
+        now = time.monotonic()
+        self.ui.toasts = [t for t in self.ui.toasts if t.until > now]
+        self.map_layer.show_grid = self.ui.overlays["grid"]
+        self.map_layer.show_markers = self.ui.overlays["markers"]
+
+    def frame(self, events=None) -> None:
+        events = self.pg.event.get() if events is None else events
+        for event in events:
+            self.handle(event)
+        self.update()
+        self.render()
+        self.pg.display.flip()
+        self.frame_no += 1
+
+    def run(self, max_frames: int | None = None) -> int:
+        while self.running:
+            self.frame()
+            if max_frames is not None and self.frame_no >= max_frames:
+                break
+            self.clock.tick(60)
+        return 0
+
+    def settle(self, max_frames: int = 600) -> None:
+        """Run frames until background planning is done and every visible chunk is drawn (screenshots)."""
+        for _ in range(max_frames):
+            self.frame([])
+            if not self.rules.busy() and not self.map_layer.pending(self.camera):
+                break
+            time.sleep(0.002)
+        self.frame([])
+
+    def screenshot(self, path: str) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.pg.image.save(self.screen, str(path))
+
+    # ----- drawing -----
+    def set_overlay(self, name: str, on: bool) -> None:
+        self.ui.overlays[name] = on
+        self._area_key = None
+
+    def render(self) -> None:
+        pg = self.pg
+        screen = self.screen
+        if self.start_screen:
+            from .startscreen import draw_start
+            draw_start(self, screen)
+            return
+        rect = self.map_rect
+        screen.fill(theme.BACKGROUND, rect)
+        view = screen.subsurface(rect)
+        self.map_layer.draw(view, self.camera, self.chunk_budget_s)
+        self._draw_overlays(view)
+        self._draw_status(screen)
+        self.panel.draw(screen, self)
+        self._draw_toasts(screen)
+        if self.ui.help_open:
+            draw_help(screen, self.fonts, self)
+
+    def _area(self):
+        """Area overlay squares as numpy arrays, recomputed only when the position or switches change."""
+        ui = self.ui
+        key = (self.rules.generation, ui.selected, ui.mode, ui.planned_altitude, tuple(sorted(ui.overlays.items())),
+               ui.picked_event, len(self.battle.events), getattr(self.battle, "moved_ft", {}).get(ui.selected))
+        if key == self._area_key:
+            return self._area_layers
+        layers = []
+        fig = self.selected_figure()
+        figures = list(self.battle.figures.values())
+        foes = [f for f in figures if fig is None or f.side != fig.side]
+        complete = True
+        if ui.overlays["zones"]:
+            squares = set()
+            for f in foes:
+                squares.update(self.rules.zone(f.id))
+            layers.append(("zone", _arr(squares)))
+        if ui.overlays["threat"]:
+            by_side: dict = {}
+            for f in foes:
+                by_side.setdefault(f.side, set()).update(self.rules.threatened(f.id))
+            for side, squares in by_side.items():
+                colour = ",".join(str(v) for v in theme.side_colour(side))
+                layers.append((f"threat:{colour}", _arr(squares)))
+        if ui.overlays["reach"] and fig is not None and ui.mode in MOVE_MODES:
+            alt = ui.planned_altitude
+            if ui.mode == "auto":
+                walk = self.rules.reach(fig.id, "walk")
+                run = self.rules.reach(fig.id, "run")
+                complete = walk is not None and run is not None
+                walk_sq = set(_at_altitude(walk, alt)) if walk else set()
+                run_sq = set(_at_altitude(run, alt)) - walk_sq if run else set()
+                layers.insert(0, ("run", _arr(run_sq)))
+                layers.insert(1, ("walk", _arr(walk_sq)))
+            else:
+                info = self.rules.reach(fig.id, ui.mode)
+                complete = info is not None
+                style = "run" if ui.mode in ("run", "jog") else "walk"
+                layers.insert(0, (style, _arr(_at_altitude(info, alt) if info else [])))
+        if ui.picked_event is not None and ui.picked_event < len(self.battle.events):
+            ev = self.battle.events[ui.picked_event]
+            layers.append(("highlight", _arr(ev.squares)))
+        self._area_layers = layers
+        self._area_key = key if complete else None
+        return layers
+
+    def _hover_preview(self):
+        ui = self.ui
+        fig = self.selected_figure()
+        sq = ui.hover_square
+        if fig is None or sq is None or ui.mode not in MOVE_MODES or ui.gm:
+            return None
+        if sq == fig.pos and ui.planned_altitude is None and ui.planned_facing is None:
+            return None
+        if self.figure_at(sq) is not None and sq != fig.pos:
+            return None
+        facing = ui.planned_facing
+        if ui.right_drag is not None and ui.right_drag[0] == sq:
+            facing = self._drag_facing()
+        return self.rules.preview(fig.id, ui.mode, sq, facing, ui.planned_altitude)
+
+    def _drag_facing(self):
+        from ..core.geometry import bearing_octant
+        if self.ui.right_drag is None:
+            return None
+        (_, start) = self.ui.right_drag
+        dx, dy = self.ui.mouse[0] - start[0], self.ui.mouse[1] - start[1]
+        if abs(dx) + abs(dy) < 5:
+            return None
+        return bearing_octant((0, 0), (dx, dy))
+
+    def screen_pos(self, square) -> tuple[int, int]:
+        """Window pixel at the centre of a square (for tests and automation)."""
+        x, y = self.camera.centre_of(square)
+        return (x + self.map_rect.x, y + self.map_rect.y)
+
+    def hovered_figure(self):
+        return self.figure_at(self.ui.hover_square)
+
+    def _draw_overlays(self, view) -> None:
+        pg = self.pg
+        cam = self.camera
+        ui = self.ui
+        figures = self.battle.figures
+        for style, arr in self._area():
+            ov.blit_squares(view, cam, self.stamps, style, arr)
+        fig = self.selected_figure()
+        hovered = self.hovered_figure()
+        # Engaged pairs: a link between figures that are in each other's zone.
+        if ui.overlays["zones"]:
+            for a, b, _d in self.rules.engaged_pairs():
+                ca, cb = token_centre(cam, a)[:2], token_centre(cam, b)[:2]
+                pg.draw.line(view, (200, 60, 200), ca, cb, max(2, cam.cell // 10))
+        if fig is not None and (ui.overlays["lanes"] or ui.mode == "charge"):
+            ov.draw_lanes(view, cam, self.fonts, self.stamps, self.rules.lanes(fig.id), figures,
+                          hovered.id if hovered else None, show_refused=ui.mode == "charge")
+        picked = self.battle.events[ui.picked_event] if ui.picked_event is not None and ui.picked_event < len(
+            self.battle.events) else None
+        involved = {picked.actor, picked.target} if picked else set()
+        x0, y0, x1, y1 = cam.visible_squares()
+        current = self.battle.current
+        order = sorted(figures.values(), key=lambda f: (f.altitude_ft > 0, f.y, f.altitude_ft))
+        for f in order:
+            if not (x0 - 1 <= f.x <= x1 and y0 - 1 <= f.y <= y1):
+                continue
+            draw_figure(view, cam, self.fonts, f, status_of(self.battle, f), selected=f.id == ui.selected,
+                        current=f.id == current, highlighted=f.id in involved)
+        if fig is not None and ui.right_drag is not None:
+            facing = self._drag_facing()
+            if facing is not None and ui.right_drag[0] == fig.pos:
+                ghost = replace(fig, facing=facing)
+                draw_figure(view, cam, self.fonts, ghost, {}, ghost=True)
+        preview = self._hover_preview()
+        if preview is not None and preview.planned is not None and (ui.overlays["path"] or ui.mode == "charge"):
+            ov.draw_path(view, cam, self.fonts, preview, ui.overlays["path"])
+        if preview is not None and preview.planned is not None and ui.overlays["parting"]:
+            ov.draw_parting_shots(view, cam, self.fonts, preview, figures)
+        if ui.mode == "charge" and fig is not None and hovered is not None and hovered.side != fig.side:
+            planned = self.rules.preview(fig.id, "charge", hovered.pos)
+            if planned is not None and planned.planned is not None:
+                ov.draw_path(view, cam, self.fonts, planned, ui.overlays["path"])
+                if ui.overlays["parting"]:
+                    ov.draw_parting_shots(view, cam, self.fonts, planned, figures)
+        if ui.overlays["sight"] and fig is not None and hovered is not None and hovered.id != fig.id:
+            ov.draw_sight(view, cam, self.fonts, self.stamps, self.rules.sight(fig.id, hovered.id), fig, hovered)
+        self._draw_tooltip(view, preview)
+
+    def _draw_tooltip(self, view, preview) -> None:
+        lines = self.tooltip_lines(preview)
+        if not lines or self.ui.hover_square is None:
+            return
+        pg = self.pg
+        mx, my = self.map_point(self.ui.mouse)
+        surfs = [self.fonts.render(t, 13, c, True) for t, c in lines]
+        w = max(s.get_width() for s in surfs) + 12
+        h = sum(s.get_height() for s in surfs) + 8
+        x = mx + 18 if mx + 18 + w < view.get_width() else mx - w - 8
+        y = my + 18 if my + 18 + h < view.get_height() else my - h - 8
+        box = pg.Rect(x, y, w, h)
+        panel = pg.Surface(box.size, pg.SRCALPHA)
+        panel.fill((18, 20, 26, 225))
+        view.blit(panel, box)
+        pg.draw.rect(view, theme.PANEL_EDGE, box, 1, border_radius=4)
+        yy = y + 4
+        for s in surfs:
+            view.blit(s, (x + 6, yy))
+            yy += s.get_height()
+
+    def tooltip_lines(self, preview) -> list:
+        """A few short lines by the pointer: the move's cost, a refusal's reason, a lane's reason."""
+        ui = self.ui
+        fig = self.selected_figure()
+        hovered = self.hovered_figure()
+        out = []
+        if ui.gm and hovered is not None:
+            return [(f"{hovered.label}: drag to place", theme.PANEL_TEXT)]
+        if fig is not None and hovered is not None and hovered.side != fig.side:
+            if ui.mode == "charge" or ui.overlays["lanes"]:
+                for lane in self.rules.lanes(fig.id):
+                    if lane.target_id == hovered.id:
+                        out.append((("Charge: " if lane.legal else "No charge: ") + _short(lane.reason, 90),
+                                    theme.PANEL_GOOD if lane.legal else theme.PANEL_WARN))
+            if ui.mode in ("attack", "aim"):
+                out.append((f"click to {ui.mode} {hovered.label}", theme.PANEL_TEXT))
+            return out
+        if preview is None:
+            if fig is not None and ui.hover_square is not None and ui.mode in MOVE_MODES and self.rules.busy():
+                return [("planning...", theme.PANEL_DIM)]
+            return out
+        if preview.planned is not None:
+            if not ui.overlays["path"]:
+                p = preview.planned.path
+                out.append((f"{p.mode}: {_ft(p.total_ft)} ft of {_ft(p.budget_ft - preview.spent_ft)} ft left",
+                            theme.PANEL_TEXT))
+            for shot in preview.planned.parting_shots:
+                out.append((f"parting shot: {shot.attacker} at {shot.bonus:+d}", theme.PANEL_WARN))
+        if preview.reason:
+            out.append((_short(preview.reason, 90), theme.PANEL_WARN))
+        return out
+
+    def _draw_status(self, screen) -> None:
+        pg = self.pg
+        w = self.map_rect.w
+        bar = pg.Rect(0, 0, w, STATUS_H)
+        pg.draw.rect(screen, (30, 32, 40), bar)
+        pg.draw.line(screen, theme.PANEL_EDGE, (0, STATUS_H - 1), (w, STATUS_H - 1))
+        parts = [f"Mode: {self.mode_name()}"]
+        cur = self.battle.figures.get(self.battle.current) if self.battle.current else None
+        if cur is not None:
+            parts.append(f"Turn: {cur.label} ({self.controller_name(cur.side)})")
+        if self.ui.gm:
+            parts.append("DEMONSTRATION")
+        if self.rules.busy():
+            parts.append("planning...")
+        parts.append("F1: keys")
+        text = "   |   ".join(parts)
+        screen.blit(self.fonts.render(text, 14, theme.PANEL_TEXT, True), (10, 5))
+
+    def _draw_toasts(self, screen) -> None:
+        pg = self.pg
+        if not self.ui.toasts:
+            return
+        area = self.map_rect
+        y = area.bottom - 12
+        for toast in reversed(self.ui.toasts):
+            lines = self.fonts.wrap(toast.text, area.w - 80, 15, True)[:4]
+            surfs = [self.fonts.render(line, 15, (255, 255, 255), True) for line in lines]
+            w = max(s.get_width() for s in surfs) + 24
+            h = sum(s.get_height() for s in surfs) + 12
+            box = pg.Rect(area.x + (area.w - w) // 2, y - h, w, h)
+            pg.draw.rect(screen, theme.TOAST_BG if toast.error else theme.TOAST_INFO_BG, box, border_radius=8)
+            pg.draw.rect(screen, (255, 120, 100) if toast.error else (120, 180, 255), box, 2, border_radius=8)
+            yy = box.y + 6
+            for s in surfs:
+                screen.blit(s, (box.x + 12, yy))
+                yy += s.get_height()
+            y = box.y - 6
+
+    # ----- the panel's content -----
+    def panel_key(self):
+        ui = self.ui
+        b = self.battle
+        return (id(b), len(b.events), len(b.actions), b.current, ui.selected, ui.hover_square, ui.mode,
+                ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.picked_event, ui.gm, self.rules.generation,
+                tuple(self.side_kinds.items()), self.screen.get_size(), ui.defend_style, b.ruleset.id,
+                getattr(b, "moved_ft", {}).get(ui.selected))
+
+    def figure_lines(self, fig) -> list:
+        rs = self.battle.ruleset
+        st = status_of(self.battle, fig)
+        lines = []
+        weapon = fig.ready_weapon
+        reach = self.rules.reach_ft(fig.id)
+        lines.append((f"{fig.side} side · {self.controller_name(fig.side)} · {fig.size}", theme.PANEL_TEXT))
+        spent = self.rules.spent_ft(fig.id)
+        move = f"Move {fig.move_ft} ft (run x{rs.section('movement')['run_multiplier']:g})"
+        if spent:
+            move += f", {_ft(spent)} ft used this round"
+        lines.append((move, theme.PANEL_TEXT))
+        turning = f"turning distance {fig.turning_ft} ft" if fig.turning_ft else "turns freely"
+        lines.append((f"Faces {fig.facing_name}, {turning}", theme.PANEL_TEXT))
+        lines.append((f"Weapon {weapon} (reach {reach} ft)" + (f"; also {', '.join(fig.weapons[1:])}" if len(fig.weapons) > 1 else ""),
+                      theme.PANEL_TEXT))
+        if fig.flyer != "none":
+            lines.append((f"Flyer ({fig.flyer}), altitude {fig.altitude_ft} ft; PgUp/PgDn plan a climb or dive",
+                          theme.PANEL_ACCENT))
+        if st["hp"] is not None:
+            lines.append((f"Hit points {st['hp']}/{st['hp_max']}", theme.PANEL_GOOD))
+        if st["conditions"]:
+            lines.append(("Conditions: " + ", ".join(st["conditions"]), theme.PANEL_WARN))
+        legal = getattr(self.battle, "legal_actions", None)
+        if callable(legal) and fig.id == self.battle.current:
+            try:
+                kinds = sorted({a.kind for a in legal(fig.id)})
+                lines.append(("Can: " + ", ".join(kinds), theme.PANEL_DIM))
+            except Exception:
+                pass
+        return lines
+
+    def hover_lines(self) -> list:
+        """The panel's 'under the cursor' section: path steps with rules, reasons, sight, terrain."""
+        ui = self.ui
+        out = []
+        fig = self.selected_figure()
+        hovered = self.hovered_figure()
+        sq = ui.hover_square
+        if fig is None:
+            out.append(("Click a figure to select it (Tab cycles; F1 lists every key).", theme.PANEL_DIM))
+        elif ui.mode in ("attack", "aim") and hovered is not None and hovered.side != fig.side:
+            out.extend(self._what_if(fig, hovered))
+        elif ui.mode == "charge" or (hovered is not None and hovered.side != fig.side):
+            if hovered is not None and hovered.side != fig.side:
+                for lane in self.rules.lanes(fig.id):
+                    if lane.target_id == hovered.id:
+                        out.append((f"Charge at {hovered.label}: {'legal' if lane.legal else 'refused'} [{lane.rule}]",
+                                    theme.PANEL_GOOD if lane.legal else theme.PANEL_WARN))
+                        out.append((lane.reason, theme.PANEL_TEXT))
+                sight = self.rules.sight(fig.id, hovered.id)
+                if sight is not None:
+                    out.append((_sight_words(sight), theme.PANEL_ACCENT))
+            elif ui.mode == "charge":
+                out.append(("Charge mode: click a foe. Orange lanes are legal; grey dashed ones are refused "
+                            "(hover the foe for why).", theme.PANEL_DIM))
+        else:
+            preview = self._hover_preview()
+            if preview is not None:
+                if preview.planned is not None:
+                    p = preview.planned.path
+                    out.append((f"{p.mode} to {p.end.x},{p.end.y}: {_ft(p.total_ft)} ft "
+                                f"(budget {_ft(p.budget_ft)}, used {_ft(preview.spent_ft)})", theme.PANEL_TEXT))
+                    for s in p.steps[1:]:
+                        cost = _ft(s.cost_ft)
+                        out.append((f"  {s.x},{s.y} {FACINGS[s.facing]} +{cost} = {_ft(s.total_ft)} ft: {s.note} [{s.rule}]",
+                                    theme.PANEL_DIM))
+                    if p.stall:
+                        out.append(("The flyer stalls: it moves too little horizontally", theme.PANEL_WARN))
+                    for shot in preview.planned.parting_shots:
+                        out.append((f"Parting shot: {shot.attacker} strikes at {shot.bonus:+d}: {shot.reason} [{shot.rule}]",
+                                    theme.PANEL_WARN))
+                if preview.reason:
+                    out.append((preview.reason, theme.PANEL_WARN))
+            elif hovered is not None and hovered.id != fig.id:
+                sight = self.rules.sight(fig.id, hovered.id)
+                if sight is not None:
+                    out.append((f"{hovered.label}: " + _sight_words(sight), theme.PANEL_ACCENT))
+        if sq is not None:
+            out.append((self.square_words(sq), theme.PANEL_DIM))
+        return out
+
+    def _what_if(self, fig, foe) -> list:
+        out = [(f"What if {fig.label} attacks {foe.label}?", theme.PANEL_TEXT)]
+        explained = self.rules.explain_attack(fig.id, foe.id)
+        if explained is None and getattr(self.battle, "explain_attack", None) is None:
+            sight = self.rules.sight(fig.id, foe.id)
+            if sight is not None:
+                out.append((_sight_words(sight), theme.PANEL_ACCENT))
+            out.append(("The full modifier breakdown appears here once the resolver has Battle.explain_attack.",
+                        theme.PANEL_DIM))
+            return out
+        if isinstance(explained, Exception):
+            out.append((str(explained), theme.PANEL_WARN))
+            return out
+        from .panel import event_lines
+        if hasattr(explained, "text") and hasattr(explained, "modifiers"):
+            return out + event_lines(explained)
+        if isinstance(explained, dict):
+            for k, v in explained.items():
+                out.append((f"{k}: {v}", theme.PANEL_TEXT))
+            return out
+        if isinstance(explained, (list, tuple)):
+            for item in explained:
+                if hasattr(item, "text"):
+                    out.extend(event_lines(item))
+                else:
+                    out.append((str(item), theme.PANEL_TEXT))
+            return out
+        out.append((str(explained), theme.PANEL_TEXT))
+        return out
+
+    def square_words(self, sq) -> str:
+        from ..core.battlemap import COVER_DEGREES
+        m = self.battle.map
+        x, y = sq
+        parts = []
+        if m.blocks_move[y, x] and m.blocks_sight[y, x]:
+            parts.append("closed door" if m.door[y, x] else "wall")
+        elif m.blocks_move[y, x]:
+            parts.append("trunk or pillar (blocks movement, not sight)")
+        if m.door[y, x] and not m.blocks_move[y, x]:
+            parts.append("open doorway")
+        if m.cover[y, x] and not (m.blocks_move[y, x] and m.blocks_sight[y, x]):
+            parts.append(f"{COVER_DEGREES[m.cover[y, x]]} cover")
+        if m.concealment[y, x]:
+            parts.append(f"{COVER_DEGREES[m.concealment[y, x]]} concealment")
+        if m.water[y, x]:
+            parts.append("water")
+        if m.difficult[y, x]:
+            parts.append("difficult (x2 cost)")
+        if m.obstacle_height_ft[y, x] and m.obstacle_height_ft[y, x] < 10_000:
+            parts.append(f"{m.obstacle_height_ft[y, x]} ft tall")
+        if m.elevation_ft[y, x]:
+            parts.append(f"floor {m.elevation_ft[y, x]} ft")
+        return f"Square {x},{y}: " + (", ".join(parts) if parts else "open ground")
+
+    def centre_on_event(self, index: int) -> None:
+        ev = self.battle.events[index]
+        pts = list(ev.squares)
+        for fid in (ev.actor, ev.target):
+            if fid and fid in self.battle.figures:
+                pts.append(self.battle.figures[fid].pos)
+        if pts:
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            self.camera.center_on(((min(xs) + max(xs)) / 2 + 0.5, (min(ys) + max(ys)) / 2 + 0.5))
+
+
+# ----- helpers -----
+def _value(v):
+    return v() if callable(v) else v
+
+
+def _saves_module():
+    try:
+        from ..io import saves
+    except ImportError:
+        return None
+    return saves
+
+
+def _arr(squares) -> np.ndarray:
+    squares = list(squares)
+    if not squares:
+        return np.zeros((0, 2), np.int32)
+    return np.asarray(squares, dtype=np.int32).reshape(-1, 2)
+
+
+def _at_altitude(info, altitude):
+    """Squares of a reach result; with a planned altitude, only those reachable at that altitude."""
+    if info is None:
+        return []
+    squares = info.squares()
+    if altitude is None:
+        return squares
+    left = info.left_ft + 1e-9
+    return [sq for sq in squares if info.entries[sq].altitudes.get(altitude, 1e18) <= left]
+
+
+def _ft(value) -> str:
+    return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _sight_words(sight) -> str:
+    if not sight.visible:
+        return "No line of sight (full cover)"
+    words = f"Line of sight: {sight.cover} cover, {sight.concealment} concealment"
+    if sight.blockers:
+        what = sorted({f"{w} at {x},{y}" for x, y, w in sight.blockers})[:3]
+        words += " (" + "; ".join(what) + ")"
+    return words

@@ -1,0 +1,84 @@
+"""The F1 key list: every key and mouse gesture the window understands (docs/ui.md mirrors it)."""
+from __future__ import annotations
+
+from . import theme
+from .overlays import OVERLAY_KEYS, OVERLAYS
+
+KEYS = (
+    ("Select and move", (
+        ("Left click a figure", "select it (any figure: inspect its reach, zones, lanes)"),
+        ("Hover a square", "preview the path: each step's cost, facing changes, parting shots"),
+        ("Left click a square", "move the selected figure there along the previewed path"),
+        ("Right-drag from the figure", "turn it to face the drag direction (Turn)"),
+        ("Right-drag from a square", "move there and end facing the drag direction"),
+        ("Q / E", "turn the selected figure 45° left / right"),
+        ("PgUp / PgDn", "plan a higher / lower end altitude (flyers); then click a square"),
+        ("Tab / Shift+Tab", "select the next / previous figure in the turn order"),
+    )),
+    ("Modes (press again or Esc to go back to move)", (
+        ("W / R / J", "walk / run / jog only (default: walk where walking reaches, run beyond)"),
+        ("F", "fighting withdrawal: back away keeping your facing"),
+        ("S", "sidestep one square keeping your facing"),
+        ("C", "charge: click a foe; hover a foe for why a lane is refused"),
+        ("A", "attack: hover a foe for the what-if breakdown, click to attack"),
+        ("M", "aim at a foe (ranged)"),
+    )),
+    ("Whole-turn actions", (
+        ("X", "set weapon against a charge"),
+        ("D / Shift+D", "defend / choose the defence style"),
+        ("H", "hold (delay) the action"),
+        ("Space or Enter", "end the turn"),
+        ("Esc", "cancel the mode or planned facing/altitude, then the selection"),
+    )),
+    ("Overlays", tuple((str(i + 1), OVERLAYS[name][0]) for i, name in enumerate(OVERLAY_KEYS))
+     + (("0", "all overlays on / off"),)),
+    ("View", (
+        ("Mouse wheel, + / -", "zoom about the pointer"),
+        ("Left-drag empty map, middle-drag, arrows", "pan (Shift+arrows pans faster)"),
+        ("Home", "centre on the selected figure"),
+        ("Click an event in the log", "highlight its figures and squares on the map"),
+    )),
+    ("Game master", (
+        ("G", "demonstration mode on / off"),
+        ("[ / ]", "switch the ruleset live (same position, new costs, zones, lanes)"),
+        ("Drag a figure (demonstration)", "place it freely (needs Battle.gm_place)"),
+        ("Ctrl+Z / Ctrl+Y", "step back / forward through the action log"),
+        ("Ctrl+S / Ctrl+O", "save / load the battle"),
+        ("F1", "this list"),
+        ("Ctrl+Q", "quit"),
+    )),
+)
+
+
+def draw_help(screen, fonts, app) -> None:
+    import pygame
+    w, h = screen.get_size()
+    shade = pygame.Surface((w, h), pygame.SRCALPHA)
+    shade.fill((10, 10, 14, 215))
+    screen.blit(shade, (0, 0))
+    title = fonts.render("fivefoot: keys and mouse (any key closes)", 22, theme.PANEL_HEAD, True)
+    screen.blit(title, ((w - title.get_width()) // 2, 18))
+    col_w = (w - 60) // 2
+    x, y = 30, 60
+    column = 0
+    for group, rows in KEYS:
+        need = 26 + 19 * len(rows)
+        if y + need > h - 20 and column == 0:
+            column, x, y = 1, 30 + col_w, 60
+        screen.blit(fonts.render(group, 16, theme.PANEL_ACCENT, True), (x, y))
+        y += 24
+        for key, what in rows:
+            screen.blit(fonts.render(key, 14, theme.PANEL_TEXT, True), (x + 8, y))
+            screen.blit(fonts.render(what, 14, theme.PANEL_DIM), (x + 8 + min(250, col_w // 2 - 10), y))
+            y += 19
+        y += 8
+
+
+def keys_markdown() -> str:
+    """The key list as Markdown tables (used to write docs/ui.md)."""
+    out = []
+    for group, rows in KEYS:
+        out.append(f"### {group}\n\n| Key | Does |\n| --- | --- |")
+        out.extend(f"| {key} | {what} |" for key, what in rows)
+        out.append("")
+    return "\n".join(out)

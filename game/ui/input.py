@@ -1,0 +1,326 @@
+"""Input handlers: small objects that turn pygame events into battle actions and requests.
+
+Each handler's `handle(event, app)` returns None when the event is not its business, or a
+list (possibly empty) of Actions for battle.apply and Requests for the App. Handlers may
+change the window's own state (selection, camera, switches) but never the battle.
+The App offers each event to the handlers in order; the first that takes it wins.
+"""
+from __future__ import annotations
+
+import pygame
+
+from ..core.actions import DEFENCES, Aim, Attack, Charge, Defend, EndTurn, Hold, Move, SetAgainstCharge, Turn
+from ..core.geometry import FACINGS, bearing_octant
+from .overlays import OVERLAY_KEYS
+from .state import MOVE_MODES, Request
+
+DRAG_THRESHOLD_PX = 5
+PAN_STEP_PX = 48
+
+
+def _ctrl(event) -> bool:
+    return bool(event.mod & pygame.KMOD_CTRL)
+
+
+def _shift(event) -> bool:
+    return bool(event.mod & pygame.KMOD_SHIFT)
+
+
+class HelpInput:
+    """F1 opens the key list; while it is open any key or click closes it."""
+
+    def handle(self, event, app):
+        ui = app.ui
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
+            ui.help_open = not ui.help_open
+            return []
+        if ui.help_open and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            ui.help_open = False
+            return []
+        return None
+
+
+class PanelInput:
+    """The side panel: click an initiative row to select, an event to highlight it; wheel scrolls."""
+
+    def handle(self, event, app):
+        if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL):
+            return None
+        pos = app.ui.mouse if event.type == pygame.MOUSEWHEEL else event.pos
+        if not app.panel.rect.collidepoint(pos):
+            return None
+        if event.type == pygame.MOUSEWHEEL:
+            app.panel.scroll_log(app, event.y)
+            return []
+        if event.button == 1:
+            hit = app.panel.hit(pos)
+            if hit is None:
+                return []
+            kind, value = hit
+            if kind == "figure":
+                app.select(value, centre=True)
+            elif kind == "event":
+                app.ui.picked_event = None if app.ui.picked_event == value else value
+                if app.ui.picked_event is not None:
+                    app.centre_on_event(value)
+            elif kind == "button":
+                return [Request(value)]
+        elif event.button in (4, 5):
+            app.panel.scroll_log(app, 1 if event.button == 4 else -1)
+        return []
+
+
+class CameraInput:
+    """Wheel zooms about the pointer; arrow keys pan; +/- zoom; Home centres on the selection."""
+
+    def handle(self, event, app):
+        cam = app.camera
+        if event.type == pygame.MOUSEWHEEL:
+            mouse = app.ui.mouse
+            if app.map_rect.collidepoint(mouse):
+                cam.zoom(1 if event.y > 0 else -1, app.map_point(mouse))
+                return []
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button in (4, 5) and app.map_rect.collidepoint(event.pos):
+            cam.zoom(1 if event.button == 4 else -1, app.map_point(event.pos))
+            return []
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 2:
+            app.pan_from = event.pos
+            return []
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 2:
+            app.pan_from = None
+            return []
+        if event.type == pygame.MOUSEMOTION and event.buttons[1] and getattr(app, "pan_from", None):
+            app.ui.mouse = event.pos
+            cam.pan(*event.rel)
+            return []
+        if event.type != pygame.KEYDOWN:
+            return None
+        k = event.key
+        moves = {pygame.K_LEFT: (PAN_STEP_PX, 0), pygame.K_RIGHT: (-PAN_STEP_PX, 0),
+                 pygame.K_UP: (0, PAN_STEP_PX), pygame.K_DOWN: (0, -PAN_STEP_PX)}
+        if k in moves:
+            dx, dy = moves[k]
+            scale = 4 if _shift(event) else 1
+            cam.pan(dx * scale, dy * scale)
+            return []
+        if k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            cam.zoom(1)
+            return []
+        if k in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            cam.zoom(-1)
+            return []
+        if k == pygame.K_HOME:
+            fig = app.selected_figure()
+            if fig is not None:
+                cam.center_on((fig.x + 0.5, fig.y + 0.5))
+            return []
+        return None
+
+
+class OverlayInput:
+    """Number keys 1-9 switch the overlays; 0 turns them all on or all off."""
+
+    def handle(self, event, app):
+        if event.type != pygame.KEYDOWN or _ctrl(event):
+            return None
+        if pygame.K_1 <= event.key <= pygame.K_9:
+            name = OVERLAY_KEYS[event.key - pygame.K_1]
+            app.set_overlay(name, not app.ui.overlays[name])
+            return []
+        if event.key == pygame.K_0:
+            on = not all(app.ui.overlays.values())
+            for name in OVERLAY_KEYS:
+                app.set_overlay(name, on)
+            return []
+        return None
+
+
+class CommandInput:
+    """Modes and whole-turn actions by key (see docs/ui.md and the F1 list)."""
+
+    MODE_KEYS = {pygame.K_w: "walk", pygame.K_r: "run", pygame.K_j: "jog", pygame.K_f: "withdraw",
+                 pygame.K_s: "sidestep", pygame.K_c: "charge", pygame.K_a: "attack", pygame.K_m: "aim"}
+
+    def handle(self, event, app):
+        if event.type != pygame.KEYDOWN:
+            return None
+        ui = app.ui
+        k = event.key
+        if _ctrl(event):
+            if k == pygame.K_z:
+                return [Request("redo" if _shift(event) else "undo")]
+            if k == pygame.K_y:
+                return [Request("redo")]
+            if k == pygame.K_s:
+                return [Request("save")]
+            if k in (pygame.K_o, pygame.K_l):
+                return [Request("load")]
+            if k == pygame.K_q:
+                return [Request("quit")]
+            return None
+        if k == pygame.K_ESCAPE:
+            if ui.mode != "auto" or ui.planned_facing is not None or ui.planned_altitude is not None:
+                ui.mode, ui.planned_facing, ui.planned_altitude = "auto", None, None
+            elif ui.picked_event is not None:
+                ui.picked_event = None
+            elif ui.selected is not None:
+                ui.selected = None
+            return []
+        if k in self.MODE_KEYS:
+            mode = self.MODE_KEYS[k]
+            ui.mode = "auto" if ui.mode == mode else mode
+            return []
+        if k in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            return [Request("end-turn")]
+        if k == pygame.K_TAB:
+            return [Request("select-next", -1 if _shift(event) else 1)]
+        if k == pygame.K_g:
+            return [Request("gm")]
+        if k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
+            return [Request("ruleset", -1 if k == pygame.K_LEFTBRACKET else 1)]
+        fig = app.selected_figure()
+        if fig is None:
+            if k in (pygame.K_x, pygame.K_d, pygame.K_h, pygame.K_q, pygame.K_e, pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+                app.toast("select a figure first (click it, or Tab)")
+                return []
+            return None
+        if k == pygame.K_x:
+            return [SetAgainstCharge(figure=fig.id)]
+        if k == pygame.K_d:
+            if _shift(event):
+                i = DEFENCES.index(ui.defend_style) if ui.defend_style in DEFENCES else 0
+                ui.defend_style = DEFENCES[(i + 1) % len(DEFENCES)]
+                app.toast(f"defence style: {ui.defend_style} (D to defend)", error=False)
+                return []
+            return [Defend(figure=fig.id, style=ui.defend_style)]
+        if k == pygame.K_h:
+            return [Hold(figure=fig.id)]
+        if k in (pygame.K_q, pygame.K_e):
+            turn = -1 if k == pygame.K_q else 1
+            return [Turn(figure=fig.id, facing=FACINGS[(fig.facing + turn) % 8])]
+        if k in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            if fig.flyer == "none":
+                app.toast(f"{fig.label} does not fly")
+                return []
+            step = 5 if k == pygame.K_PAGEUP else -5
+            base = fig.altitude_ft if ui.planned_altitude is None else ui.planned_altitude
+            ui.planned_altitude = max(0, base + step)
+            if ui.planned_altitude == fig.altitude_ft:
+                ui.planned_altitude = None
+            return []
+        return None
+
+
+class FacingInput:
+    """Right-drag from the selected figure turns it; right-drag from a square moves there facing the drag."""
+
+    def handle(self, event, app):
+        ui = app.ui
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3 and app.map_rect.collidepoint(event.pos):
+            sq = app.camera.square_at(*app.map_point(event.pos))
+            ui.right_drag = (sq, event.pos) if sq is not None else None
+            return []
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 3 and ui.right_drag is not None:
+            start_sq, start_px = ui.right_drag
+            ui.right_drag = None
+            fig = app.selected_figure()
+            dx, dy = event.pos[0] - start_px[0], event.pos[1] - start_px[1]
+            if fig is None:
+                app.toast("select a figure first, then right-drag to set its facing")
+                return []
+            if abs(dx) + abs(dy) < DRAG_THRESHOLD_PX:
+                return []
+            facing = FACINGS[bearing_octant((0, 0), (dx, dy))]
+            if start_sq == fig.pos:
+                return [Turn(figure=fig.id, facing=facing)]
+            mode = app.move_mode_for(fig.id, start_sq)
+            return [Move(figure=fig.id, to=start_sq, mode=mode, facing=facing, altitude_ft=ui.planned_altitude)]
+        return None
+
+
+class PointerInput:
+    """Hover previews; left click selects a figure, moves to a square, or attacks / charges a foe.
+
+    A left drag pans the map (in demonstration mode, dragging a figure places it instead).
+    """
+
+    def __init__(self):
+        self.press = None       # (pixel, square, figure id under the press)
+        self.dragging = False
+
+    def handle(self, event, app):
+        ui = app.ui
+        if event.type == pygame.MOUSEMOTION:
+            ui.mouse = event.pos
+            inside = app.map_rect.collidepoint(event.pos)
+            ui.hover_square = app.camera.square_at(*app.map_point(event.pos)) if inside else None
+            if self.press is not None and event.buttons[0]:
+                moved = abs(event.pos[0] - self.press[0][0]) + abs(event.pos[1] - self.press[0][1])
+                if moved >= DRAG_THRESHOLD_PX and not (ui.gm and self.press[2]):
+                    self.dragging = True
+                if self.dragging:
+                    app.camera.pan(*event.rel)
+            return None  # others may want motion too
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if not app.map_rect.collidepoint(event.pos):
+                return None
+            sq = app.camera.square_at(*app.map_point(event.pos))
+            fig = app.figure_at(sq) if sq is not None else None
+            self.press = (event.pos, sq, fig.id if fig else None)
+            self.dragging = False
+            if ui.gm and fig is not None:
+                ui.gm_drag = fig.id
+            return []
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.press is not None:
+            press, self.press = self.press, None
+            was_drag, self.dragging = self.dragging, False
+            if ui.gm_drag is not None:
+                fid, ui.gm_drag = ui.gm_drag, None
+                sq = app.camera.square_at(*app.map_point(event.pos)) if app.map_rect.collidepoint(event.pos) else None
+                if sq is not None and sq != press[1]:
+                    return [Request("gm-place", (fid, sq))]
+                if sq is None:
+                    return []
+            if was_drag:
+                return []
+            sq = press[1]
+            if sq is None:
+                return []
+            return self.click(sq, app)
+        return None
+
+    def click(self, sq, app):
+        ui = app.ui
+        fig = app.figure_at(sq)
+        me = app.selected_figure()
+        if me is None or ui.gm:
+            if fig is not None:
+                app.select(fig.id)
+            return []
+        if fig is not None and fig.id != me.id:
+            if fig.side != me.side and ui.mode in ("attack", "charge", "aim"):
+                if ui.mode == "attack":
+                    return [Attack(figure=me.id, target=fig.id)]
+                if ui.mode == "aim":
+                    return [Aim(figure=me.id, target=fig.id)]
+                return [Charge(figure=me.id, target=fig.id)]
+            app.select(fig.id)
+            return []
+        if ui.mode in ("attack", "aim", "charge"):
+            app.toast(f"{ui.mode}: click a foe" + (" (Esc leaves this mode)" if ui.mode else ""))
+            return []
+        if fig is not None and fig.id == me.id and ui.planned_altitude is None and ui.planned_facing is None:
+            return []  # clicking yourself: nothing to do
+        mode = app.move_mode_for(me.id, sq)
+        return [Move(figure=me.id, to=sq, mode=mode, facing=None if ui.planned_facing is None else FACINGS[ui.planned_facing],
+                     altitude_ft=ui.planned_altitude)]
+
+
+def default_handlers() -> list:
+    return [HelpInput(), PanelInput(), CameraInput(), OverlayInput(), CommandInput(), FacingInput(), PointerInput()]
+
+
+def mode_for_move(ui_mode: str) -> str | None:
+    """The planner mode of a UI mode, or None when it is not a move (auto is decided per square)."""
+    return ui_mode if ui_mode in MOVE_MODES and ui_mode != "auto" else None

@@ -1,0 +1,58 @@
+"""What the window remembers that is not the battle: selection, mode, hover, switches.
+
+Input handlers change this freely; the battle changes only through battle.apply (and the
+other Battle methods the App calls on a handler's request).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .overlays import OVERLAYS
+
+# Mode keys and what they mean; "auto" walks where walking reaches and runs beyond.
+MODE_NAMES = {
+    "auto": "move (walk, or run beyond)",
+    "walk": "walk",
+    "jog": "jog",
+    "run": "run",
+    "withdraw": "fighting withdrawal",
+    "sidestep": "sidestep",
+    "charge": "charge",
+    "attack": "attack",
+    "aim": "aim",
+}
+MOVE_MODES = ("auto", "walk", "jog", "run", "withdraw", "sidestep")
+
+
+@dataclass
+class Toast:
+    text: str
+    until: float
+    error: bool = True
+
+
+@dataclass
+class Request:
+    """Something a handler asks the App to do that is not a battle action."""
+
+    kind: str       # undo, redo, save, load, gm, ruleset, help, quit, end-turn, select-next, gm-place
+    arg: object = None
+
+
+@dataclass
+class UIState:
+    selected: str | None = None
+    mode: str = "auto"
+    hover_square: tuple[int, int] | None = None
+    mouse: tuple[int, int] = (0, 0)
+    planned_facing: int | None = None     # end facing for the next move (right-drag)
+    planned_altitude: int | None = None   # end altitude for the next move (flyers, PgUp/PgDn)
+    overlays: dict = field(default_factory=lambda: {k: v[1] for k, v in OVERLAYS.items()})
+    help_open: bool = False
+    gm: bool = False
+    log_scroll: int = 0                   # events scrolled up from the newest
+    picked_event: int | None = None       # index into battle.events highlighted on the map
+    right_drag: tuple | None = None       # (start square, start pixel) while the right button is held
+    gm_drag: str | None = None            # figure id dragged in demonstration mode
+    toasts: list = field(default_factory=list)
+    defend_style: str = "parry"

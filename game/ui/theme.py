@@ -1,0 +1,152 @@
+"""Colours, fonts and a text cache shared by every part of the window.
+
+Nothing here knows the rules; it only decides how things look.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+# ----- the map -----
+BACKGROUND = (24, 25, 30)
+FLOOR = (206, 196, 172)
+FLOOR_ALT = (199, 189, 165)
+GRID = (120, 110, 95)
+GRID_FAINT = (160, 150, 130)
+WALL = (62, 58, 60)
+WALL_TOP = (92, 86, 86)
+WALL_EDGE = (38, 35, 38)
+TRUNK = (96, 70, 44)
+LEAVES = (70, 120, 60)
+LOW_WALL = (150, 110, 80)
+LOW_WALL_MORTAR = (110, 80, 60)
+BRUSH = (96, 140, 70)
+FOG = (190, 198, 215)
+RUBBLE = (140, 122, 100)
+WATER = (80, 130, 190)
+WATER_WAVE = (150, 190, 230)
+DOOR = (140, 96, 52)
+ELEVATION_EDGE = (70, 60, 45)
+COVER_MARK = (40, 60, 40)
+
+# ----- overlays (RGBA) -----
+REACH_WALK = (70, 200, 110, 95)
+REACH_RUN = (240, 185, 60, 85)
+REACH_CHARGE = (235, 120, 50, 90)
+REACH_EDGE = (30, 120, 60)
+ZONE = (200, 60, 200, 60)
+THREAT = (220, 50, 50, 70)
+PATH = (30, 90, 220)
+PATH_BAD = (200, 40, 40)
+LANE_OK = (245, 140, 30)
+LANE_REFUSED = (120, 120, 120)
+SIGHT_COLOURS = {"none": (40, 170, 70), "1/4": (150, 190, 40), "1/2": (230, 170, 30),
+                 "3/4": (230, 100, 30), "full": (200, 30, 30)}
+PARTING = (215, 25, 25)
+HIGHLIGHT = (255, 235, 60)
+SELECT = (255, 255, 255)
+
+# ----- tokens -----
+SIDE_COLOURS = {"blue": (60, 110, 225), "red": (205, 55, 55), "green": (50, 160, 85), "yellow": (215, 180, 45),
+                "purple": (140, 80, 190), "orange": (230, 130, 40), "white": (225, 225, 225), "black": (60, 60, 60)}
+HP_GOOD = (60, 190, 80)
+HP_MID = (230, 180, 40)
+HP_BAD = (210, 50, 40)
+HP_BACK = (40, 20, 20)
+
+# ----- the panel -----
+PANEL_BG = (34, 36, 44)
+PANEL_EDGE = (70, 74, 90)
+PANEL_TEXT = (225, 225, 230)
+PANEL_DIM = (150, 152, 165)
+PANEL_HEAD = (255, 215, 120)
+PANEL_ACCENT = (120, 180, 255)
+PANEL_WARN = (255, 120, 100)
+PANEL_GOOD = (120, 220, 140)
+PANEL_ROW_HOVER = (50, 54, 68)
+PANEL_ROW_PICK = (72, 66, 40)
+TOAST_BG = (60, 20, 20)
+TOAST_INFO_BG = (24, 48, 72)
+
+
+def side_colour(side: str) -> tuple[int, int, int]:
+    if side in SIDE_COLOURS:
+        return SIDE_COLOURS[side]
+    h = sum(ord(c) * (i + 1) for i, c in enumerate(side))
+    return (70 + h * 37 % 160, 70 + h * 59 % 160, 70 + h * 83 % 160)
+
+
+def darker(colour, factor: float = 0.6):
+    return tuple(max(0, int(c * factor)) for c in colour[:3])
+
+
+def lighter(colour, amount: int = 60):
+    return tuple(min(255, c + amount) for c in colour[:3])
+
+
+class Fonts:
+    """Fonts by size with a bounded cache of rendered text surfaces (text is costly to render)."""
+
+    NAMES = ("dejavusans", "freesans", "arial")
+
+    def __init__(self, max_cached: int = 2000):
+        import pygame
+        pygame.font.init()
+        self._pygame = pygame
+        self._fonts: dict[tuple[int, bool], object] = {}
+        self._cache: OrderedDict = OrderedDict()
+        self._max = max_cached
+        self._path = None
+        for name in self.NAMES:
+            path = pygame.font.match_font(name)
+            if path:
+                self._path = path
+                break
+
+    def font(self, size: int, bold: bool = False):
+        key = (size, bold)
+        f = self._fonts.get(key)
+        if f is None:
+            f = self._pygame.font.Font(self._path, size)
+            if bold:
+                f.set_bold(True)
+            self._fonts[key] = f
+        return f
+
+    def render(self, text: str, size: int = 15, colour=PANEL_TEXT, bold: bool = False, background=None):
+        key = (text, size, colour, bold, background)
+        surf = self._cache.get(key)
+        if surf is not None:
+            self._cache.move_to_end(key)
+            return surf
+        surf = self.font(size, bold).render(text, True, colour, background)
+        self._cache[key] = surf
+        if len(self._cache) > self._max:
+            self._cache.popitem(last=False)
+        return surf
+
+    def size(self, text: str, size: int = 15, bold: bool = False) -> tuple[int, int]:
+        return self.font(size, bold).size(text)
+
+    def wrap(self, text: str, width: int, size: int = 15, bold: bool = False) -> list[str]:
+        """Split text into lines no wider than `width` pixels (words never split unless too long)."""
+        font = self.font(size, bold)
+        lines: list[str] = []
+        for paragraph in str(text).split("\n"):
+            words = paragraph.split(" ")
+            line = ""
+            for word in words:
+                trial = word if not line else line + " " + word
+                if font.size(trial)[0] <= width:
+                    line = trial
+                    continue
+                if line:
+                    lines.append(line)
+                while font.size(word)[0] > width and len(word) > 1:
+                    cut = len(word)
+                    while cut > 1 and font.size(word[:cut])[0] > width:
+                        cut -= 1
+                    lines.append(word[:cut])
+                    word = word[cut:]
+                line = word
+            lines.append(line)
+        return lines
