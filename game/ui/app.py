@@ -603,7 +603,7 @@ class App:
             return
         pg = self.pg
         mx, my = self.map_point(self.ui.mouse)
-        surfs = [self.fonts.render(t, 13, c, True) for t, c in lines]
+        surfs = [self.fonts.render(line, 13, c, True) for t, c in lines for line in self.fonts.wrap(t, 340, 13, True)[:4]]
         w = max(s.get_width() for s in surfs) + 12
         h = sum(s.get_height() for s in surfs) + 8
         x = mx + 18 if mx + 18 + w < view.get_width() else mx - w - 8
@@ -630,7 +630,8 @@ class App:
             if ui.mode == "charge" or ui.overlays["lanes"]:
                 for lane in self.rules.lanes(fig.id):
                     if lane.target_id == hovered.id:
-                        out.append((("Charge: " if lane.legal else "No charge: ") + _short(lane.reason, 90),
+                        out.append((("Charge: " + f"{_ft(lane.distance_ft)} ft, legal") if lane.legal
+                                    else "No charge: " + lane.reason,
                                     theme.PANEL_GOOD if lane.legal else theme.PANEL_WARN))
             if ui.mode in ("attack", "aim"):
                 out.append((f"click to {ui.mode} {hovered.label}", theme.PANEL_TEXT))
@@ -644,10 +645,11 @@ class App:
                 p = preview.planned.path
                 out.append((f"{p.mode}: {_ft(p.total_ft)} ft of {_ft(p.budget_ft - preview.spent_ft)} ft left",
                             theme.PANEL_TEXT))
-            for shot in preview.planned.parting_shots:
-                out.append((f"parting shot: {shot.attacker} at {shot.bonus:+d}", theme.PANEL_WARN))
+            if not ui.overlays["parting"]:
+                for shot in preview.planned.parting_shots:
+                    out.append((f"parting shot: {shot.attacker} at {shot.bonus:+d}", theme.PANEL_WARN))
         if preview.reason:
-            out.append((_short(preview.reason, 90), theme.PANEL_WARN))
+            out.append((preview.reason, theme.PANEL_WARN))
         return out
 
     def _draw_status(self, screen) -> None:

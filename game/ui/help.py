@@ -54,24 +54,31 @@ def draw_help(screen, fonts, app) -> None:
     import pygame
     w, h = screen.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
-    shade.fill((10, 10, 14, 215))
+    shade.fill((12, 12, 16, 238))
     screen.blit(shade, (0, 0))
-    title = fonts.render("fivefoot: keys and mouse (any key closes)", 22, theme.PANEL_HEAD, True)
-    screen.blit(title, ((w - title.get_width()) // 2, 18))
+    title = fonts.render("fivefoot: keys and mouse (any key closes this)", 22, theme.PANEL_HEAD, True)
+    screen.blit(title, ((w - title.get_width()) // 2, 14))
     col_w = (w - 60) // 2
-    x, y = 30, 60
-    column = 0
-    for group, rows in KEYS:
-        need = 26 + 19 * len(rows)
-        if y + need > h - 20 and column == 0:
-            column, x, y = 1, 30 + col_w, 60
-        screen.blit(fonts.render(group, 16, theme.PANEL_ACCENT, True), (x, y))
-        y += 24
-        for key, what in rows:
-            screen.blit(fonts.render(key, 14, theme.PANEL_TEXT, True), (x + 8, y))
-            screen.blit(fonts.render(what, 14, theme.PANEL_DIM), (x + 8 + min(250, col_w // 2 - 10), y))
-            y += 19
-        y += 8
+    columns = [[], []]
+    heights = [0, 0]
+    for group in KEYS:
+        need = 30 + 18 * len(group[1])
+        i = 0 if heights[0] + need <= h - 70 or heights[0] <= heights[1] and heights[0] + need <= h - 70 else 1
+        columns[i].append(group)
+        heights[i] += need
+    for ci, groups in enumerate(columns):
+        x, y = 30 + ci * (col_w + 20), 56
+        for group, rows in groups:
+            keyw = max(fonts.size(k, 13, True)[0] for k, _ in rows) + 18
+            screen.blit(fonts.render(group, 15, theme.PANEL_ACCENT, True), (x, y))
+            y += 22
+            for k, what in rows:
+                screen.blit(fonts.render(k, 13, theme.PANEL_TEXT, True), (x + 8, y))
+                lines = fonts.wrap(what, col_w - keyw - 16, 13)
+                for j, line in enumerate(lines[:2]):
+                    screen.blit(fonts.render(line, 13, (200, 202, 212)), (x + 8 + keyw, y + j * 16))
+                y += 18 + 16 * (min(len(lines), 2) - 1)
+            y += 8
 
 
 def keys_markdown() -> str:

@@ -33,10 +33,10 @@ def terrain_colours(bmap) -> np.ndarray:
     elev = bmap.elevation_ft.astype(np.int32)
     if elev.any():
         lift = np.clip(elev, -60, 60)
-        # Higher ground is lighter and warmer, lower ground darker and cooler.
-        rgb[..., 0] += (lift * 0.9).astype(np.int32)
-        rgb[..., 1] += (lift * 0.6).astype(np.int32)
-        rgb[..., 2] += (lift * 0.1).astype(np.int32)
+        # Higher ground is lighter and greener-warm, lower ground darker and cooler.
+        rgb[..., 0] += (lift * 0.7).astype(np.int32)
+        rgb[..., 1] += (lift * 1.1).astype(np.int32)
+        rgb[..., 2] += (lift * 0.2).astype(np.int32)
     rgb[bmap.difficult] = theme.RUBBLE
     rgb[bmap.concealment > 0] = theme.FOG
     brush = (bmap.concealment > 0) & bmap.difficult
@@ -305,8 +305,8 @@ class MapLayer:
             surf.blit(text, (rx + 2, ry + c - text.get_height()))
         e = int(m.elevation_ft[y, x])
         if e and not m.blocks_move[y, x]:
-            show = c >= 40 or (
+            show = c >= 40 or (x + 2 * y) % 5 == 0 or (
                 (x == 0 or m.elevation_ft[y, x - 1] != e) and (y == 0 or m.elevation_ft[y - 1, x] != e))
             if show:
-                text = self.fonts.render(f"{e}ft", size - 1, (60, 45, 20))
+                text = self.fonts.render(f"{e} ft", size - 1, (70, 50, 20), True)
                 surf.blit(text, (rx + 2, ry + 1))

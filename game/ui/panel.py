@@ -188,12 +188,19 @@ class Panel:
         app.ui.log_scroll = min(app.ui.log_scroll, self._log_max_scroll)
         clip = s.get_clip()
         s.set_clip(area)
-        y = area.bottom
         newest = len(events) - 1 - app.ui.log_scroll
+        # Oldest at the top while everything fits; once it overflows, the newest stay at the bottom.
+        heights = []
+        total = 0
         for i in range(newest, -1, -1):
-            ev = events[i]
-            lines = self._wrapped(i, ev, area.w - 6)
+            lines = self._wrapped(i, events[i], area.w - 6)
             h = sum(hh for _, _, hh in lines) + 4
+            heights.append((i, lines, h))
+            total += h
+            if total > area.h:
+                break
+        y = area.bottom if total > area.h else area.y + total
+        for i, lines, h in heights:
             y -= h
             row = pygame.Rect(area.x - 2, y, area.w + 4, h)
             if i == app.ui.picked_event:
@@ -205,8 +212,6 @@ class Panel:
                 s.blit(self.fonts.render(surf_text, 13, colour), (area.x + 2, yy))
                 yy += hh
             self.hits.append((row.clip(area), "event", i))
-            if y < area.y:
-                break
         s.set_clip(clip)
         if app.ui.log_scroll:
             tag = self.fonts.render(f"▼ {app.ui.log_scroll} newer", 12, theme.PANEL_HEAD, True, (60, 50, 30))

@@ -1,0 +1,336 @@
+"""The game window driven by real pygame events: battle state and pixels both checked."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.ui import theme
+from test_ui_helpers import (click, hover, key, make_app, motion, only_overlays, pixel, press, release, shot,
+                             square_corner_pixels, square_samples, step, tinted)
+
+
+def test_first_frame_shows_map_panel_and_current_figure_selected():
+    app = make_app()
+    shot(app, "window-corridor")
+    assert app.ui.selected == "hero"  # the current figure is selected at the start of its turn
+    # The panel background is drawn on the right; the map floor on the left.
+    assert pixel(app, (app.screen.get_width() - 5, 400)) == theme.PANEL_BG
+    assert app.panel.hits, "the initiative rows are clickable"
+
+
+def test_reachable_overlay_covers_exactly_the_planners_squares():
+    app = make_app()
+    only_overlays(app, "grid")
+    step(app)
+    bmap = app.battle.map
+    squares = [(x, y) for y in range(bmap.height) for x in range(bmap.width)]
+    before = {sq: square_samples(app, sq) for sq in squares}
+    only_overlays(app, "grid", "reach")
+    step(app)
+    after = {sq: square_samples(app, sq) for sq in squares}
+    shot(app, "overlay-reach")
+    pos = app.battle.positioning()
+    walk = {sq for sq, e in pos.reach("hero", "walk").items() if e.can_end}
+    run = {sq for sq, e in pos.reach("hero", "run").items() if e.can_end}
+    expected = walk | run
+    drawn = {sq for sq in squares if tinted(before[sq], after[sq])}
+    assert drawn == expected
+    untouched = {sq for sq in squares if before[sq] == after[sq]}
+    assert untouched == set(squares) - expected
+    # Walk and run-only squares are drawn in two different shades.
+    if run - walk:
+        a = square_corner_pixels(app, next(iter(walk - {app.battle.figures['hero'].pos})))[0]
+        b = square_corner_pixels(app, next(iter(run - walk)))[0]
+        assert a != b
+
+
+def test_hover_previews_path_with_parting_shot_then_click_moves():
+    app = make_app()
+    only_overlays(app, "grid", "path", "parting")
+    # The hero stands at 5,6 next to a goblin at 6,6; backing west to 3,6 leaves the goblin's reach.
+    target = (2, 6)
+    hover(app, target)
+    preview = app._hover_preview()
+    assert preview is not None and preview.legal
+    assert [s.attacker_id for s in preview.planned.parting_shots] == ["gob1"]
+    shot(app, "hover-parting-shot")
+    # The path is drawn on the previewed squares, in the path colour.
+    mid = app.screen_pos((4, 6))
+    assert any(pixel(app, (mid[0] + dx, mid[1])) == theme.PATH for dx in range(-3, 4))
+    # Warned before the move: the tooltip names the striker and the bonus.
+    assert any("parting shot" in text and "+2" in text for text, _ in app.tooltip_lines(preview))
+    n_events = len(app.battle.events)
+    click(app, target)
+    assert app.battle.figures["hero"].pos == target
+    kinds = [e.kind for e in app.battle.events[n_events:]]
+    assert kinds[0] == "move" and "parting-shot-provoked" in kinds
+    # Faces the way it moved (west) since no facing was given.
+    assert app.battle.figures["hero"].facing_name == "W"
+    shot(app, "after-move")
+
+
+def test_refused_move_shows_reason_and_changes_nothing():
+    app = make_app()
+    before = dict(app.battle.figures)
+    actions = len(app.battle.actions)
+    # Select a goblin (not its turn) and try to move it.
+    click(app, (6, 6))
+    assert app.ui.selected == "gob1"
+    click(app, (7, 6))
+    assert app.battle.figures == before
+    assert len(app.battle.actions) == actions
+    assert app.last_refusal and "not Goblin's turn" in app.last_refusal
+    assert any("Refused" in t.text for t in app.ui.toasts)
+    # The reason is on screen: the toast's dark red box is drawn over the map.
+    w, h = app.screen.get_size()
+    area = app.map_rect
+    found = any(pixel(app, (x, y)) == theme.TOAST_BG for x in range(area.x, area.right, 7)
+                for y in range(area.bottom - 90, area.bottom - 5, 3))
+    assert found
+    shot(app, "refused-move")
+
+
+def _wedge_white(app, fig_id, facing_index) -> list[int]:
+    """Which of the 8 compass directions show white just outside the token's rim."""
+    import math
+    fig = app.battle.figures[fig_id]
+    cx, cy = app.screen_pos(fig.pos)
+    r = int(app.camera.cell * 0.38) * 1.35
+    out = []
+    for d in range(8):
+        a = math.radians(d * 45)
+        if pixel(app, (cx + math.sin(a) * r, cy - math.cos(a) * r)) == (255, 255, 255):
+            out.append(d)
+    return out
+
+
+def test_facing_wedge_points_the_way_the_figure_faces_and_keys_turn_it():
+    app = make_app()
+    only_overlays(app)
+    step(app)
+    app.select(None)  # no white selection ring: only the wedge is white
+    step(app)
+    # Facing east: white just outside the rim on the east side.
+    assert 2 in _wedge_white(app, "hero", 2) and 6 not in _wedge_white(app, "hero", 2)
+    # Move the hero into the empty room below, clear of other tokens: it faces the way it moved.
+    app.select("hero")
+    click(app, (2, 10))
+    hero = app.battle.figures["hero"]
+    assert hero.pos == (2, 10)
+    app.select(None)
+    step(app)
+    assert _wedge_white(app, "hero", hero.facing) == [hero.facing]
+    app.select("hero")
+    step(app, key(pygame.K_q))
+    step(app, key(pygame.K_e))
+    step(app, key(pygame.K_e))
+    step(app, key(pygame.K_e))
+    assert app.battle.figures["hero"].facing == (hero.facing + 2) % 8
+    step(app, key(pygame.K_e))
+    step(app, key(pygame.K_e))
+    facing = app.battle.figures["hero"].facing
+    assert facing == (hero.facing + 4) % 8
+    assert app.battle.events[-1].kind == "turn"
+    app.select(None)
+    step(app)
+    assert _wedge_white(app, "hero", facing) == [facing]
+    # Right-drag from the figure northward: Turn to N.
+    app.select("hero")
+    pos = app.screen_pos(app.battle.figures["hero"].pos)
+    step(app, press(pos, 3))
+    step(app, motion((pos[0], pos[1] - 60), buttons=(0, 0, 1)))
+    shot(app, "facing-right-drag-ghost")
+    step(app, release((pos[0], pos[1] - 60), 3))
+    assert app.battle.figures["hero"].facing_name == "N"
+    app.select(None)
+    step(app)
+    assert _wedge_white(app, "hero", 0) == [0]
+    shot(app, "facing-north")
+
+
+def test_charge_lane_is_drawn_on_the_lanes_squares():
+    app = make_app("horse_field.toml", cell=32)
+    assert app.ui.selected == "knight"
+    only_overlays(app)
+    step(app)
+    lanes = [lane for lane in app.rules.lanes("knight") if lane.legal]
+    assert lanes, "the knight has a legal lane to a spearman"
+    lane = lanes[0]
+    before = {sq: square_samples(app, sq) for sq in lane.squares}
+    only_overlays(app, "lanes")
+    step(app)
+    for sq in lane.squares:
+        after = square_samples(app, sq)
+        assert tinted(before[sq], after), sq
+    shot(app, "charge-lanes")
+    # Charge mode: hovering a foe shows why a lane is legal or refused; clicking charges (refused for now).
+    step(app, key(pygame.K_c))
+    assert app.ui.mode == "charge"
+    hover(app, (25, 2))
+    lines = [t for t, _ in app.hover_lines()]
+    assert any("Charge at Skirmisher" in t for t in lines)
+    shot(app, "charge-mode-refused-lane")
+    hover(app, app.battle.figures[lane.target_id].pos)
+    shot(app, "charge-mode-hover")
+    actions = len(app.battle.actions)
+    click(app, app.battle.figures[lane.target_id].pos)
+    if len(app.battle.actions) == actions:  # the resolver has no charge yet: refused with its reason
+        assert app.last_refusal
+
+
+def test_undo_and_redo_keys_step_through_the_log():
+    app = make_app()
+    click(app, (3, 6))
+    moved = app.battle.figures["hero"].pos
+    assert moved == (3, 6)
+    step(app, key(pygame.K_z, pygame.KMOD_CTRL))
+    assert app.battle.figures["hero"].pos == (5, 6)
+    step(app, key(pygame.K_y, pygame.KMOD_CTRL))
+    assert app.battle.figures["hero"].pos == (3, 6)
+
+
+def test_end_turn_key_and_placeholder_ai_takes_its_turns():
+    app = make_app(sides={"blue": "human", "red": "ai"})
+    assert app.battle.current == "hero"
+    step(app, key(pygame.K_SPACE))
+    assert app.battle.current == "spear"
+    step(app, key(pygame.K_RETURN))
+    # Three goblins, each ends its turn through the placeholder controller, one per frame.
+    for _ in range(5):
+        step(app)
+    assert app.battle.current == "hero"
+    assert getattr(app.battle, "round", 2) == 2
+    assert any(e.kind == "round" for e in app.battle.events)
+    shot(app, "after-ai-turns")
+
+
+def test_log_click_highlights_the_events_squares():
+    app = make_app()
+    click(app, (3, 6))
+    step(app)
+    index = next(i for i, e in enumerate(app.battle.events) if e.kind == "move")
+    rect = next(r for r, kind, value in app.panel.hits if kind == "event" and value == index)
+    pos = (app.panel.rect.x + rect.centerx, app.panel.rect.y + rect.centery)
+    step(app, press(pos), release(pos))
+    assert app.ui.picked_event == index
+    only_overlays(app)
+    step(app)
+    ev = app.battle.events[index]
+    # The highlight stamp's yellow border is drawn on the event's squares.
+    c = app.camera.cell
+    x, y = app.camera.to_screen(*ev.squares[0])
+    assert pixel(app, (x + app.map_rect.x + 1, y + app.map_rect.y + c // 2)) == theme.HIGHLIGHT
+    shot(app, "log-highlight")
+
+
+def test_help_overlay_lists_keys_and_any_key_closes_it():
+    app = make_app()
+    step(app, key(pygame.K_F1))
+    assert app.ui.help_open
+    shot(app, "help")
+    step(app, key(pygame.K_a))
+    assert not app.ui.help_open
+    assert app.ui.mode == "auto"  # the closing key does nothing else
+
+
+def test_overlay_keys_switch_overlays():
+    app = make_app()
+    assert app.ui.overlays["reach"]
+    step(app, key(pygame.K_1))
+    assert not app.ui.overlays["reach"]
+    step(app, key(pygame.K_0))
+    assert all(app.ui.overlays.values())
+    shot(app, "all-overlays")
+
+
+def test_zoom_and_pan():
+    app = make_app(cell=32)
+    step(app, motion(app.screen_pos((10, 7))))
+    before = app.camera.cell
+    step(app, pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    assert app.camera.cell > before
+    ox = app.camera.ox
+    step(app, key(pygame.K_RIGHT))
+    assert app.camera.ox != ox or app.camera.map_w * app.camera.cell <= app.camera.view_w
+
+
+def test_flyer_plans_a_climb_with_page_up():
+    app = make_app("sky.toml", cell=32)
+    assert app.battle.current == "griffon"
+    step(app, key(pygame.K_SPACE))  # the griffon waits; the sorcerer (a floater at 10 ft) acts
+    assert app.battle.current == "sorcerer"
+    step(app, key(pygame.K_PAGEUP))
+    assert app.ui.planned_altitude == 15
+    target = (14, 4)
+    hover(app, target)
+    shot(app, "flyer-climb-preview")
+    click(app, target)
+    sorcerer = app.battle.figures["sorcerer"]
+    assert (sorcerer.x, sorcerer.y, sorcerer.altitude_ft) == (14, 4, 15)
+    shot(app, "flyer-after-climb")
+
+
+def test_demonstration_mode_switches_rules_on_the_same_position():
+    app = make_app()
+    click(app, (3, 6))
+    positions = {f.id: f.pos for f in app.battle.figures.values()}
+    step(app, key(pygame.K_RIGHTBRACKET))
+    assert app.battle.ruleset.id == "bfrpg"  # not without demonstration mode
+    step(app, key(pygame.K_g))
+    assert app.ui.gm
+    step(app, key(pygame.K_RIGHTBRACKET))
+    assert app.battle.ruleset.id == "ch17"
+    assert {f.id: f.pos for f in app.battle.figures.values()} == positions
+    step(app, key(pygame.K_RIGHTBRACKET))
+    assert app.battle.ruleset.id == "cnc"
+    shot(app, "gm-ruleset-cnc")
+    # Dragging a figure asks the resolver's GM door, or says it is missing.
+    gob = app.battle.figures["gob3"]
+    start, end = app.screen_pos(gob.pos), app.screen_pos((gob.x + 2, gob.y + 1))
+    step(app, motion(start), press(start))
+    step(app, motion(end, buttons=(1, 0, 0), rel=(end[0] - start[0], end[1] - start[1])))
+    step(app, release(end))
+    if getattr(app.battle, "gm_place", None) is None:
+        assert any("gm_place" in t.text for t in app.ui.toasts)
+        assert app.battle.figures["gob3"].pos == gob.pos
+    else:
+        assert app.battle.figures["gob3"].pos == (gob.x + 2, gob.y + 1)
+
+
+def test_start_screen_chooses_who_plays():
+    app = make_app(start_screen=True)
+    assert app.start_screen
+    shot(app, "start-screen")
+    step(app, key(pygame.K_2))  # second side (red) toggles
+    assert app.side_kinds["red"] == "human" or app.side_kinds["red"] == "ai"
+    red_before = app.side_kinds["red"]
+    step(app, key(pygame.K_2))
+    assert app.side_kinds["red"] != red_before
+    step(app, key(pygame.K_RETURN))
+    assert not app.start_screen
+
+
+@pytest.mark.parametrize("mode_key,mode", [(pygame.K_r, "run"), (pygame.K_f, "withdraw"), (pygame.K_s, "sidestep"),
+                                           (pygame.K_c, "charge"), (pygame.K_a, "attack"), (pygame.K_m, "aim"),
+                                           (pygame.K_w, "walk")])
+def test_mode_keys_toggle_and_escape_cancels(mode_key, mode):
+    app = make_app()
+    step(app, key(mode_key))
+    assert app.ui.mode == mode
+    step(app, key(pygame.K_ESCAPE))
+    assert app.ui.mode == "auto"
+
+
+def test_fighting_withdrawal_draws_no_parting_shot():
+    app = make_app()
+    step(app, key(pygame.K_f))
+    # Facing east toward the goblin, the hero backs away west keeping its facing.
+    hover(app, (4, 6))
+    preview = app._hover_preview()
+    assert preview is not None and preview.legal, preview and preview.reason
+    assert preview.planned.parting_shots == ()
+    shot(app, "withdrawal-preview")
+    click(app, (4, 6))
+    hero = app.battle.figures["hero"]
+    assert hero.pos == (4, 6) and hero.facing_name == "E"
+    assert not any(e.kind == "parting-shot-provoked" for e in app.battle.events)
