@@ -1,0 +1,218 @@
+"""Reading a Battle through the names the full resolver offers, with fallbacks while it grows.
+
+The AI only reads a battle here (status, legal actions, explain_attack, winner). Every reader
+accepts what the resolver gives (a dict, a dataclass, a method or a property) and falls back
+to what the first resolver door has (figures, moved_ft, current, round). Nothing here changes
+a battle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.actions import ACTION_TYPES, Action, EndTurn, Move, Turn
+
+DOWN_CONDITIONS = frozenset({"dead", "unconscious", "dying", "grievously-wounded", "helpless", "fled", "routed",
+                             "surrendered", "captured", "out"})
+FLEEING_CONDITIONS = frozenset({"routed", "fleeing", "broken", "retreating", "morale-failed"})
+
+
+def value(v):
+    """A property or a zero-argument method, read the same way."""
+    return v() if callable(v) else v
+
+
+def _get(obj, key, default=None):
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+@dataclass
+class Status:
+    """What the AI needs to know about one figure, whatever the resolver reports."""
+
+    hp: float | None = None
+    hp_max: float | None = None
+    conditions: frozenset = field(default_factory=frozenset)
+    attacks_left: int | None = None
+    movement_left_ft: float | None = None
+    moved_ft: float = 0.0
+    down: bool = False
+    fled: bool = False
+    routed: bool = False
+    raw: object = None
+
+    @property
+    def active(self) -> bool:
+        return not (self.down or self.fled)
+
+    @property
+    def hp_fraction(self) -> float:
+        if self.hp is None or not self.hp_max:
+            return 1.0
+        return max(0.0, min(1.0, self.hp / self.hp_max))
+
+
+def status(battle, figure_id: str) -> Status:
+    fig = battle.figures.get(figure_id)
+    stats = getattr(fig, "stats", None) or {}
+    raw = None
+    fn = getattr(battle, "status", None)
+    if callable(fn):
+        try:
+            raw = fn(figure_id)
+        except Exception:  # the resolver is growing: a status it cannot give yet is no status
+            raw = None
+    hp = _first(raw, ("hp", "hit_points"), stats.get("hp") or None)
+    hp_max = _first(raw, ("hp_max", "max_hp", "hit_points_max"), stats.get("hp_max") or hp)
+    conds = _get(raw, "conditions", None)
+    if conds is None:
+        conds = stats.get("conditions", ())
+    if isinstance(conds, dict):
+        conds = [k for k, v in conds.items() if v]
+    names = set()
+    for c in conds or ():
+        names.add(str(_get(c, "name", c)).lower())
+    for flag in ("dead", "unconscious", "fled", "routed", "set", "defending", "aiming", "prone", "stunned"):
+        if _get(raw, flag) is True:
+            names.add(flag)
+    moved = float(getattr(battle, "moved_ft", {}).get(figure_id, 0.0) or 0.0)
+    st = Status(
+        hp=_num(hp), hp_max=_num(hp_max), conditions=frozenset(names),
+        attacks_left=_int(_first(raw, ("attacks_left", "attacks_remaining"), None)),
+        movement_left_ft=_num(_first(raw, ("movement_left_ft", "movement_left", "move_left_ft"), None)),
+        moved_ft=_num(_first(raw, ("moved_ft",), None)) or moved, raw=raw,
+    )
+    st.fled = "fled" in names or bool(_get(raw, "fled", False)) or bool(_get(raw, "off_map", False))
+    st.routed = bool(names & FLEEING_CONDITIONS) or bool(_get(raw, "routed", False))
+    out = _get(raw, "out", None)
+    if out is None:
+        out = _get(raw, "out_of_fight", None)
+    st.down = bool(out) or bool(names & (DOWN_CONDITIONS - {"fled", "routed"})) or (st.hp is not None and st.hp <= 0
+                                                                                       and not _has_thresholds(battle))
+    if _get(raw, "alive", True) is False or _get(raw, "active", True) is False:
+        st.down = True
+    return st
+
+
+def _has_thresholds(battle) -> bool:
+    """Rulesets with unconscious/dying bands: hp <= 0 is down only when the resolver says so."""
+    try:
+        thresholds = battle.ruleset.section("damage")["thresholds"]
+    except Exception:
+        return False
+    return any(t.get("condition") != "dead" for t in thresholds)
+
+
+def _first(obj, keys, default):
+    for key in keys:
+        v = _get(obj, key, None)
+        if v is not None:
+            return v
+    return default
+
+
+def _num(v):
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _int(v):
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def figures(battle) -> dict:
+    return battle.figures
+
+
+def active_ids(battle) -> list[str]:
+    return [fid for fid in battle.figures if status(battle, fid).active]
+
+
+def movement_left(battle, figure_id: str, budget_ft: float) -> float:
+    st = status(battle, figure_id)
+    if st.movement_left_ft is not None:
+        return st.movement_left_ft
+    return max(0.0, budget_ft - st.moved_ft)
+
+
+def legal_actions(battle, figure_id: str) -> list[Action] | None:
+    """The resolver's list, or None when it cannot give one yet."""
+    fn = getattr(battle, "legal_actions", None)
+    if not callable(fn):
+        return None
+    try:
+        out = fn(figure_id)
+    except Exception:
+        return None
+    return list(out) if out is not None else None
+
+
+def explain_attack(battle, attacker: str, target: str, weapon: str | None = None):
+    """The resolver's breakdown of an attack (no dice), or None."""
+    fn = getattr(battle, "explain_attack", None)
+    if not callable(fn):
+        return None
+    try:
+        return fn(attacker, target, weapon) if weapon is not None else fn(attacker, target)
+    except TypeError:
+        try:
+            return fn(attacker, target)
+        except Exception:
+            return None
+    except Exception:
+        return None
+
+
+def explained_chance(explanation) -> float | None:
+    """Hit probability from an explain_attack answer, if it states one or the numbers for one."""
+    if explanation is None:
+        return None
+    for key in ("hit_chance", "chance", "probability", "p_hit"):
+        v = _get(explanation, key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return float(v) / 100.0 if v > 1 else float(v)
+    legal = _get(explanation, "legal", True)
+    if legal is False:
+        return 0.0
+    return None
+
+
+def explained_modifiers(explanation) -> list[tuple[str, int]]:
+    out = []
+    for m in _get(explanation, "modifiers", ()) or ():
+        name, v = _get(m, "name"), _get(m, "value")
+        if name is not None and isinstance(v, (int, float)):
+            out.append((str(name), int(v)))
+    return out
+
+
+def explained_refusal(explanation) -> str | None:
+    if explanation is None:
+        return None
+    if _get(explanation, "legal", True) is False:
+        return str(_get(explanation, "reason", "") or "not possible")
+    return None
+
+
+def current(battle) -> str | None:
+    return value(getattr(battle, "current", None))
+
+
+def round_number(battle) -> int:
+    return int(value(getattr(battle, "round", 1)) or 1)
+
+
+def battle_seed(battle) -> int:
+    return int(getattr(getattr(battle, "setup", None), "seed", 0) or 0)
+
+
+def fallback_kinds(battle) -> set[str]:
+    """Action kinds the resolver has a handler for (used when it cannot list legal actions)."""
+    return {kind for kind in ACTION_TYPES if callable(getattr(battle, "_do_" + kind.replace("-", "_"), None))}
+
+
+__all__ = ["Status", "status", "legal_actions", "explain_attack", "explained_chance", "explained_modifiers",
+           "current", "round_number", "battle_seed", "fallback_kinds", "movement_left", "value", "EndTurn",
+           "Move", "Turn"]
