@@ -57,8 +57,12 @@ def test_hover_previews_path_with_parting_shot_then_click_moves():
     # The path is drawn on the previewed squares, in the path colour.
     mid = app.screen_pos((4, 6))
     assert any(pixel(app, (mid[0] + dx, mid[1])) == theme.PATH for dx in range(-3, 4))
-    # Warned before the move: the tooltip names the striker and the bonus.
-    assert any("parting shot" in text and "+2" in text for text, _ in app.tooltip_lines(preview))
+    # Warned before the move: a red marker and label on the map, and the panel names striker, bonus and rule.
+    start = app.screen_pos((5, 6))
+    c = app.camera.cell
+    assert any(pixel(app, (start[0] + dx, start[1] + dy)) == theme.PARTING
+               for dx in range(-c // 2, c // 2) for dy in range(-c // 2, c // 2))
+    assert any("Parting shot: Goblin strikes at +2" in text for text, _ in app.hover_lines())
     n_events = len(app.battle.events)
     click(app, target)
     assert app.battle.figures["hero"].pos == target
@@ -190,7 +194,7 @@ def test_undo_and_redo_keys_step_through_the_log():
 
 
 def test_end_turn_key_and_placeholder_ai_takes_its_turns():
-    app = make_app(sides={"blue": "human", "red": "ai"})
+    app = make_app(sides={"blue": "human", "red": "pass"})
     assert app.battle.current == "hero"
     step(app, key(pygame.K_SPACE))
     assert app.battle.current == "spear"
@@ -334,3 +338,35 @@ def test_fighting_withdrawal_draws_no_parting_shot():
     hero = app.battle.figures["hero"]
     assert hero.pos == (4, 6) and hero.facing_name == "E"
     assert not any(e.kind == "parting-shot-provoked" for e in app.battle.events)
+
+
+def test_the_ai_controller_plays_its_side_through_the_resolver():
+    app = make_app(sides={"blue": "human", "red": "ai"})
+    step(app, key(pygame.K_SPACE))
+    step(app, key(pygame.K_SPACE))
+    assert app.battle.current == "gob1"
+    for _ in range(40):
+        step(app)
+        if app.battle.current == "hero":
+            break
+    assert app.battle.current == "hero", "the AI finished the red turns (or the window ended them after refusals)"
+    red_events = [e for e in app.battle.events if e.actor in ("gob1", "gob2", "gob3")]
+    assert red_events
+    shot(app, "after-ai-turns-real-ai")
+
+
+def test_ai_thinks_on_a_worker_thread_without_freezing_frames():
+    import time
+
+    app = make_app(sides={"blue": "pass", "red": "ai"}, ai_delay=0.0)
+    app.rules.background = True  # as in the interactive window
+    deadline = time.monotonic() + 20
+    seen_thinking = False
+    while time.monotonic() < deadline and getattr(app.battle, "round", 1) < 2:
+        t = time.perf_counter()
+        step(app)
+        assert time.perf_counter() - t < 0.5, "a frame never waits for the AI"
+        seen_thinking = seen_thinking or app.ai_thinking()
+        time.sleep(0.005)
+    assert getattr(app.battle, "round", 2) >= 2
+    assert seen_thinking

@@ -10,6 +10,7 @@ RulesView (the battle's Positioning), and what happened comes from the resolver'
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -99,6 +100,9 @@ class App:
         self._ai_last = 0.0
         self._ai_refusals = 0
         self._ai_stopped = False
+        self._ai_job = None
+        self.ai_note: list[str] | None = None
+        self.ai_note_at = -1
         self._last_current = None
         self._area_key = None
         self._area_layers: list = []
@@ -141,7 +145,7 @@ class App:
         c = self.controllers.get(side)
         if c is None or ctl.is_human(c):
             return "person"
-        return "AI" if self.side_kinds.get(side) in ("ai", "pass") else self.side_kinds.get(side, "AI")
+        return getattr(c, "name", None) or self.side_kinds.get(side, "AI")
 
     # ----- reading the battle -----
     def figure_at(self, sq):
@@ -234,6 +238,9 @@ class App:
     def request(self, req: Request) -> None:
         kind = req.kind
         b = self.battle
+        if self.ai_thinking() and kind in ("undo", "redo", "ruleset", "load", "gm-place", "end-turn"):
+            self.toast("the AI is thinking; wait for its move")
+            return
         if kind == "undo":
             done = b.undo()
             self.after_change([])
@@ -366,22 +373,50 @@ class App:
         controller = self.controllers.get(fig.side) if fig else None
         if controller is None or ctl.is_human(controller) or self.battle_over()[0]:
             return
+        if self._ai_job is not None:
+            job_battle, job_figure, result = self._ai_job
+            if result is _PENDING:
+                return
+            self._ai_job = None
+            if job_battle is not b or job_figure != cur:
+                return  # the battle changed under the AI (undo, load): ask again
+            self._ai_apply(controller, fig, result)
+            return
         now = time.monotonic()
         if now - self._ai_last < self.ai_delay:
             return
         self._ai_last = now
-        try:
-            action = controller.choose(b, cur)
-        except Exception as err:
-            self.toast(f"the {self.side_kinds.get(fig.side)} controller failed: {err}")
-            action = EndTurn(figure=cur)
-        if self.submit(action):
+        if not self.rules.background:
+            self._ai_apply(controller, fig, _choose(controller, b, cur))
+            return
+        # The AI may think for a second or more (a flyer's 3-D search): never freeze the window.
+        job = [b, cur, _PENDING]
+        self._ai_job = job
+
+        def think():
+            job[2] = _choose(controller, b, cur)
+        threading.Thread(target=think, name="fivefoot-ai", daemon=True).start()
+
+    def _ai_apply(self, controller, fig, result) -> None:
+        cur = fig.id
+        if isinstance(result, Exception):
+            self.toast(f"the {self.side_kinds.get(fig.side)} controller failed: {result}")
+            result = EndTurn(figure=cur)
+        ok = self.submit(result)
+        decision = getattr(controller, "last_decision", None)
+        explain = getattr(decision, "explain", None)
+        self.ai_note = explain(4).splitlines() if callable(explain) else None
+        self.ai_note_at = len(self.battle.actions)
+        if ok:
             self._ai_refusals = 0
             return
         self._ai_refusals += 1
         if self._ai_refusals >= 3 and not self.submit(EndTurn(figure=cur)):
             self._ai_stopped = True
             self.toast("the AI cannot act and cannot end its turn: AI play stopped")
+
+    def ai_thinking(self) -> bool:
+        return self._ai_job is not None
 
     # ----- the frame -----
     def handle(self, event) -> None:
@@ -666,6 +701,8 @@ class App:
             parts.append("DEMONSTRATION")
         if self.rules.busy():
             parts.append("planning...")
+        if self.ai_thinking():
+            parts.append("AI thinking...")
         parts.append("F1: keys")
         text = "   |   ".join(parts)
         screen.blit(self.fonts.render(text, 14, theme.PANEL_TEXT, True), (10, 5))
@@ -696,6 +733,7 @@ class App:
         b = self.battle
         return (id(b), len(b.events), len(b.actions), b.current, ui.selected, ui.hover_square, ui.mode,
                 ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.picked_event, ui.gm, self.rules.generation,
+                self.ai_note_at, self.ai_thinking(),
                 tuple(self.side_kinds.items()), self.screen.get_size(), ui.defend_style, b.ruleset.id,
                 getattr(b, "moved_ft", {}).get(ui.selected))
 
@@ -849,6 +887,16 @@ class App:
 
 
 # ----- helpers -----
+_PENDING = object()
+
+
+def _choose(controller, battle, figure_id):
+    try:
+        return controller.choose(battle, figure_id)
+    except Exception as err:  # a controller's bug must not take the window down
+        return err
+
+
 def _value(v):
     return v() if callable(v) else v
 

@@ -37,7 +37,7 @@ class Human:
 class EndTurnController:
     """Placeholder AI: ends its turn at once. The real AI replaces it via register('ai', ...)."""
 
-    name = "AI (placeholder: ends its turn)"
+    name = "AI (passes)"
     is_human = False
 
     def choose(self, battle, figure_id: str) -> Action:

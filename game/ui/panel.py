@@ -158,6 +158,13 @@ class Panel:
         for line, colour in app.hover_lines()[:14]:
             y = self._text(y, line, 13, colour, max_lines=3)
 
+        if app.ai_note and app.ai_note_at == len(battle.actions):
+            y = self._heading(y, "Why the AI chose that (best first, * = chosen)")
+            for line in app.ai_note[:5]:
+                y = self._text(y, line.strip(), 12, theme.PANEL_DIM, max_lines=2)
+        elif app.ai_thinking():
+            y = self._heading(y, "The AI is thinking...")
+
         # ----- buttons and log -----
         bottom = self.rect.h - PAD - 26
         bx = PAD

@@ -65,9 +65,18 @@ def handle_start(app, event) -> None:
             app.start_screen = False
 
 
+def _cycle() -> list[str]:
+    from . import controllers as ctl
+    kinds = ctl.kinds()
+    order = ["human", "ai"] + [k for k in ("ai-easy", "ai-hard") if k in kinds]
+    return order
+
+
 def _toggle(app, side: str) -> None:
     kind = app.side_kinds.get(side, "human")
-    app.set_side(side, "ai" if kind == "human" else "human")
+    order = _cycle()
+    i = order.index(kind) if kind in order else 0
+    app.set_side(side, order[(i + 1) % len(order)])
 
 
 def draw_start(app, screen) -> None:
@@ -106,7 +115,8 @@ def draw_start(app, screen) -> None:
         human = kind in ("human", "person")
         pygame.draw.rect(screen, (40, 90, 60) if human else (90, 50, 90), rect, border_radius=6)
         pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
-        text = fonts.render("Person" if human else f"AI ({kind})" if kind != "ai" else "AI", 16, (255, 255, 255), True)
+        name = getattr(app.controllers.get(side), "name", kind)
+        text = fonts.render("Person" if human else name, 16, (255, 255, 255), True)
         screen.blit(text, text.get_rect(center=rect.center))
     for key, rect in presets:
         pygame.draw.rect(screen, (52, 56, 70), rect, border_radius=6)
@@ -116,5 +126,5 @@ def draw_start(app, screen) -> None:
     pygame.draw.rect(screen, (60, 120, 200), start, border_radius=8)
     text = fonts.render("Start (Enter)", 18, (255, 255, 255), True)
     screen.blit(text, text.get_rect(center=start.center))
-    note = fonts.render("The AI is a placeholder for now: it ends its turn.", 12, theme.PANEL_DIM)
+    note = fonts.render("Click a side's button to cycle: person, AI, easy AI, hard AI.", 12, theme.PANEL_DIM)
     screen.blit(note, (box.centerx - note.get_width() // 2, start.y - 22))
