@@ -13,6 +13,8 @@ from .errors import RulesError
 MOVE_MODES = ("walk", "jog", "run", "withdraw", "sidestep")
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
 DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
+_BOOL_KEYS = ("exit", "subdue", "careful")
+_INT_KEYS = ("amount", "altitude_ft")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Move(Action):
     mode: str = "walk"
     facing: str | None = None         # end facing; default: the way it moved
     altitude_ft: int | None = None    # end altitude for flyers
+    exit: bool = False                # leave the battle over the map edge at the end of the move
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class Attack(Action):
     kind: ClassVar[str] = "attack"
     target: str = ""
     weapon: str | None = None         # default: the ready weapon
+    subdue: bool = False              # strike to subdue (flat of the blade)
+    careful: bool = False             # into a melee: take the penalty so as never to hit a friend
 
 
 @dataclass(frozen=True)
@@ -72,8 +77,10 @@ class Aim(Action):
 
 @dataclass(frozen=True)
 class Defend(Action):
+    """Take up a defensive stance from the ruleset's [[defenses]] (parry, dodge, full-defense, ...)."""
     kind: ClassVar[str] = "defend"
     style: str = "parry"
+    amount: int = 0                   # "defending" (d100): SC traded for DEF, 2 for 1
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,7 @@ class Disengage(Action):
     kind: ClassVar[str] = "disengage"
     to: tuple[int, int] = (0, 0)
     style: str = "retreat"
+    mode: str | None = None           # retreat: walk or run
 
 
 @dataclass(frozen=True)
@@ -123,4 +131,11 @@ def action_from_json(data: dict) -> Action:
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
                 raise RulesError(f"action {kind!r}: '{key}' must be [x, y] with whole numbers")
             values[key] = (value[0], value[1])
+    for key, value in values.items():
+        if key in _BOOL_KEYS and not isinstance(value, bool):
+            raise RulesError(f"action {kind!r}: '{key}' must be true or false")
+        if key in _INT_KEYS and value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RulesError(f"action {kind!r}: '{key}' must be a whole number")
+        if key not in ("to",) + _BOOL_KEYS + _INT_KEYS and value is not None and not isinstance(value, str):
+            raise RulesError(f"action {kind!r}: '{key}' must be text")
     return cls(**values)

@@ -198,6 +198,7 @@ SCHEMA = {
         "end_within_ft": Field("int", "the charge must end this close to the target", 5, minimum=5, maximum=30),
         "requires_line_of_sight": Field("bool", "the target must be seen at the start", True),
         "requires_charge_weapon": Field("bool", "the attacker needs a weapon suitable for charging", False),
+        "max_per_battle": Field("int", "charges a figure may make in one battle (0: no limit)", 0, minimum=0, maximum=10),
         "rule": Field("str", "section name cited in events", "charging"),
     },
     "cover": {
@@ -216,6 +217,7 @@ SCHEMA = {
         "reach_first_long_ft": Field("int", "reach a weapon needs to strike first", 10, minimum=5, maximum=30),
         "reach_first_short_ft": Field("int", "... against foes whose reach is at most this", 5, minimum=5, maximum=30),
         "size_first_first_round": Field("bool", "a large creature strikes a smaller one first in the first round", False),
+        "move_after_attack": Field("bool", "a figure may move again after attacking (its move split around the action)", False),
         "declarations": Field("bool", "a declaration turn for each figure opens each round (moves, defenses, aim)", False),
         "segments": Field("list[int]", "movement segments, first and last (movement spread evenly across them)", []),
         "lose_attacks_at_or_below": Field("int", "attacks whose initiative falls this low are lost", -100, minimum=-100, maximum=0),

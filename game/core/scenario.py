@@ -10,8 +10,8 @@ from .battlemap import BattleMap
 from .errors import DataFileError, RulesError
 from .figure import Figure
 from .geometry import FACINGS, parse_facing
-from .ruleset import FLYER_KINDS, SIZES, Ruleset
-from .schema import Field, validate
+from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
+from .schema import Field, check_value, validate
 
 _UNSET = None
 
@@ -30,7 +30,14 @@ FIGURE_SCHEMA = {
     "size": Field("str", "size category (overrides the template)", _UNSET, choices=SIZES),
     "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET),
     "running": Field("bool", "has already run this round (no sidestep)", False),
-    "stats": Field("table", "other statistics, kept for the resolver"),
+    "stats": Field("table", "combat statistics overriding the template's (keys: see FIGURE_STAT_FIELDS)"),
+}
+
+# What a figure's `stats` table may hold: any template combat statistic, plus these.
+FIGURE_STAT_FIELDS = {
+    **COMBAT_STAT_FIELDS,
+    "group": Field("str", "initiative group where a side rolls per group (default: its side)", ""),
+    "conditions": Field("list[str]", "conditions it starts the battle in", [], choices=CONDITION_NAMES),
 }
 
 SCENARIO_SCHEMA = {
@@ -124,9 +131,16 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     if key in seen_squares:
         raise DataFileError(path, where, f"position {x},{y} is already taken by {seen_squares[key]}")
     seen_squares[key] = entry["id"]
+    stats = {"template": entry["template"]}
+    for stat, value in entry["stats"].items():
+        spec = FIGURE_STAT_FIELDS.get(stat)
+        if spec is None:
+            raise DataFileError(path, f"{where}.stats.{stat}", "unknown statistic; allowed: "
+                                + ", ".join(sorted(FIGURE_STAT_FIELDS)))
+        stats[stat] = check_value(value, spec, path, f"{where}.stats.{stat}")
     return Figure(
         id=entry["id"], side=entry["side"], x=x, y=y, facing=parse_facing(entry["facing"]),
         name=entry["name"] or values.get("name") or entry["id"], altitude_ft=entry["altitude_ft"],
         move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
-        weapons=tuple(values["weapons"]), running=entry["running"], stats=dict(entry["stats"]),
+        weapons=tuple(values["weapons"]), running=entry["running"], stats=stats,
     )

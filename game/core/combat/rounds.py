@@ -1,0 +1,267 @@
+"""Surprise at the start of a battle, and initiative: the order of turns in each round.
+
+A round is a list of slots, highest initiative first. A slot holds the figures acting on
+one number together (simultaneously); per-attack initiative (d100 rules) gives one slot
+per attack. The resolver walks the slots; this module only rolls and orders.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..events import Event, Modifier
+from .dice import die, parse_dice
+
+
+@dataclass
+class Slot:
+    number: int
+    members: list = field(default_factory=list)
+    attack_index: int = -1          # per-attack initiative: which of the figure's attacks this is
+    tiebreak: int = 0               # DEX when it broke a tie
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "members": list(self.members), "attack_index": self.attack_index}
+
+
+# ----- surprise -----
+def roll_surprise(battle, rng) -> list[Event]:
+    """Round 1 only: which unaware figures are surprised. Marks them; returns the events."""
+    rs = battle.ruleset
+    rules = rs.section("surprise")
+    method = rules["method"]
+    rule = rs.cite(rules["rule"])
+    sides: dict[str, list] = {}
+    for fig in battle.figures.values():
+        sides.setdefault(fig.side, []).append(fig)
+    events: list[Event] = []
+    if method == "none":
+        return events
+    for side, members in sides.items():
+        unaware = [f for f in members if battle.profile(f.id)["unaware"]]
+        if not unaware:
+            continue
+        foes = [f for f in battle.figures.values() if f.side != side]
+        ambush = any(battle.profile(f.id)["ambush"] for f in foes)
+        if method in ("d6", "odnd-d6"):
+            chance = _d6_chance(battle, rules, unaware, foes, ambush, method)
+            roll = die(rng, 6)
+            surprised = roll.total <= chance
+            text = (f"side {side} checks surprise: d6 {roll.total} vs surprised on 1-{chance}"
+                    + (" (foes in ambush)" if ambush and method == "d6" else "") + (": surprised" if surprised else ": not surprised"))
+            events.append(Event(kind="surprise", rule=rule, rolls=(roll,), total=roll.total, target_number=chance,
+                                outcome="surprised" if surprised else "ready", text=text + f" ({rule})",
+                                data={"side": side}))
+            if surprised:
+                for f in unaware:
+                    _mark(battle, f.id, 0)
+        elif method == "dc":
+            roll = die(rng, 20)
+            bonus = rules["ambush_bonus"] if ambush else 0
+            dc = max((battle.profile(f.id)["surprised_on"] or 0) for f in unaware) or rules["dc"]
+            surprised = roll.total + bonus >= dc
+            events.append(Event(kind="surprise", rule=rule, rolls=(roll,), total=roll.total + bonus, target_number=dc,
+                                modifiers=(Modifier("ambush", bonus, rule),) if bonus else (),
+                                outcome="surprised" if surprised else "ready",
+                                text=f"side {side} checks surprise: d20 {roll.total}" + (f" +{bonus} ambush" if bonus else "")
+                                     + f" vs DC {dc}: " + ("surprised" if surprised else "not surprised") + f" ({rule})",
+                                data={"side": side}))
+            if surprised:
+                for f in unaware:
+                    _mark(battle, f.id, 0)
+        elif method == "check":
+            for f in unaware:
+                prof = battle.profile(f.id)
+                base = rules["check_base_prime"] if prof["wis_prime"] else rules["check_base"]
+                penalty = rules["ambush_penalty"] if ambush else 0
+                roll = die(rng, 20)
+                total = roll.total + prof["level"] + prof["wis_mod"] + penalty
+                surprised = total < base
+                events.append(Event(kind="surprise", rule=rule, actor=f.id, rolls=(roll,), total=total, target_number=base,
+                                    outcome="surprised" if surprised else "ready",
+                                    text=f"{f.label} makes a wisdom check against surprise: d20 {roll.total} +{prof['level']} level"
+                                         f" {prof['wis_mod']:+d} WIS" + (f" {penalty:+d} ambush" if penalty else "")
+                                         + f" = {total} vs {base}: " + ("surprised" if surprised else "not surprised") + f" ({rule})"))
+                if surprised:
+                    _mark(battle, f.id, 0)
+        elif method == "per":
+            bonuses = rules["per_bonuses"] or [0]
+            for f in unaware:
+                per = battle.profile(f.id)["per"]
+                roll = die(rng, 100)
+                multiple = min(len(bonuses), max(1, math.ceil(roll.total / max(1, per))))
+                bonus = bonuses[multiple - 1]
+                surprised = multiple >= 3
+                events.append(Event(kind="surprise", rule=rule, actor=f.id, rolls=(roll,), total=roll.total,
+                                    target_number=per, outcome="surprised" if surprised else "ready",
+                                    text=f"{f.label} rolls PER against the ambush: d100 {roll.total} vs PER {per}: "
+                                         f"{multiple}x PER" + (f", attackers +{bonus} in the surprise round" if bonus else "")
+                                         + (": surprised" if surprised else ": not surprised") + f" ({rule})"))
+                if surprised:
+                    _mark(battle, f.id, bonus)
+    return events
+
+
+def _d6_chance(battle, rules, unaware, foes, ambush, method) -> int:
+    own = max((battle.profile(f.id)["surprised_on"] for f in unaware), default=0) or rules["surprised_on"]
+    if method == "d6":
+        if ambush:
+            return max(0, rules["ambush_surprised_on"] - (rules["surprised_on"] - own))
+        return own
+    # odnd: the sneakier party's number, less one for each point the victims are more alert than normal.
+    best = max((battle.profile(f.id)["surprises_on"] for f in foes), default=0) or rules["surprised_on"]
+    return max(own, best - (rules["surprised_on"] - own))
+
+
+def _mark(battle, figure_id: str, bonus: int) -> None:
+    state = battle.state_of(figure_id)
+    state.conditions["surprised"] = 1
+    state.surprise_bonus = bonus
+
+
+# ----- initiative -----
+def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
+    rs = battle.ruleset
+    rules = rs.section("round")
+    rule = rs.cite(rules["rule"])
+    kind = rules["initiative"]
+    actors = [f for f in battle.figures.values() if battle.able(f.id)]
+    events: list[Event] = []
+    numbers: dict[str, int] = {}
+    if kind == "side":
+        groups: dict[str, list] = {}
+        for f in actors:
+            groups.setdefault(battle.profile(f.id)["group"], []).append(f)
+        for group, members in groups.items():
+            roll = parse_dice(rules["initiative_die"]).roll(rng)
+            for f in members:
+                numbers[f.id] = roll.total + _init_mods(battle, f.id)
+            events.append(Event(kind="initiative", rule=rule, rolls=(roll,), total=roll.total,
+                                text=f"initiative for {group}: {rules['initiative_die']} {roll.total} "
+                                     f"({', '.join(f.label for f in members)}) ({rule})",
+                                data={"group": group, "figures": [f.id for f in members], "number": roll.total}))
+    else:
+        for f in actors:
+            roll = parse_dice(rules["initiative_die"]).roll(rng)
+            mods = _init_modifiers(battle, f.id)
+            numbers[f.id] = roll.total + sum(m.value for m in mods)
+            battle.state_of(f.id).initiative = [numbers[f.id]]
+            mod_text = "".join(f" {m.value:+d} {m.name}" for m in mods)
+            events.append(Event(kind="initiative", rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(mods),
+                                total=numbers[f.id],
+                                text=f"{f.label} rolls initiative: {rules['initiative_die']} {roll.total}{mod_text} = {numbers[f.id]} ({rule})",
+                                data={"number": numbers[f.id]}))
+    for fid, n in numbers.items():
+        battle.state_of(fid).initiative = [n]
+    return order_slots(battle, numbers), events
+
+
+def _init_modifiers(battle, figure_id: str) -> list[Modifier]:
+    rs = battle.ruleset
+    rules = rs.section("round")
+    prof = battle.profile(figure_id)
+    mods = []
+    if rules["initiative_dex"] and prof["dex_mod"]:
+        mods.append(Modifier("DEX", prof["dex_mod"], rs.cite(rules["rule"])))
+    state = battle.state_of(figure_id)
+    for name in sorted(state.conditions):
+        cond = rs.condition(name)
+        if cond and cond["initiative"]:
+            mods.append(Modifier(name, cond["initiative"], rs.cite(cond["rule"])))
+    return mods
+
+
+def _init_mods(battle, figure_id: str) -> int:
+    return sum(m.value for m in _init_modifiers(battle, figure_id) if m.name != "DEX")
+
+
+def order_slots(battle, numbers: dict[str, int]) -> list[Slot]:
+    rules = battle.ruleset.section("round")
+    keyed: dict[tuple, Slot] = {}
+    setup_order = list(battle.figures)
+    for fid in sorted(numbers, key=setup_order.index):
+        dex = battle.profile(fid)["dex_mod"] if rules["ties"] == "dex-then-simultaneous" else 0
+        key = (numbers[fid], dex)
+        slot = keyed.setdefault(key, Slot(numbers[fid], [], -1, dex))
+        slot.members.append(fid)
+    return [keyed[k] for k in sorted(keyed, key=lambda k: (-k[0], -k[1]))]
+
+
+# ----- per-attack initiative (d100 rules) -----
+def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]]:
+    """(attacks kept, initiative change, why) after what the figure declared for this round."""
+    rs = battle.ruleset
+    rules = rs.section("round")
+    prof = battle.profile(figure_id)
+    state = battle.state_of(figure_id)
+    fig = battle.figures[figure_id]
+    n = prof["attacks"]
+    mods: list[Modifier] = []
+    order = battle.move_orders.get(figure_id)
+    rule = rs.cite(rules["rule"])
+    free = rs.section("movement")["free_step_ft"]
+    style = rs.defense(state.defense) if state.defense else None
+    if style and not style["can_attack"]:
+        return 0, 0, [Modifier(f"{style['style']}: no attacks", 0, rs.cite(style["rule"]))]
+    if style and style["initiative"]:
+        mods.append(Modifier(style["style"], style["initiative"], rs.cite(style["rule"])))
+    if order is not None and order["cost_ft"] > free:
+        if order["mode"] == "run":
+            if order["cost_ft"] > fig.move_ft:
+                return 0, 0, [Modifier(f"ran {order['cost_ft']:g} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
+            if rules["move_attack_halves"]:
+                n = max(1, n // 2)
+            mods.append(Modifier("run and attack", rules["run_attack_initiative"], rs.cite("run-and-attack")))
+        else:
+            if order["cost_ft"] > fig.move_ft / 2:
+                return 0, 0, [Modifier(f"moves {order['cost_ft']:g} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
+            if rules["move_attack_halves"]:
+                n = n - n // 2
+            mods.append(Modifier("move and attack", rules["move_attack_initiative"], rs.cite("move-and-attack")))
+    return n, sum(m.value for m in mods), mods
+
+
+def roll_attack_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
+    rs = battle.ruleset
+    rules = rs.section("round")
+    rule = rs.cite(rules["rule"])
+    slots: list[Slot] = []
+    events: list[Event] = []
+    lose_at = rules["lose_attacks_at_or_below"]
+    for f in battle.figures.values():
+        if not battle.able(f.id):
+            continue
+        count, change, why = attacks_this_round(battle, f.id)
+        prof = battle.profile(f.id)
+        state = battle.state_of(f.id)
+        numbers = []
+        if count == 0:
+            words = "; ".join(m.name for m in why) or "no attacks"
+            events.append(Event(kind="initiative", rule=rule, actor=f.id, text=f"{f.label} makes no attacks this round: {words} ({rule})"))
+            continue
+        dice_list = [rules["initiative_die"]] + list(rules["later_attack_dice"])
+        previous = None
+        for k in range(count):
+            dice_text = dice_list[min(k, len(dice_list) - 1)]
+            roll = parse_dice(dice_text).roll(rng)
+            mods = ([Modifier("DEX", prof["dex_mod"], rule)] if rules["initiative_dex"] and prof["dex_mod"] else []) + list(why)
+            number = roll.total + sum(m.value for m in mods)
+            note = ""
+            if previous is not None and number >= previous:
+                if number == previous:
+                    number, note = previous - 1, "; same as its previous attack: one segment later"
+            previous = number
+            mod_text = "".join(f" {m.value:+d} {m.name}" for m in mods if m.value)
+            lost = number <= lose_at
+            events.append(Event(kind="initiative", rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(m for m in mods if m.value),
+                                total=number, outcome="lost" if lost else "",
+                                text=f"{f.label} attack {k + 1} initiative: {dice_text} {roll.total}{mod_text} = {number}{note}"
+                                     + (f": at {lose_at} or later, the attack is lost" if lost else "") + f" ({rule})",
+                                data={"number": number, "attack": k + 1}))
+            if not lost:
+                numbers.append(number)
+                slots.append(Slot(number, [f.id], k))
+        state.initiative = numbers
+    setup_order = list(battle.figures)
+    slots.sort(key=lambda s: (-s.number, setup_order.index(s.members[0]), s.attack_index))
+    return slots, events

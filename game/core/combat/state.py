@@ -1,0 +1,97 @@
+"""A figure's combat numbers (its profile) and its combat state during a battle.
+
+The profile is the ruleset template's combat statistics with the scenario's `stats`
+overrides on top, read under the battle's ruleset: the same figure played under another
+ruleset takes that ruleset's numbers for its template. The state is what changes: hit
+points, conditions, and what is used up this round.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..figure import Figure
+from ..ruleset import COMBAT_STAT_FIELDS, Ruleset
+
+# Conditions that take a figure out of the fight.
+OUT_OF_FIGHT = ("dead", "unconscious", "grievously-wounded", "dying", "fled")
+# Conditions that stop it acting this round.
+NO_ACTION = ("surprised", "stunned", "reloading")
+
+
+def combat_profile(ruleset: Ruleset, figure: Figure) -> dict:
+    template = figure.stats.get("template", "")
+    if template and ruleset.template(template) is not None:
+        stats = ruleset.template_stats(template)
+    else:
+        stats = {key: spec.default for key, spec in COMBAT_STAT_FIELDS.items()}
+    stats.update({k: v for k, v in figure.stats.items() if k in COMBAT_STAT_FIELDS})
+    stats["group"] = figure.stats.get("group") or figure.side
+    stats["start_conditions"] = list(figure.stats.get("conditions", []))
+    return stats
+
+
+@dataclass
+class FigureState:
+    hp: int
+    max_hp: int
+    subdual: int = 0
+    # condition -> last round it lasts (0: until something removes it)
+    conditions: dict = field(default_factory=dict)
+    # ----- this round -----
+    attacks_made: int = 0
+    attacks_vs_normal_men: int = 0
+    moved_ft: float = 0.0
+    move_mode: str = ""
+    moved_squares: int = 0
+    attacked: bool = False
+    defense: str = ""
+    defense_amount: int = 0
+    defended_against: list = field(default_factory=list)
+    parries_used: int = 0
+    shield_used_by: list = field(default_factory=list)
+    charging: str = ""
+    charge_negated: bool = False
+    set_vs_charge: bool = False
+    withdrawing: bool = False
+    hasty: bool = False
+    hit_by: list = field(default_factory=list)
+    free_attacked_by: list = field(default_factory=list)
+    initiative: list = field(default_factory=list)
+    # ----- across rounds -----
+    ran_last_action: bool = False      # its last action was a run (missiles at it suffer)
+    aim: dict = field(default_factory=dict)    # {"target": id, "round": n}
+    reload_until_round: int = 0         # may shoot again from the round after this one
+    no_attack_round: int = 0            # a fumble costs the attacks of this round
+    stuck: list = field(default_factory=list)  # spelljammer missiles stuck in it: [dex, bleed]
+    morale_passes: int = 0
+    surprise_bonus: int = 0             # attackers' bonus against it while it is surprised (d100 ambush)
+    prot_lost: int = 0                  # armour PROT lost to grievous hits
+    charges_made: int = 0
+    fled: bool = False
+    acts_before_falling: bool = False   # felled on its own initiative number: still acts (simultaneous)
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    @property
+    def out_of_fight(self) -> bool:
+        return any(c in self.conditions for c in OUT_OF_FIGHT)
+
+    def new_round(self) -> None:
+        self.ran_last_action = self.move_mode in ("run", "jog", "charge") if self.move_mode else self.ran_last_action
+        for name in ("attacks_made", "attacks_vs_normal_men", "moved_squares", "parries_used"):
+            setattr(self, name, 0)
+        self.moved_ft = 0.0
+        self.move_mode = ""
+        self.attacked = self.set_vs_charge = self.withdrawing = self.hasty = self.charge_negated = False
+        self.defense = self.charging = ""
+        self.defense_amount = 0
+        self.defended_against = []
+        self.shield_used_by = []
+        self.hit_by = []
+        self.free_attacked_by = []
+        self.initiative = []
+        self.acts_before_falling = False
+
+    def to_json(self) -> dict:
+        return asdict(self)
