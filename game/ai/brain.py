@@ -35,6 +35,7 @@ _LIMITS = {
     "normal": {"targets": 4, "attack_squares": 3, "approach": 6, "shoot": 6, "withdraw": 4, "noise": 0.0, "lookahead": 0},
     "hard": {"targets": 5, "attack_squares": 4, "approach": 8, "shoot": 8, "withdraw": 5, "noise": 0.0, "lookahead": 6},
 }
+MAX_CHECKS = 16          # plans offered to Battle.check before settling for ending the turn
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
 
@@ -133,21 +134,34 @@ class AI:
         return self._give(battle, figure_id, decision, 0)
 
     def _give(self, battle, figure_id, decision: Decision, index: int) -> Action:
-        kinds = self._usable_kinds(battle, figure_id)
+        """The first plan from `index` on whose first action the resolver accepts (Battle.check)."""
+        tried = 0
         for i in range(index, len(decision.plans)):
             plan = decision.plans[i]
-            if kinds is None or plan.actions[0].kind in kinds:
-                decision.chosen = i
-                self._pending = {"figure": figure_id, "battle": battle, "at": len(battle.actions),
-                                 "given": plan.actions[0], "rest": list(plan.actions[1:]), "decision": decision}
-                return plan.actions[0]
+            action = plan.actions[0]
+            if action.kind != "end-turn":
+                if tried >= MAX_CHECKS:
+                    continue
+                tried += 1
+                why = compat.check(battle, action)
+                if why is not None:
+                    plan.data["refused"] = why
+                    continue
+            decision.chosen = i
+            self._pending = {"figure": figure_id, "battle": battle, "at": len(battle.actions),
+                             "given": action, "rest": list(plan.actions[1:]), "decision": decision}
+            return action
         self._pending = None
+        end = next((k for k, p in enumerate(decision.plans) if p.actions[0].kind == "end-turn"), None)
+        if end is not None:
+            decision.chosen = end
         return EndTurn(figure=figure_id)
 
     def _next_after_refusal(self, battle, figure_id) -> Action:
         pend = self._pending
         decision: Decision = pend["decision"]
         refused = pend["given"]
+        decision.plans[decision.chosen].data["refused"] = "refused when applied"
         nxt = decision.chosen + 1
         while nxt < len(decision.plans) and decision.plans[nxt].actions[0] == refused:
             nxt += 1
@@ -156,19 +170,13 @@ class AI:
             return EndTurn(figure=figure_id)
         return self._give(battle, figure_id, decision, nxt)
 
-    def _usable_kinds(self, battle, figure_id):
-        legal = compat.legal_actions(battle, figure_id)
-        if legal is not None:
-            return {a.kind for a in legal} | {"end-turn"}
-        return compat.fallback_kinds(battle) or None
-
     def _still_good(self, battle, figure_id, action: Action) -> bool:
         if action.kind == "end-turn":
+            # More attacks to make (several attacks a round): think again rather than stop.
             st = compat.status(battle, figure_id)
-            return not (st.attacks_left and st.attacks_left > 0 and self._pending and self._pending["given"].kind == "attack")
+            return not (st.attacks_left and self._pending and self._pending["given"].kind == "attack")
         if action.kind == "attack":
-            tgt = battle.figures.get(action.target)
-            return tgt is not None and compat.status(battle, action.target).active and compat.status(battle, figure_id).active
+            return compat.status(battle, action.target).active and compat.check(battle, action) is None
         return False
 
     # ----- deciding -----
@@ -208,16 +216,29 @@ class _Turn:
         self.enemies = [f for f in self.m.active.values() if f.side != self.me.side]
         self.allies = [f for f in self.m.active.values() if f.side == self.me.side and f.id != self.me.id]
         mv = self.rs.section("movement")
+        self.phase = compat.phase(battle)
+        self.declaring = self.phase == "declare"
         self.attack_fraction = fraction(mv.get("attack_move_fraction", "1"))
-        self.move_left = compat.movement_left(battle, figure_id, self.me.move_ft * float(mv.get("run_multiplier", 2)))
+        self.free_step = float(mv.get("free_step_ft", 0) or 0)
         self.moved = self.st.moved_ft
+        if self.declaring:
+            self.move_left = float(self.me.move_ft)
+        elif self.st.movement_left_ft is not None:
+            self.move_left = self.st.movement_left_ft
+        else:
+            self.move_left = max(0.0, self.me.move_ft - self.moved)
+        self.attack_budget = max(0.0, self.me.move_ft * self.attack_fraction + self.free_step - (0 if self.declaring else self.moved))
         self.turn_actions = self._turn_actions()
         self.attacked = any(a.kind in ("attack", "charge") for a in self.turn_actions)
         self.acted = any(a.kind in ("attack", "charge", "set", "defend", "disengage", "aim") for a in self.turn_actions)
-        if self.st.attacks_left is not None:
+        if self.declaring:
+            self.can_attack = False
+        elif self.st.attacks_left is not None:
             self.can_attack = self.st.attacks_left > 0
         else:
             self.can_attack = not self.attacked
+        self.can_move = (self.declaring or self.move_left > 0) and "set" not in self.st.conditions \
+            and not (self.attacked and not self.rs.section("round").get("move_after_attack", False))
         self.my_value = self._value_rate(self.me)
         self._searches: dict = {}
         self._exposure_cache: dict = {}
@@ -265,6 +286,18 @@ class _Turn:
     def reach(self, mode: str, budget: float | None = None) -> dict:
         res = self.search(mode, budget=budget)
         return res.entries() if res is not None else {}
+
+    def mode_budget(self, mode: str) -> float:
+        """Feet left for a move in this mode (the walk budget is the resolver's own count)."""
+        try:
+            full = self.planner.params(self.me, mode).budget_ft
+        except RulesError:
+            return 0.0
+        if self.declaring:
+            return full
+        if mode == "walk":
+            return self.move_left
+        return max(0.0, full - self.moved)
 
     def mode_ok(self, mode: str) -> bool:
         mv = self.rs.section("movement")
@@ -368,19 +401,19 @@ class _Turn:
         if self.st.routed:
             out.extend(self.flee_plans())
             return out
-        if self.can_attack:
+        if self.can_attack or self.declaring:
             out.extend(self.attack_here_plans())
-            if not self.acted:
+            if not self.acted and not self.declaring:
                 out.extend(self.charge_plans())
         if not self.acted:
             out.extend(self.set_plans(hold))
             out.extend(self.defend_plans(hold))
-        if self.move_left > 0:
-            if self.can_attack:
+        if self.can_move:
+            if self.can_attack or self.declaring:
                 out.extend(self.move_attack_plans())
             out.extend(self.withdraw_plans())
             out.extend(self.approach_plans())
-        if self.moved == 0 or me.turning_ft == 0:
+        if not self.declaring and (self.moved == 0 or me.turning_ft == 0):
             out.extend(self.turn_plans(hold))
         return out
 
@@ -460,8 +493,13 @@ class _Turn:
                     if named:
                         est.mods = named
                 action = Attack(figure=me.id, target=e.id, weapon=None if w == me.ready_weapon else w)
-                plan = Plan((action, EndTurn(figure=me.id)), f"attack {e.label}" + ("" if w == me.ready_weapon else f" with {w}"),
-                            kind="attack", end=(me.x, me.y, me.facing, me.altitude_ft), data={"target": e.id})
+                label = f"attack {e.label}" + ("" if w == me.ready_weapon else f" with {w}")
+                actions = (action, EndTurn(figure=me.id))
+                if self.declaring:
+                    # d100 declarations: stay put now, strike on the initiative number.
+                    actions, label = (EndTurn(figure=me.id),), f"stay and strike {e.label} on its number"
+                plan = Plan(actions, label, kind="attack", end=(me.x, me.y, me.facing, me.altitude_ft),
+                            data={"target": e.id})
                 self._score_attack(plan, e, est)
                 v, parts = self.exposure(plan.end, exclude={e.id: est.p_kill})
                 self._add_exposure(plan, v, parts)
@@ -494,10 +532,10 @@ class _Turn:
     # move, then attack
     def move_attack_plans(self) -> list[Plan]:
         me, m = self.me, self.m
-        budget = min(self.move_left, me.move_ft * self.attack_fraction - self.moved)
+        budget = min(self.mode_budget("walk"), self.attack_budget)
         if budget < 5:
             return []
-        res = self.search("walk")
+        res = self.search("walk", budget=self.mode_budget("walk"))
         if res is None:
             return []
         entries = res.entries()
@@ -572,9 +610,12 @@ class _Turn:
         move = Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]],
                     altitude_ft=end[3] if me.flyer != "none" else None)
         w = None if est.weapon == me.ready_weapon else est.weapon
-        plan = Plan((move, Attack(figure=me.id, target=e.id, weapon=w), EndTurn(figure=me.id)),
-                    f"move to {sq[0]},{sq[1]} and {'shoot' if est.ranged else 'attack'} {e.label}", kind="move-attack",
-                    end=end, data={"target": e.id, "cost_ft": path.total_ft})
+        actions = (move, Attack(figure=me.id, target=e.id, weapon=w), EndTurn(figure=me.id))
+        label = f"move to {sq[0]},{sq[1]} and {'shoot' if est.ranged else 'attack'} {e.label}"
+        if self.declaring:
+            actions = (move, EndTurn(figure=me.id))
+            label = f"declare a move to {sq[0]},{sq[1]} to {'shoot' if est.ranged else 'strike'} {e.label}"
+        plan = Plan(actions, label, kind="move-attack", end=end, data={"target": e.id, "cost_ft": path.total_ft})
         self._score_attack(plan, e, est)
         self.parting_cost(path.steps, "walk", plan)
         if path.stall:
@@ -743,7 +784,10 @@ class _Turn:
         if not modes:
             modes.append(("walk", None))
         for mode, style in modes:
-            res = self.search(mode, budget=min(self.move_left, self.planner.params(me, mode).budget_ft) if mode != "run" else None)
+            budget = self.mode_budget(mode)
+            if budget < 5:
+                continue
+            res = self.search(mode, budget=budget)
             if res is None:
                 continue
             entries = res.entries()
@@ -751,7 +795,7 @@ class _Turn:
             for sq, entry in entries.items():
                 if sq == me.pos or not entry.can_end:
                     continue
-                if entry.cost_ft > self.move_left + 1e-9 and style is None:
+                if entry.cost_ft > budget + 1e-9:
                     continue
                 threat = 0.0
                 for e in self.enemies:
@@ -803,10 +847,10 @@ class _Turn:
         target = self._ranked_targets()[0]
         engaged = [e for e in self.enemies if self.pos.engagement.in_zone(me, e)]
         for mode in modes:
-            budget = min(self.move_left, self.planner.params(me, mode).budget_ft)
+            budget = self.mode_budget(mode)
             if budget < 5:
                 continue
-            res = self.search(mode)
+            res = self.search(mode, budget=budget if mode != "walk" else self.mode_budget("walk"))
             if res is None:
                 continue
             entries = res.entries()
@@ -892,14 +936,15 @@ class _Turn:
     # flee when morale breaks
     def flee_plans(self) -> list[Plan]:
         me, m = self.me, self.m
-        mode = "run" if self.mode_ok("run") else "walk"
-        res = self.search(mode)
+        mode = "run" if self.mode_ok("run") and self.mode_budget("run") >= 5 else "walk"
+        budget = self.mode_budget(mode)
+        res = self.search(mode, budget=budget)
         if res is None:
             return []
         out = []
         cands = []
         for sq, entry in res.entries().items():
-            if sq == me.pos or not entry.can_end or entry.cost_ft > self.move_left + 1e-9:
+            if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
                 continue
             nearest = min(m.dist(sq, 0, e.pos, e.altitude_ft) for e in self.enemies)
             edge = min(sq[0], sq[1], m.map.width - 1 - sq[0], m.map.height - 1 - sq[1])

@@ -78,7 +78,7 @@ def status(battle, figure_id: str) -> Status:
     for flag in ("dead", "unconscious", "fled", "routed", "set", "defending", "aiming", "prone", "stunned"):
         if _get(raw, flag) is True:
             names.add(flag)
-    moved = float(getattr(battle, "moved_ft", {}).get(figure_id, 0.0) or 0.0)
+    moved = _moved_ft(battle, figure_id)
     st = Status(
         hp=_num(hp), hp_max=_num(hp_max), conditions=frozenset(names),
         attacks_left=_int(_first(raw, ("attacks_left", "attacks_remaining"), None)),
@@ -92,9 +92,17 @@ def status(battle, figure_id: str) -> Status:
         out = _get(raw, "out_of_fight", None)
     st.down = bool(out) or bool(names & (DOWN_CONDITIONS - {"fled", "routed"})) or (st.hp is not None and st.hp <= 0
                                                                                        and not _has_thresholds(battle))
-    if _get(raw, "alive", True) is False or _get(raw, "active", True) is False:
+    if (_get(raw, "alive", True) is False or _get(raw, "active", True) is False or _get(raw, "able", True) is False) \
+            and not st.fled:
         st.down = True
     return st
+
+
+def _moved_ft(battle, figure_id: str) -> float:
+    state = (getattr(battle, "states", None) or {}).get(figure_id)
+    if state is not None and isinstance(getattr(state, "moved_ft", None), (int, float)):
+        return float(state.moved_ft)
+    return float((getattr(battle, "moved_ft", None) or {}).get(figure_id, 0.0) or 0.0)
 
 
 def _has_thresholds(battle) -> bool:
@@ -166,34 +174,58 @@ def explain_attack(battle, attacker: str, target: str, weapon: str | None = None
 
 
 def explained_chance(explanation) -> float | None:
-    """Hit probability from an explain_attack answer, if it states one or the numbers for one."""
+    """Hit probability from an explain_attack answer (Breakdown.chance()), 0..1, if it gives one."""
     if explanation is None:
         return None
-    for key in ("hit_chance", "chance", "probability", "p_hit"):
+    if explained_refusal(explanation):
+        return 0.0
+    for key in ("chance", "hit_chance", "probability", "p_hit"):
         v = _get(explanation, key)
+        if callable(v):
+            try:
+                v = v()
+            except Exception:
+                continue
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             return float(v) / 100.0 if v > 1 else float(v)
-    legal = _get(explanation, "legal", True)
-    if legal is False:
-        return 0.0
     return None
 
 
 def explained_modifiers(explanation) -> list[tuple[str, int]]:
+    """Named to-hit modifiers of a breakdown; defense modifiers count against the roll."""
     out = []
-    for m in _get(explanation, "modifiers", ()) or ():
+    for m in _get(explanation, "attack_mods", None) or _get(explanation, "modifiers", ()) or ():
         name, v = _get(m, "name"), _get(m, "value")
-        if name is not None and isinstance(v, (int, float)):
+        if name is not None and isinstance(v, (int, float)) and v:
             out.append((str(name), int(v)))
+    for m in _get(explanation, "defense_mods", ()) or ():
+        name, v = _get(m, "name"), _get(m, "value")
+        if name is not None and isinstance(v, (int, float)) and v:
+            out.append((f"target {name}", -int(v)))
     return out
 
 
 def explained_refusal(explanation) -> str | None:
     if explanation is None:
         return None
-    if _get(explanation, "legal", True) is False:
+    if _get(explanation, "allowed", True) is False or _get(explanation, "legal", True) is False:
         return str(_get(explanation, "reason", "") or "not possible")
     return None
+
+
+def check(battle, action) -> str | None:
+    """The resolver's reason to refuse an action (None: legal), or None when it cannot say."""
+    fn = getattr(battle, "check", None)
+    if not callable(fn):
+        return None
+    try:
+        return fn(action)
+    except Exception as err:  # a resolver bug must not stop the AI: treat as refused
+        return f"check failed: {err}"
+
+
+def phase(battle) -> str:
+    return str(getattr(battle, "phase", "act") or "act")
 
 
 def current(battle) -> str | None:

@@ -9,4 +9,5 @@ COMMAND_MODULES = (
     "threats",
     "check_map",
     "play",
+    "simulate",
 )
