@@ -148,8 +148,8 @@ class Battle:
 
     def positioning(self) -> Positioning:
         if self._positioning is None:
-            present = [f for f in self.figures.values()
-                       if not (self.states[f.id].has("dead") or self.states[f.id].has("fled"))]
+            present = [f for f in self.figures.values() if self.states[f.id].acts_before_falling
+                       or not (self.states[f.id].has("dead") or self.states[f.id].has("fled"))]
             self._positioning = Positioning(self.map, self.ruleset, present)
         return self._positioning
 
@@ -626,6 +626,8 @@ class Battle:
 
     def _do_turn(self, action: Turn) -> list[Event]:
         fig = self._require_turn(action.figure)
+        if self.ruleset.d100 and self.phase != "declare":
+            raise ActionRefused("facing changes are declared with the round's move")
         try:
             facing = parse_facing(action.facing)
         except RulesError as err:
@@ -669,6 +671,9 @@ class Battle:
         fig = self._require_turn(action.figure)
         if self.phase == "declare":
             return self._declare_move(fig, action)
+        if self.ruleset.d100:
+            raise ActionRefused(f"moves are declared at the start of the round and unfold across segments; "
+                                f"{fig.label} can only attack, aim or pass now")
         self._check_can_move(fig, action.mode)
         st = self.states[fig.id]
         planned = self._plan(fig, action.to, action.mode, action.facing, action.altitude_ft)
@@ -697,7 +702,7 @@ class Battle:
         start_pos = fig.pos
         events = [Event(
             kind="move", rule=path.steps[-1].rule or self.ruleset.cite("movement"), actor=fig.id,
-            text=f"{fig.label} moves ({mode}) to {end.x},{end.y} facing {FACINGS[end.facing]}, {path.total_ft:g} ft",
+            text=f"{fig.label} moves ({mode}) to {end.x},{end.y} facing {FACINGS[end.facing]}, {_ft(path.total_ft)} ft",
             squares=tuple((s.x, s.y) for s in path.steps),
             data={"mode": mode, "cost_ft": path.total_ft, "steps": [s.to_json() for s in path.steps]},
         )]
@@ -1215,6 +1220,8 @@ class Battle:
             names = ", ".join(d["style"] for d in rs.data["defenses"]) or "none"
             raise ActionRefused(f"{rs.name} has no {action.style!r} defense; it has: {names}")
         st = self.states[fig.id]
+        if rs.d100 and self.phase != "declare":
+            raise ActionRefused(f"{style['style']} is declared at the start of the round")
         out_of_turn = self.current != fig.id
         if out_of_turn:
             early = (style["declared"] and self.declarations_open and self.able(fig.id)
@@ -1368,7 +1375,7 @@ class Battle:
         words = "; ".join(m.name + (f" {m.value:+d} initiative" if m.value else "") for m in why) or "no effect on its attacks"
         end = planned.path.end
         return [Event(kind="declare-move", rule=rs.cite("the-initiative-round"), actor=fig.id,
-                      text=f"{fig.label} declares a {mode} to {end.x},{end.y} ({planned.path.total_ft:g} ft), spread over "
+                      text=f"{fig.label} declares a {mode} to {end.x},{end.y} ({_ft(planned.path.total_ft)} ft), spread over "
                            f"segments 10 to 1: {words}; {kept} attack(s) this round",
                       squares=tuple((s.x, s.y) for s in planned.path.steps), data={"cost_ft": planned.path.total_ft})]
 
@@ -1426,7 +1433,7 @@ class Battle:
             self.states[fid].move_mode = order["mode"]
         events = [Event(kind="move", rule=self.ruleset.cite("the-initiative-round"), actor=fid,
                         text=f"segment {self.segment}: {fig.label} moves to {end.x},{end.y} "
-                             f"({end.total_ft:g} of {total:g} ft)",
+                             f"({_ft(end.total_ft)} of {_ft(total)} ft)",
                         squares=tuple((s.x, s.y) for s in sub), data={"segment": self.segment})]
         for shot in sorted(shots, key=lambda s: s.step_index):
             if not self._may_free_attack(shot.attacker_id, fid):
@@ -1511,6 +1518,10 @@ class Battle:
         if st.attacked and not self.ruleset.section("round")["move_after_attack"]:
             return False
         return True
+
+
+def _ft(value: float) -> str:
+    return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"
 
 
 _MAP_LAYERS = ("blocks_move", "blocks_sight", "cover", "concealment", "difficult", "water", "door",

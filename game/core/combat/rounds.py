@@ -208,13 +208,13 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     if order is not None and order["cost_ft"] > free:
         if order["mode"] == "run":
             if order["cost_ft"] > fig.move_ft:
-                return 0, 0, [Modifier(f"ran {order['cost_ft']:g} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
+                return 0, 0, [Modifier(f"ran {order['cost_ft']:.0f} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
             if rules["move_attack_halves"]:
                 n = max(1, n // 2)
             mods.append(Modifier("run and attack", rules["run_attack_initiative"], rs.cite("run-and-attack")))
         else:
             if order["cost_ft"] > fig.move_ft / 2:
-                return 0, 0, [Modifier(f"moves {order['cost_ft']:g} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
+                return 0, 0, [Modifier(f"moves {order['cost_ft']:.0f} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
             if rules["move_attack_halves"]:
                 n = n - n // 2
             mods.append(Modifier("move and attack", rules["move_attack_initiative"], rs.cite("move-and-attack")))
