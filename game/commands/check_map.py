@@ -1,0 +1,84 @@
+"""`fivefoot check-map MAP`: load a Tiled map and print what the engine understood."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import numpy as np
+
+from ..core.battlemap import BattleMap
+from ..io.tiled import load_map
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check-map",
+        help="check a Tiled map and show what fivefoot understood from it",
+        description="Load a Tiled map (.tmx) with the fivefoot convention (see maps/README.md) and print "
+        "its title, size, terrain counts, spawns and warnings. Exit status 2 if the map cannot be used.",
+    )
+    parser.add_argument("map", metavar="MAP", help="the map file (.tmx, or Tiled JSON .tmj)")
+    parser.add_argument(
+        "--asset-root", metavar="DIR", default=None,
+        help="folder that tilesets, templates and images must lie in (default: the map's folder)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    battle = load_map(args.map, args.asset_root)
+    report = map_report(battle)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return 0
+
+
+def map_report(battle: BattleMap) -> dict:
+    """BattleMap.summary() plus what a map maker wants to double-check."""
+    report = battle.summary()
+    elevation = battle.elevation_ft
+    report.update(
+        source=battle.source,
+        ruleset=battle.default_ruleset,
+        description=battle.description,
+        closed_doors=int((battle.door & battle.blocks_move).sum()),
+        cover_blocking=int(((battle.cover > 0) & battle.blocks_move).sum()),
+        elevation_range_ft=[int(elevation.min()), int(elevation.max())],
+        elevation_levels_ft=sorted(int(v) for v in np.unique(elevation)),
+        spawn_list=[asdict(spawn) for spawn in battle.spawns],
+    )
+    return report
+
+
+def format_report(report: dict) -> str:
+    width, height = report["width"], report["height"]
+    low, high = report["elevation_range_ft"]
+    spawns = ", ".join(f"{side} {count}" for side, count in sorted(report["spawns"].items())) or "none"
+    levels = ", ".join(f"{v} ft" for v in report["elevation_levels_ft"][:12])
+    lines = [
+        report["source"],
+        f"  title:        {report['title'] or '(none: add a map property title)'}",
+        f"  ruleset:      {report['ruleset'] or '(none)'}",
+        f"  size:         {width} x {height} squares ({width * 5} x {height * 5} ft)",
+        f"  blocking:     {report['blocking']} squares ({report['sight_blocking']} block sight)",
+        f"  cover:        {report['cover']} squares (and {report['cover_blocking']} that also block movement)",
+        f"  concealment:  {report['concealment']} squares",
+        f"  difficult:    {report['difficult']} squares",
+        f"  water:        {report['water']} squares",
+        f"  doors:        {report['doors']} ({report['closed_doors']} closed)",
+        f"  elevated:     {report['elevated']} squares (floor heights: {levels})"
+        if high != low or high else f"  elevated:     {report['elevated']} squares",
+        f"  spawns:       {spawns}",
+    ]
+    for spawn in report["spawn_list"]:
+        label = spawn["name"] or spawn["template"] or "?"
+        altitude = f", {spawn['altitude_ft']} ft up" if spawn["altitude_ft"] else ""
+        template = f" [{spawn['template']}]" if spawn["template"] and spawn["name"] else ""
+        lines.append(f"    {spawn['side']:>6}: {label}{template} at ({spawn['x']}, {spawn['y']}) "
+                     f"facing {spawn['facing']}{altitude}")
+    if report["description"]:
+        lines.append(f"  description:  {report['description']}")
+    warnings = report["warnings"]
+    lines.append(f"  warnings:     {len(warnings) or 'none'}")
+    lines.extend(f"    - {warning}" for warning in warnings)
+    return "\n".join(lines)

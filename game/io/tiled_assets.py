@@ -1,0 +1,84 @@
+"""Everything one map load pulls in from other files, each file loaded once and counted.
+
+`Assets` owns the asset root, the caches (a tileset or template used twice is read
+once), the caps on how many files a map may pull in, and the warning list.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ..core.errors import DataFileError
+from .tiled_files import FileRef, parse_xml, read_capped, resolve_reference
+from .tiled_images import image_size
+from .tiled_objects import Template, parse_template
+from .tiled_tilesets import Tileset, parse_tileset
+
+MAX_IMAGE_FILES = 2048
+MAX_TEMPLATE_FILES = 1024
+MAX_EXTERNAL_TILESETS = 256
+MAX_WARNINGS = 100
+
+
+class Assets:
+    def __init__(self, root: Path, map_shown: str):
+        self.root = root
+        self.map_shown = map_shown
+        self.warnings: list[str] = []
+        self._images: dict[Path, tuple[FileRef, tuple[int, int]]] = {}
+        self._tilesets: dict[Path, Tileset] = {}
+        self._templates: dict[Path, Template] = {}
+
+    def warn(self, message: str, file: str | None = None) -> None:
+        """Record a warning; `file` is named only when it is not the map itself (a tileset, say)."""
+        if file and file != self.map_shown:
+            message = f"{file}: {message}"
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def final_warnings(self) -> tuple[str, ...]:
+        if len(self.warnings) <= MAX_WARNINGS:
+            return tuple(self.warnings)
+        extra = len(self.warnings) - MAX_WARNINGS
+        return (*self.warnings[:MAX_WARNINGS], f"... and {extra} more warnings")
+
+    def image(self, source: str | None, referrer: FileRef, where: str) -> tuple[FileRef, tuple[int, int]]:
+        ref = resolve_reference(source, referrer, self.root, where, "image")
+        if ref.real not in self._images:
+            if len(self._images) >= MAX_IMAGE_FILES:
+                raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_IMAGE_FILES} image files")
+            self._images[ref.real] = (ref, image_size(ref, referrer.shown, where, source))
+        return self._images[ref.real]
+
+    def tileset(self, element, referrer: FileRef, firstgid: int, where: str) -> Tileset:
+        """The tileset a `<tileset>` element stands for: embedded, or loaded from its source."""
+        source = element.get("source")
+        if source is None:
+            return dataclasses.replace(parse_tileset(element, referrer, self, where), firstgid=firstgid)
+        ref = resolve_reference(source, referrer, self.root, where, "tileset")
+        if ref.real not in self._tilesets:
+            if len(self._tilesets) >= MAX_EXTERNAL_TILESETS:
+                raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_EXTERNAL_TILESETS} tileset files")
+            root = load_tree(ref, "tileset", "tileset")
+            self._tilesets[ref.real] = dataclasses.replace(
+                parse_tileset(root, ref, self, "tileset"), source=ref.real
+            )
+        return dataclasses.replace(self._tilesets[ref.real], firstgid=firstgid)
+
+    def template(self, source: str, referrer: FileRef, where: str) -> Template:
+        ref = resolve_reference(source, referrer, self.root, where, "object template")
+        if ref.real not in self._templates:
+            if len(self._templates) >= MAX_TEMPLATE_FILES:
+                raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_TEMPLATE_FILES} templates")
+            self._templates[ref.real] = parse_template(load_tree(ref, "template", "object template"), ref, self)
+        return self._templates[ref.real]
+
+
+def load_tree(ref: FileRef, expected_root: str, what: str):
+    """Read a Tiled file into an XML element tree: .tmx/.tsx/.tx directly, JSON by translation."""
+    suffix = ref.real.suffix.lower()
+    if suffix in (".tmj", ".tsj", ".tj", ".json"):
+        from .tiled_json import json_to_tree
+
+        return json_to_tree(ref, read_capped(ref), expected_root, what)
+    return parse_xml(ref, read_capped(ref), expected_root, what)

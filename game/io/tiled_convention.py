@@ -1,0 +1,408 @@
+"""The fivefoot map convention: what Tiled properties mean to the rules (see maps/README.md).
+
+Turns a checked `TiledDocument` into a `BattleMap`:
+- square properties come from tilesets, tiles, tile layers, groups and `terrain` objects;
+- within one source the most specific value of `elevation`/`height` wins (a tile layer's
+  own value over its groups' over its tiles' over its tileset's; an object's own value
+  over its template's over its tile's over its layer's);
+- across sources booleans OR, degrees take the highest, `height` the highest, and
+  `elevation` comes from the topmost layer (or object) that sets it;
+- `spawn` objects become `Spawn`s; unknown properties become warnings.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
+from ..core.errors import DataFileError
+from ..core.geometry import FACINGS
+from .rulesets import bundled_ruleset_ids
+from .tiled_document import ObjectLayer, TiledDocument, TileLayer
+from .tiled_geometry import Grid, anchor, covered
+from .tiled_layerdata import GID_MASK
+from .tiled_properties import Prop, as_bool, as_degree, as_int, as_text, short
+
+BOOL_KEYS = ("wall", "blocks_move", "blocks_sight", "difficult", "water", "door")
+DEGREE_KEYS = ("cover", "concealment")
+SQUARE_KEYS = (*BOOL_KEYS, *DEGREE_KEYS, "elevation", "height")
+SPAWN_KEYS = ("side", "template", "name", "facing", "altitude")
+MAP_KEYS = ("ruleset", "title", "description")
+ELEVATION_RANGE = (-10_000, 10_000)
+ALTITUDE_RANGE = (0, 10_000)
+TERRAIN, SPAWN = "terrain", "spawn"
+
+
+@dataclass(frozen=True)
+class SquareProps:
+    """What one source says about a square. None means 'not stated'."""
+
+    wall: bool = False
+    blocks_move: bool = False
+    blocks_sight: bool = False
+    difficult: bool = False
+    water: bool = False
+    door: bool = False
+    cover: int = 0
+    concealment: int = 0
+    elevation: int | None = None
+    height: int | None = None
+
+    def over(self, base: "SquareProps") -> "SquareProps":
+        """Combine with a less specific source: flags OR, degrees max, numbers ours if stated."""
+        return SquareProps(
+            **{key: getattr(self, key) or getattr(base, key) for key in BOOL_KEYS},
+            cover=max(self.cover, base.cover),
+            concealment=max(self.concealment, base.concealment),
+            elevation=self.elevation if self.elevation is not None else base.elevation,
+            height=self.height if self.height is not None else base.height,
+        )
+
+    @property
+    def obstacle_height(self) -> int:
+        if self.height is not None:
+            return self.height
+        return UNBOUNDED_HEIGHT_FT if self.wall else 0
+
+
+NOTHING = SquareProps()
+
+
+def battlemap_from_document(doc: TiledDocument) -> BattleMap:
+    return _Builder(doc).build()
+
+
+class _Builder:
+    def __init__(self, doc: TiledDocument):
+        self.doc = doc
+        self.shown = doc.shown
+        self.warn = doc.assets.warn
+        shape = (doc.height, doc.width)
+        self.flags = {key: np.zeros(shape, bool) for key in BOOL_KEYS}
+        self.degrees = {key: np.zeros(shape, np.uint8) for key in DEGREE_KEYS}
+        self.height = np.zeros(shape, np.int32)
+        self.elevation = np.zeros(shape, np.int32)
+        self.grid = Grid(doc.width, doc.height, doc.tile_width, doc.tile_height, doc.shown)
+        self._tile_cache: dict[tuple[int, int], SquareProps] = {}
+        self._tileset_cache: dict[int, SquareProps] = {}
+        self._group_cache: dict[int, SquareProps] = {}
+        self.spawn_objects: list[tuple] = []
+
+    # -- building ------------------------------------------------------------------
+
+    def build(self) -> BattleMap:
+        meta = self._map_properties()
+        for tileset in self.doc.tilesets.tilesets:
+            self._check_tileset(tileset)
+        for layer in self.doc.layers:
+            if isinstance(layer, TileLayer):
+                self._tile_layer(layer)
+            else:
+                self._object_layer(layer)
+        battle = BattleMap.empty(self.doc.width, self.doc.height, source=self.shown, **meta)
+        for key in BOOL_KEYS:
+            if key != "wall":  # walls go through add_wall below
+                getattr(battle, key)[:] = self.flags[key]
+        for key in DEGREE_KEYS:
+            getattr(battle, key)[:] = self.degrees[key]
+        battle.elevation_ft[:] = self.elevation
+        battle.obstacle_height_ft[:] = self.height
+        ys, xs = np.nonzero(self.flags["wall"])
+        if xs.size:  # one call with index arrays: add_wall's numpy indexing takes them as is
+            battle.add_wall(xs, ys, self.height[ys, xs])
+        battle.spawns = self._spawns(battle)
+        battle.warnings = self.doc.assets.final_warnings()
+        return battle
+
+    def _map_properties(self) -> dict:
+        props = self.doc.properties
+        self._warn_unknown(props, MAP_KEYS, "map properties")
+        meta = {}
+        if "ruleset" in props:
+            ruleset = as_text(props["ruleset"], self.shown, "map properties").strip()
+            known = bundled_ruleset_ids()
+            if ruleset not in known:
+                raise DataFileError(
+                    self.shown, "map properties",
+                    f"ruleset '{short(ruleset)}' is unknown; use one of {', '.join(known)} (or leave it out)",
+                )
+            meta["default_ruleset"] = ruleset
+        for key in ("title", "description"):
+            if key in props:
+                meta[key] = as_text(props[key], self.shown, "map properties").strip()
+        return meta
+
+    # -- tiles and tile layers -------------------------------------------------------
+
+    def _check_tileset(self, tileset) -> None:
+        self._tileset_props(tileset)
+        unknown: dict[str, list[int]] = {}
+        for tile in tileset.tiles.values():
+            where = f"{tileset.where}, tile {tile.local_id}"
+            self._square(tile.properties, tileset.shown, where, SPAWN_KEYS, quiet=True)
+            for name in tile.properties:
+                if name not in SQUARE_KEYS and name not in SPAWN_KEYS:
+                    unknown.setdefault(name, []).append(tile.local_id)
+        for name, ids in unknown.items():
+            listed = ", ".join(map(str, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            which = f"tiles {listed} have" if len(ids) > 1 else f"tile {listed} has"
+            self.warn(f"{tileset.where}: {which} unknown property "
+                      f"'{short(name)}', ignored{_hint(name, SQUARE_KEYS + SPAWN_KEYS)}", tileset.shown)
+
+    def _tileset_props(self, tileset) -> SquareProps:
+        if id(tileset) not in self._tileset_cache:
+            self._tileset_cache[id(tileset)] = self._square(
+                tileset.properties, tileset.shown, f"{tileset.where} properties", SPAWN_KEYS
+            )
+        return self._tileset_cache[id(tileset)]
+
+    def _tile_props(self, tileset, local_id: int) -> SquareProps:
+        key = (id(tileset), local_id)
+        if key not in self._tile_cache:
+            if id(tileset) not in self._tileset_cache:  # a template's own tileset, not in the map
+                self._check_tileset(tileset)
+            tile = tileset.tiles.get(local_id)
+            own = NOTHING
+            if tile is not None:
+                own = self._square(tile.properties, tileset.shown, f"{tileset.where}, tile {local_id}",
+                                   SPAWN_KEYS, quiet=True)
+            self._tile_cache[key] = own.over(self._tileset_props(tileset))
+        return self._tile_cache[key]
+
+    def _chain(self, layer, extra_known) -> SquareProps:
+        """A layer's own square properties over those of its groups (inner over outer)."""
+        combined = NOTHING
+        for group in layer.groups:
+            if id(group) not in self._group_cache:
+                self._group_cache[id(group)] = self._square(group.properties, self.shown, group.where, SPAWN_KEYS)
+            combined = self._group_cache[id(group)].over(combined)
+        return self._square(layer.properties, self.shown, layer.where, extra_known).over(combined)
+
+    def _tile_layer(self, layer: TileLayer) -> None:
+        if layer.offset != (0.0, 0.0):
+            self.warn(f"{layer.where}: its pixel offset is ignored; squares follow the tile grid")
+        chain = self._chain(layer, ())
+        masked = layer.gids & GID_MASK
+        used, inverse = np.unique(masked, return_inverse=True)
+        codes, distinct = self._codes(used.astype(np.int64), chain)
+        cells = codes[inverse.reshape(masked.shape)]  # per square: index into `distinct`
+        for key in BOOL_KEYS:
+            column = np.array([getattr(p, key) for p in distinct], bool)
+            if column.any():
+                self.flags[key] |= column[cells]
+        for key in DEGREE_KEYS:
+            column = np.array([getattr(p, key) for p in distinct], np.uint8)
+            if column.any():
+                np.maximum(self.degrees[key], column[cells], out=self.degrees[key])
+        heights = np.array([p.obstacle_height for p in distinct], np.int32)
+        if heights.any():
+            np.maximum(self.height, heights[cells], out=self.height)
+        stated = np.array([p.elevation is not None for p in distinct], bool)
+        if stated.any():
+            values = np.array([p.elevation or 0 for p in distinct], np.int32)
+            sets = stated[cells]
+            self.elevation[sets] = values[cells][sets]
+
+    def _codes(self, used: np.ndarray, chain: SquareProps) -> tuple[np.ndarray, list[SquareProps]]:
+        """For each distinct GID of a layer, the index of its square properties in a short list.
+
+        Only tiles with their own definition are looked at one by one (their number is bounded
+        by the tileset file); all other tiles of a tileset share its properties. Empty squares
+        (GID 0) get index 0, NOTHING, so layer properties never reach them.
+        """
+        distinct, index = [NOTHING], {NOTHING: 0}
+
+        def code(props: SquareProps) -> int:
+            if props not in index:
+                index[props] = len(distinct)
+                distinct.append(props)
+            return index[props]
+
+        codes = np.zeros(len(used), np.int64)
+        owners, local_ids, _ = self.doc.tilesets.owners(used)
+        for number, tileset in enumerate(self.doc.tilesets.tilesets):
+            mine = (used != 0) & (owners == number)
+            if not mine.any():
+                continue
+            codes[mine] = code(chain.over(self._tileset_props(tileset)))
+            defined = np.fromiter(tileset.tiles, np.int64, len(tileset.tiles))
+            for i in np.nonzero(mine & np.isin(local_ids, defined))[0]:
+                codes[i] = code(chain.over(self._tile_props(tileset, int(local_ids[i]))))
+        return codes, distinct
+
+    # -- objects ---------------------------------------------------------------------
+
+    def _object_layer(self, layer: ObjectLayer) -> None:
+        chain = self._chain(layer, SPAWN_KEYS)
+        spawn_defaults = {k: p for k, p in _chain_props(layer).items() if k in SPAWN_KEYS}
+        ignored: dict[str, int] = {}
+        terrain_count = 0
+        for obj in layer.objects:
+            tile = _tile_def(obj)
+            cls = obj.cls or (tile.cls if tile else "")  # a tile object takes its tile's class
+            kind = cls.lower()
+            if kind == TERRAIN:
+                terrain_count += 1
+                self._terrain(obj, layer, chain)
+            elif kind == SPAWN:
+                self.spawn_objects.append((obj, layer, spawn_defaults))
+            else:
+                self._ignored(obj, cls, ignored)
+        if ignored:
+            kinds = [f"{count} of class '{short(cls)}'" if cls else f"{count} with no class"
+                     for cls, count in list(ignored.items())[:8]]
+            listed = ", ".join(kinds) + (", ..." if len(ignored) > 8 else "")
+            self.warn(f"{layer.where}: ignored objects ({listed}); only classes "
+                      f"'{TERRAIN}' and '{SPAWN}' mean something to fivefoot")
+        if chain != NOTHING and terrain_count == 0:
+            self.warn(f"{layer.where}: its square properties apply to '{TERRAIN}' objects, "
+                      "and it has none")
+
+    def _ignored(self, obj, cls: str, ignored: dict[str, int]) -> None:
+        ignored[cls] = ignored.get(cls, 0) + 1
+        ours = sorted(k for k in obj.properties if k in SQUARE_KEYS or k in SPAWN_KEYS)
+        if ours:
+            self.warn(f"{obj.where}: has fivefoot properties ({', '.join(ours)}) but its class is "
+                      f"'{short(cls)}'; set its Class to '{TERRAIN}' or '{SPAWN}' in Tiled")
+
+    def _terrain(self, obj, layer: ObjectLayer, chain: SquareProps) -> None:
+        props = self._square(obj.properties, self.shown, obj.where, ())
+        if obj.tile:
+            props = props.over(self._tile_props(*obj.tile))
+        props = props.over(chain)
+        mask = covered(obj, layer.offset, self.grid)
+        if not mask.any():
+            self.warn(f"{obj.where}: terrain object covers no square centre of the map")
+            return
+        if props == NOTHING:
+            self.warn(f"{obj.where}: terrain object sets no square property")
+        for key in BOOL_KEYS:
+            if getattr(props, key):
+                self.flags[key][mask] = True
+        for key in DEGREE_KEYS:
+            value = getattr(props, key)
+            if value:
+                self.degrees[key][mask] = np.maximum(self.degrees[key][mask], value)
+        if props.obstacle_height:
+            self.height[mask] = np.maximum(self.height[mask], props.obstacle_height)
+        if props.elevation is not None:
+            self.elevation[mask] = props.elevation
+
+    # -- spawns ----------------------------------------------------------------------
+
+    def _spawns(self, battle: BattleMap) -> tuple[Spawn, ...]:
+        spawns: list[Spawn] = []
+        taken: dict[tuple[int, int, int], str] = {}
+        for obj, layer, defaults in self.spawn_objects:
+            spawn = self._spawn(obj, layer, defaults)
+            label = short(spawn.name or f"object {obj.id}")
+            if battle.blocks_move[spawn.y, spawn.x] and spawn.altitude_ft <= battle.obstacle_height_ft[spawn.y, spawn.x]:
+                raise DataFileError(
+                    self.shown, obj.where,
+                    f"spawn '{label}' stands on square ({spawn.x}, {spawn.y}), which blocks movement; move it",
+                )
+            key = (spawn.x, spawn.y, spawn.altitude_ft)
+            if key in taken:
+                raise DataFileError(
+                    self.shown, obj.where,
+                    f"spawn '{label}' shares square ({spawn.x}, {spawn.y}) with spawn '{taken[key]}'; move one of them",
+                )
+            taken[key] = label
+            spawns.append(spawn)
+        return tuple(spawns)
+
+    def _spawn(self, obj, layer: ObjectLayer, defaults: dict[str, Prop]) -> Spawn:
+        where = obj.where
+        props = dict(defaults)
+        tile = _tile_def(obj)
+        if tile is not None:
+            props.update(tile.properties)
+        props.update(obj.properties)
+        square = self.grid.square_of(*anchor(obj, layer.offset))
+        if square is None:
+            raise DataFileError(self.shown, where, "spawn lies outside the map; move it onto a square")
+        if "side" not in props or not as_text(props["side"], self.shown, where).strip():
+            raise DataFileError(self.shown, where, "spawn has no 'side' property; add one (for example side = red)")
+        facing = as_text(props["facing"], self.shown, where).strip().upper() if "facing" in props else "N"
+        if facing not in FACINGS:
+            raise DataFileError(
+                self.shown, where, f"spawn facing '{short(facing)}' is unknown; use one of {', '.join(FACINGS)}"
+            )
+        extra = {}
+        for name, prop in obj.properties.items():
+            if name in SQUARE_KEYS:
+                self.warn(f"{where}: square property '{short(name)}' on a spawn is ignored; "
+                          f"put it on a '{TERRAIN}' object or a tile")
+            elif name not in SPAWN_KEYS:
+                extra[name] = _plain(prop)
+                self.warn(f"{where}: spawn property '{short(name)}' is not part of the convention; "
+                          f"kept in Spawn.properties{_hint(name, SPAWN_KEYS)}")
+        return Spawn(
+            x=square[0],
+            y=square[1],
+            side=as_text(props["side"], self.shown, where).strip(),
+            template=as_text(props["template"], self.shown, where).strip() if "template" in props else "",
+            name=(as_text(props["name"], self.shown, where) if "name" in props else obj.name).strip(),
+            facing=facing,
+            altitude_ft=as_int(props["altitude"], self.shown, where, *ALTITUDE_RANGE, " ft") if "altitude" in props else 0,
+            properties=extra,
+        )
+
+    # -- property parsing ----------------------------------------------------------
+
+    def _square(self, props: dict[str, Prop], shown: str, where: str, extra_known, quiet=False) -> SquareProps:
+        if not quiet:
+            self._warn_unknown(props, SQUARE_KEYS + tuple(extra_known), where, shown)
+        values = {}
+        for key in BOOL_KEYS:
+            if key in props:
+                values[key] = as_bool(props[key], shown, where)
+        for key in DEGREE_KEYS:
+            if key in props:
+                values[key] = as_degree(props[key], shown, where)
+        if "elevation" in props:
+            values["elevation"] = as_int(props["elevation"], shown, where, *ELEVATION_RANGE, " ft")
+        if "height" in props:
+            values["height"] = as_int(props["height"], shown, where, 0, UNBOUNDED_HEIGHT_FT, " ft")
+        return SquareProps(**values) if values else NOTHING
+
+    def _warn_unknown(self, props, known, where: str, shown: str | None = None) -> None:
+        for name in props:
+            if name not in known:
+                self.warn(f"{where}: unknown property '{short(name)}', ignored{_hint(name, known)}", shown)
+
+
+def _tile_def(obj):
+    return obj.tile[0].tiles.get(obj.tile[1]) if obj.tile else None
+
+
+def _chain_props(layer) -> dict[str, Prop]:
+    merged: dict[str, Prop] = {}
+    for group in layer.groups:
+        merged.update(group.properties)
+    merged.update(layer.properties)
+    return merged
+
+
+def _hint(name: str, known) -> str:
+    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _plain(prop: Prop):
+    if prop.type == "bool":
+        return prop.value.strip().lower() in ("true", "1", "yes")
+    for kind, cast in (("int", int), ("float", float)):
+        if prop.type == kind:
+            try:
+                return cast(prop.value)
+            except ValueError:
+                return prop.value
+    if prop.type == "class":
+        return {name: _plain(member) for name, member in prop.members}
+    return prop.value
+
+
+assert {f.name for f in fields(SquareProps)} == set(SQUARE_KEYS)

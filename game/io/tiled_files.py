@@ -1,0 +1,192 @@
+"""Safe access to the files a Tiled map refers to: path checks, size caps, hardened XML.
+
+Every file a map pulls in (tilesets, templates, images) is named relative to the file
+that mentions it, must stay inside the *asset root*, must be a regular file and must be
+small enough. XML is parsed with defusedxml (no entity declarations, no external
+entities) while counting elements, so a hostile file fails fast with one clear message
+instead of hanging or eating memory.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as SafeET
+from defusedxml.common import DefusedXmlException
+
+from ..core.errors import DataFileError
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_XML_ELEMENTS = 200_000
+MAX_XML_DEPTH = 64
+
+_XML_DECLARED_ENCODING = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A file as the user sees it (`shown`, for messages) and where it really is (`real`)."""
+
+    shown: str
+    real: Path
+
+    @property
+    def folder(self) -> Path:
+        return self.real.parent
+
+
+def map_file(path: str | os.PathLike) -> FileRef:
+    """The map file the caller named. It may be anywhere; what it refers to may not."""
+    shown = str(path)
+    real = Path(path).resolve()
+    _require_regular_file(shown, real, "", "map file")
+    return FileRef(shown, real)
+
+
+def resolve_asset_root(root: str | os.PathLike, shown_map: str) -> Path:
+    real = Path(root).resolve()
+    if not real.is_dir():
+        raise DataFileError(shown_map, "asset root", f"{root} is not a folder")
+    return real
+
+
+def resolve_reference(
+    reference: str | None, referrer: FileRef, root: Path, where: str, what: str
+) -> FileRef:
+    """Resolve `reference` (as written in `referrer`) to a regular file inside `root`."""
+    if reference is None or not reference.strip():
+        raise DataFileError(referrer.shown, where, f"the {what} has no file name (source is empty)")
+    if "\0" in reference:
+        raise DataFileError(referrer.shown, where, f"the {what} name contains a NUL character")
+    if _is_absolute(reference):
+        raise DataFileError(
+            referrer.shown, where,
+            f"the {what} '{reference}' is an absolute path; fivefoot only reads files inside the "
+            f"asset root ({root}). Keep it in or below the map's folder so Tiled saves a relative path.",
+        )
+    joined = os.path.normpath(os.path.join(os.path.dirname(referrer.shown), reference))
+    real = (referrer.folder / reference).resolve()
+    if not real.is_relative_to(root):
+        raise DataFileError(
+            referrer.shown, where,
+            f"the {what} '{reference}' lies outside the asset root {root}; fivefoot reads no files "
+            f"outside it. {_root_hint(real, root)}",
+        )
+    _require_regular_file(referrer.shown, real, where, f"{what} '{reference}'", looked_at=joined)
+    return FileRef(joined, real)
+
+
+def read_capped(ref: FileRef, where: str = "", limit: int = MAX_FILE_BYTES) -> bytes:
+    too_big = f"is larger than {limit // (1024 * 1024)} MiB; fivefoot refuses files this big"
+    if os.stat(ref.real).st_size > limit:  # refuse before reading a byte
+        raise DataFileError(ref.shown, where, too_big)
+    with open(ref.real, "rb") as handle:
+        data = handle.read(limit + 1)  # a file may grow after the check
+    if len(data) > limit:
+        raise DataFileError(ref.shown, where, too_big)
+    if not data:
+        raise DataFileError(ref.shown, where, "is empty")
+    return data
+
+
+def read_head(ref: FileRef, size: int) -> bytes:
+    with open(ref.real, "rb") as handle:
+        return handle.read(size)
+
+
+def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
+    """Parse `data` with defusedxml, capping element count and depth."""
+    _require_utf8_if_declared(ref, data)
+    depth = count = 0
+    root = None
+    try:
+        for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end")):
+            if event == "end":
+                depth -= 1
+                continue
+            depth += 1
+            count += 1
+            if root is None:
+                root = element
+            if count > MAX_XML_ELEMENTS:
+                raise DataFileError(
+                    ref.shown, "",
+                    f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex",
+                )
+            if depth > MAX_XML_DEPTH:
+                raise DataFileError(
+                    ref.shown, "", f"nests XML elements more than {MAX_XML_DEPTH} deep; is it really a Tiled file?"
+                )
+    except DefusedXmlException as err:
+        raise DataFileError(
+            ref.shown, "",
+            f"declares XML entities or a DTD with entities ({type(err).__name__}); Tiled never writes "
+            "these and fivefoot refuses them (they can expand without limit or read other files). "
+            "Re-save the file from Tiled.",
+        ) from None
+    except ParseError as err:
+        line, column = getattr(err, "position", (0, 0))
+        reason = str(err).split(":")[0]
+        raise DataFileError(
+            ref.shown, f"line {line}, column {column}",
+            f"is not well-formed XML ({reason}); the file may be truncated or damaged. Re-save it from Tiled.",
+        ) from None
+    if root is None or root.tag != expected_root:
+        found = "nothing" if root is None else f"<{root.tag[:40]}>"
+        raise DataFileError(
+            ref.shown, "", f"is not a Tiled {what}: its top element is {found}, expected <{expected_root}>"
+        )
+    return root
+
+
+def _require_utf8_if_declared(ref: FileRef, data: bytes) -> None:
+    """Name the offending line when a file claiming UTF-8 (the XML default) is not."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return  # UTF-16 with a byte order mark: expat handles it
+    declared = _XML_DECLARED_ENCODING.match(data[:200])
+    if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise DataFileError(
+            ref.shown, f"line {line}",
+            f"is not valid UTF-8 text (byte 0x{data[err.start]:02x}); Tiled saves UTF-8, so the file "
+            "is damaged or not a Tiled file. Re-save it from Tiled.",
+        ) from None
+
+
+def _require_regular_file(shown: str, real: Path, where: str, what: str, looked_at: str | None = None) -> None:
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        place = f" (looked for {looked_at})" if looked_at else ""
+        raise DataFileError(shown, where, f"the {what} does not exist{place}") from None
+    except OSError as err:
+        raise DataFileError(shown, where, f"cannot read the {what}: {err.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise DataFileError(shown, where, f"the {what} is not a regular file")
+
+
+def _is_absolute(reference: str) -> bool:
+    if reference.startswith(("/", "\\")) or "://" in reference or reference.lower().startswith("file:"):
+        return True
+    return PurePosixPath(reference).is_absolute() or PureWindowsPath(reference).is_absolute() or bool(
+        PureWindowsPath(reference).drive
+    )
+
+
+def _root_hint(real: Path, root: Path) -> str:
+    try:
+        common = Path(os.path.commonpath([real, root]))
+    except ValueError:
+        common = None
+    if common is not None and common != Path(common.anchor):
+        return f"If the map belongs to a game folder that holds both, name that folder as the asset root (for example --asset-root {common})."
+    return "Move the file into the map's folder or below it."

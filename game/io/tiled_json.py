@@ -1,0 +1,214 @@
+"""Tiled's JSON formats (.tmj maps, .tsj tilesets, .tj templates) translated to TMX trees.
+
+The JSON is checked field by field and rebuilt as the XML elements Tiled would have
+written to a .tmx/.tsx/.tx, so one reader (tiled_document) handles both formats with
+the same limits.
+"""
+from __future__ import annotations
+
+import json
+import math
+from xml.etree.ElementTree import Element, SubElement
+
+from ..core.errors import DataFileError
+from .tiled_files import MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
+
+_LAYER_TAGS = {"tilelayer": "layer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
+_MAP_ATTRS = ("orientation", "renderorder", "width", "height", "tilewidth", "tileheight", "infinite",
+              "staggeraxis", "staggerindex", "hexsidelength", "class", "version", "tiledversion")
+_LAYER_ATTRS = ("id", "name", "class", "visible", "opacity", "offsetx", "offsety", "width", "height")
+_OBJECT_ATTRS = ("id", "name", "type", "class", "x", "y", "width", "height", "rotation", "gid", "visible", "template")
+_TILESET_ATTRS = ("firstgid", "source", "name", "class", "tilewidth", "tileheight", "spacing", "margin",
+                  "tilecount", "columns")
+_TILE_ATTRS = ("id", "type", "class", "x", "y", "width", "height")
+
+
+def json_to_tree(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
+    try:
+        document = json.loads(data)
+    except UnicodeDecodeError:
+        raise DataFileError(ref.shown, "", "is not UTF-8 text; re-save it from Tiled") from None
+    except RecursionError:
+        raise DataFileError(ref.shown, "", "nests JSON too deeply; is it really a Tiled file?") from None
+    except ValueError as err:
+        raise DataFileError(
+            ref.shown, f"line {getattr(err, 'lineno', '?')}",
+            f"is not valid JSON ({getattr(err, 'msg', err)}); the file may be truncated. Re-save it from Tiled.",
+        ) from None
+    return _Translator(ref, what).root(document, expected_root)
+
+
+class _Translator:
+    def __init__(self, ref: FileRef, what: str):
+        self.shown = ref.shown
+        self.what = what
+        self.count = 0
+
+    def root(self, document, expected_root: str) -> Element:
+        if not isinstance(document, dict):
+            raise DataFileError(self.shown, "", f"is not a Tiled {self.what}: expected a JSON object at the top")
+        kind = document.get("type", expected_root)
+        if expected_root == "map" and kind != "map":
+            raise DataFileError(self.shown, "", f"is not a Tiled map (its type is {str(kind)[:40]!r})")
+        if expected_root == "template":
+            if kind != "template":
+                raise DataFileError(self.shown, "", "is not a Tiled object template (type must be 'template')")
+            root = self.element(None, "template")
+            if "tileset" in document:
+                self.tileset(root, self.obj(document["tileset"], "tileset"))
+            self.object(root, self.obj(document.get("object"), "object"))
+            return root
+        if expected_root == "tileset":
+            return self.tileset(None, document)
+        root = self.element(None, "map")
+        self.attrs(root, document, _MAP_ATTRS, "map")
+        self.properties(root, document, "map")
+        for tileset in self.array(document.get("tilesets", []), "tilesets"):
+            self.tileset(root, self.obj(tileset, "tileset"))
+        self.layers(root, document.get("layers", []))
+        return root
+
+    # -- building blocks ---------------------------------------------------------
+
+    def element(self, parent, tag: str) -> Element:
+        self.count += 1
+        if self.count > MAX_XML_ELEMENTS:
+            raise DataFileError(self.shown, "", f"has more than {MAX_XML_ELEMENTS:,} items; fivefoot refuses files this complex")
+        return Element(tag) if parent is None else SubElement(parent, tag)
+
+    def obj(self, value, where: str) -> dict:
+        if not isinstance(value, dict):
+            raise DataFileError(self.shown, where, "must be a JSON object")
+        return value
+
+    def array(self, value, where: str) -> list:
+        if not isinstance(value, list):
+            raise DataFileError(self.shown, where, "must be a JSON array")
+        return value
+
+    def attrs(self, element: Element, source: dict, names, where: str) -> None:
+        for name in names:
+            if name in source and source[name] is not None:
+                element.set(name, self.scalar(source[name], f"{where}, field '{name}'"))
+
+    def scalar(self, value, where: str) -> str:
+        if isinstance(value, bool):
+            return "1" if value else "0"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise DataFileError(self.shown, where, "must be a finite number")
+            return repr(int(value)) if value.is_integer() else repr(value)
+        if isinstance(value, str):
+            return value
+        raise DataFileError(self.shown, where, "must be a number, text or true/false")
+
+    def properties(self, element: Element, source: dict, where: str) -> None:
+        if "properties" not in source:
+            return
+        holder = self.element(element, "properties")
+        for item in self.array(source["properties"], f"{where}, properties"):
+            item = self.obj(item, f"{where}, properties")
+            prop = self.element(holder, "property")
+            name = item.get("name")
+            if not isinstance(name, str):
+                raise DataFileError(self.shown, f"{where}, properties", "a property has no name")
+            prop.set("name", name)
+            kind = item.get("type", "string")
+            prop.set("type", kind if isinstance(kind, str) else "string")
+            value = item.get("value", "")
+            if kind == "class" and isinstance(value, dict):
+                self.properties(prop, {"properties": [{"name": k, "value": v} for k, v in value.items()]},
+                                f"{where}, property '{name}'")
+            elif isinstance(value, bool):
+                prop.set("value", "true" if value else "false")
+            else:
+                prop.set("value", self.scalar(value, f"{where}, property '{name}'"))
+
+    # -- map parts -----------------------------------------------------------------
+
+    def tileset(self, parent, source: dict) -> Element:
+        where = f"tileset '{source.get('name', source.get('source', '?'))}'"
+        element = self.element(parent, "tileset")
+        self.attrs(element, source, _TILESET_ATTRS, where)
+        self.properties(element, source, where)
+        if "tileoffset" in source:
+            offset = self.obj(source["tileoffset"], f"{where}, tileoffset")
+            self.attrs(self.element(element, "tileoffset"), offset, ("x", "y"), where)
+        if "image" in source:
+            self.image(element, source, where)
+        for tile in self.array(source.get("tiles", []), f"{where}, tiles"):
+            tile = self.obj(tile, f"{where}, tiles")
+            tile_el = self.element(element, "tile")
+            self.attrs(tile_el, tile, _TILE_ATTRS, where)
+            self.properties(tile_el, tile, f"{where}, tile {tile.get('id', '?')}")
+            if "image" in tile:
+                self.image(tile_el, tile, where)
+        return element
+
+    def image(self, parent: Element, source: dict, where: str) -> None:
+        image = self.element(parent, "image")
+        image.set("source", self.scalar(source["image"], f"{where}, image"))
+        for name in ("imagewidth", "imageheight"):
+            if name in source:
+                image.set(name.removeprefix("image"), self.scalar(source[name], f"{where}, {name}"))
+
+    def layers(self, parent: Element, layers, depth: int = 1) -> None:
+        if depth > MAX_XML_DEPTH:
+            raise DataFileError(self.shown, "layers", f"nests groups more than {MAX_XML_DEPTH} deep")
+        for layer in self.array(layers, "layers"):
+            layer = self.obj(layer, "layers")
+            kind = layer.get("type")
+            if kind not in _LAYER_TAGS:
+                raise DataFileError(self.shown, "layers", f"layer type {str(kind)[:40]!r} is unknown")
+            where = f"layer '{layer.get('name', '?')}'"
+            element = self.element(parent, _LAYER_TAGS[kind])
+            self.attrs(element, layer, _LAYER_ATTRS, where)
+            self.properties(element, layer, where)
+            if kind == "tilelayer":
+                self.tile_data(element, layer, where)
+            elif kind == "objectgroup":
+                for item in self.array(layer.get("objects", []), f"{where}, objects"):
+                    self.object(element, self.obj(item, f"{where}, objects"))
+            elif kind == "group":
+                self.layers(element, layer.get("layers", []), depth + 1)
+            elif "image" in layer:
+                self.attrs(self.element(element, "image"), {"source": layer["image"]}, ("source",), where)
+
+    def tile_data(self, element: Element, layer: dict, where: str) -> None:
+        data = self.element(element, "data")
+        if "chunks" in layer:
+            self.element(data, "chunk")  # the reader refuses infinite maps with the fix
+            return
+        values = layer.get("data")
+        encoding = layer.get("encoding", "csv")
+        if encoding == "base64":
+            data.set("encoding", "base64")
+            if layer.get("compression"):
+                data.set("compression", self.scalar(layer["compression"], where))
+            data.text = self.scalar(values, f"{where}, data")
+            return
+        if not isinstance(values, list) or not all(type(v) is int for v in values):
+            raise DataFileError(self.shown, where, "data must be an array of tile numbers")
+        data.set("encoding", "csv")
+        data.text = ",".join(map(str, values))
+
+    def object(self, parent: Element, source: dict) -> None:
+        where = f"object {source.get('id', '?')}"
+        element = self.element(parent, "object")
+        self.attrs(element, source, _OBJECT_ATTRS, where)
+        self.properties(element, source, where)
+        if source.get("point"):
+            self.element(element, "point")
+        elif source.get("ellipse"):
+            self.element(element, "ellipse")
+        elif "text" in source:
+            self.element(element, "text")
+        for shape in ("polygon", "polyline"):
+            if shape in source:
+                points = []
+                for point in self.array(source[shape], f"{where}, {shape}"):
+                    point = self.obj(point, f"{where}, {shape}")
+                    points.append(f"{self.scalar(point.get('x'), where)},{self.scalar(point.get('y'), where)}")
+                self.element(element, shape).set("points", " ".join(points))

@@ -1,0 +1,123 @@
+"""Decoding a tile layer's `<data>` into raw 32-bit Tiled GIDs, with hard limits.
+
+Supports CSV and base64 (uncompressed, zlib, gzip). Decompression is bounded to the
+exact size the layer needs, so a decompression bomb costs nothing. Formats Python's
+standard library cannot read (zstd) and the deprecated XML tile format are refused with
+the Tiled setting that fixes them.
+"""
+from __future__ import annotations
+
+import binascii
+import re
+import zlib
+from base64 import b64decode
+
+import numpy as np
+
+from ..core.errors import DataFileError
+
+# Top bits of a GID are flip/rotation flags (Tiled: horizontal, vertical, diagonal, hex 120°).
+FLIP_HORIZONTAL = 1 << 31
+FLIP_VERTICAL = 1 << 30
+FLIP_DIAGONAL = 1 << 29
+ROTATE_HEX_120 = 1 << 28
+GID_MASK = ROTATE_HEX_120 - 1
+MAX_RAW_GID = (1 << 32) - 1
+
+FIX_FORMAT = "in Tiled choose Map > Map Properties > Tile Layer Format: CSV (or Base64 zlib) and save again"
+
+_SPACES = re.compile(r"\s+")
+_WHITESPACE = re.compile(rb"\s+")
+
+
+def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) -> np.ndarray:
+    """Return the layer's raw GIDs (flags included) as a uint32 array of shape (height, width)."""
+    if data_el is None:
+        raise DataFileError(shown, where, "has no <data> element")
+    if data_el.find("chunk") is not None:
+        raise DataFileError(shown, where, "holds chunks of an infinite map; in Tiled uncheck Map > Map Properties > Infinite")
+    encoding = data_el.get("encoding")
+    compression = data_el.get("compression")
+    text = data_el.text or ""
+    count = width * height
+    if encoding is None:
+        if data_el.find("tile") is not None or not text.strip():
+            raise DataFileError(shown, where, f"uses the deprecated XML tile format; {FIX_FORMAT}")
+        raise DataFileError(shown, where, f"layer data has no encoding; {FIX_FORMAT}")
+    if encoding == "csv":
+        if compression:
+            raise DataFileError(shown, where, f"CSV data cannot be compressed ('{compression}'); {FIX_FORMAT}")
+        return _decode_csv(text, width, height, shown, where)
+    if encoding == "base64":
+        raw = _decode_base64(text, shown, where)
+        if compression in (None, ""):
+            data = raw
+        elif compression in ("zlib", "gzip"):
+            data = _inflate(raw, compression, count * 4, shown, where)
+        elif compression == "zstd":
+            raise DataFileError(shown, where, f"is compressed with zstd, which fivefoot cannot read; {FIX_FORMAT}")
+        else:
+            raise DataFileError(shown, where, f"uses unknown compression '{compression}'; {FIX_FORMAT}")
+        if len(data) != count * 4:
+            raise DataFileError(
+                shown, where,
+                f"holds {len(data) // 4} tiles ({len(data)} bytes), expected {width} x {height} = {count}",
+            )
+        return np.frombuffer(data, dtype="<u4").astype(np.uint32).reshape(height, width)
+    raise DataFileError(shown, where, f"uses unknown encoding '{encoding}'; {FIX_FORMAT}")
+
+
+def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> np.ndarray:
+    count = width * height
+    tokens = _SPACES.sub("", text).split(",")
+    if tokens and tokens[-1] == "":
+        tokens.pop()  # Tiled may end a row (and so the data) with a comma
+    if len(tokens) != count:
+        raise DataFileError(
+            shown, where, f"has {len(tokens)} tile numbers in its CSV data, expected {width} x {height} = {count}"
+        )
+    # ASCII digits only, at most 10 of them: no signs, no junk, no 4000-digit numbers
+    if not text.isascii() or not all(map(str.isdigit, tokens)) or max(map(len, tokens)) > 10:
+        bad = next(t for t in tokens if not (t.isascii() and t.isdigit() and len(t) <= 10))
+        raise DataFileError(
+            shown, where,
+            f"has '{bad[:20] or '(an empty entry)'}' in its CSV data; each entry must be a tile number "
+            f"from 0 to {MAX_RAW_GID}",
+        )
+    values = np.array(list(map(int, tokens)), dtype=np.int64)
+    largest = int(values.max())
+    if largest > MAX_RAW_GID:
+        raise DataFileError(
+            shown, where, f"has tile number {largest} in its CSV data; tile numbers are at most {MAX_RAW_GID}"
+        )
+    return values.astype(np.uint32).reshape(height, width)
+
+
+def _decode_base64(text: str, shown: str, where: str) -> bytes:
+    compact = _WHITESPACE.sub(b"", text.encode("ascii", errors="replace"))
+    try:
+        return b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        raise DataFileError(
+            shown, where, f"layer data is not valid base64 (damaged file?); re-save it from Tiled or {FIX_FORMAT}"
+        ) from None
+
+
+def _inflate(raw: bytes, compression: str, expected: int, shown: str, where: str) -> bytes:
+    inflater = zlib.decompressobj(wbits=zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
+    try:
+        data = inflater.decompress(raw, expected)
+        overflow = inflater.decompress(inflater.unconsumed_tail, 1) if not inflater.eof else b""
+    except zlib.error as err:
+        raise DataFileError(shown, where, f"{compression} data is damaged ({err}); re-save the map from Tiled") from None
+    if overflow or len(data) > expected:
+        raise DataFileError(
+            shown, where,
+            f"{compression} data unpacks to more than the {expected // 4} tiles the layer holds "
+            "(damaged file or decompression bomb)",
+        )
+    if not inflater.eof:
+        raise DataFileError(shown, where, f"{compression} data is truncated; re-save the map from Tiled")
+    if inflater.unused_data.strip(b"\0"):
+        raise DataFileError(shown, where, f"has extra bytes after the {compression} data; re-save the map from Tiled")
+    return data

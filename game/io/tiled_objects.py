@@ -1,0 +1,161 @@
+"""Objects of an object layer, with their templates (.tx) applied, as checked `MapObject`s.
+
+A template gives defaults: the instance's own attributes, properties and shape win.
+Tile objects keep a reference to their tile (tileset, local id) whichever GID space
+(the map's or the template's tileset) the GID came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+
+from ..core.errors import DataFileError
+from .tiled_files import FileRef
+from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
+from .tiled_properties import Prop, element_class, float_attr, int_attr, read_properties, short
+from .tiled_tilesets import TileLookup, Tileset
+
+MAX_POINTS = 4096
+_SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
+
+
+@dataclass
+class MapObject:
+    id: int
+    name: str
+    cls: str
+    shape: str  # rectangle, ellipse, point, polygon, polyline, text, tile
+    x: float
+    y: float
+    width: float = 0.0
+    height: float = 0.0
+    rotation: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()
+    tile: tuple[Tileset, int] | None = None
+    flips: tuple[bool, bool, bool] = (False, False, False)
+    properties: dict[str, Prop] = field(default_factory=dict)
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Template:
+    """A parsed .tx file: its `<object>` element and the tileset its GID refers to."""
+
+    ref: FileRef
+    element: object
+    tileset: Tileset | None
+
+
+def parse_template(root, ref: FileRef, assets) -> Template:
+    objects = root.findall("object")
+    if len(objects) != 1:
+        raise DataFileError(ref.shown, "", f"a template must hold exactly one <object>, found {len(objects)}")
+    tileset = None
+    tileset_el = root.find("tileset")
+    if tileset_el is not None:
+        firstgid = int_attr(tileset_el, "firstgid", ref.shown, "<tileset>", 1, GID_MASK)
+        tileset = assets.tileset(tileset_el, ref, firstgid, "template tileset")
+    return Template(ref, objects[0], tileset)
+
+
+def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where: str) -> MapObject:
+    shown = ref.shown
+    object_id = short(element.get("id", "?"), 12)
+    where = f"{layer_where}, object {object_id}"
+    attributes = dict(element.attrib)
+    properties: dict[str, Prop] = {}
+    shape_el = _shape_element(element)
+    template = None
+    if element.get("template"):
+        template = assets.template(element.get("template"), ref, where)
+        attributes = {**template.element.attrib, **attributes}
+        properties.update(read_properties(template.element, template.ref.shown, "template object"))
+        if shape_el is None:
+            shape_el = _shape_element(template.element)
+    properties.update(read_properties(element, shown, where))
+    merged = _AttributeView(attributes)
+    name = merged.get("name") or ""
+    if name:
+        where = f"{layer_where}, object {object_id} '{short(name)}'"
+    obj = MapObject(
+        id=int_attr(merged, "id", shown, where, 0, 2**31 - 1, default=0),
+        name=name,
+        cls=element_class(element) or (element_class(template.element) if template else ""),
+        shape="rectangle",
+        x=float_attr(merged, "x", shown, where),
+        y=float_attr(merged, "y", shown, where),
+        width=float_attr(merged, "width", shown, where),
+        height=float_attr(merged, "height", shown, where),
+        rotation=float_attr(merged, "rotation", shown, where, limit=1e6),
+        properties=properties,
+        where=where,
+    )
+    if obj.width < 0 or obj.height < 0:
+        raise DataFileError(shown, where, "has a negative width or height")
+    if element.get("gid") is not None:  # the instance's GID is in the map's GID space
+        _attach_tile(obj, element, lookup.find, lookup.span(), shown)
+    elif template is not None and template.element.get("gid") is not None:  # the template's, in its tileset's
+        tileset = template.tileset
+        span = (f"its template's tileset '{tileset.name}' starts at {tileset.firstgid}" if tileset
+                else "its template names no tileset")
+        _attach_tile(obj, template.element, partial(_in_tileset, tileset), span, shown)
+    elif shape_el is not None:
+        obj.shape = shape_el.tag
+        if shape_el.tag in ("polygon", "polyline"):
+            obj.points = _points(shape_el.get("points"), shape_el.tag, shown, where)
+    return obj
+
+
+def _in_tileset(tileset: Tileset | None, gid: int) -> tuple[Tileset, int] | None:
+    if tileset is None or not tileset.has_tile(gid - tileset.firstgid):
+        return None
+    return tileset, gid - tileset.firstgid
+
+
+def _attach_tile(obj: MapObject, holder, find, span: str, shown: str) -> None:
+    raw = int_attr(holder, "gid", shown, obj.where, 0, MAX_RAW_GID)
+    gid = raw & GID_MASK
+    obj.flips = (bool(raw & FLIP_HORIZONTAL), bool(raw & FLIP_VERTICAL), bool(raw & FLIP_DIAGONAL))
+    if gid == 0:
+        return
+    found = find(gid)
+    if found is None:
+        raise DataFileError(shown, obj.where, f"tile object uses tile number {gid}, which is in no tileset ({span})")
+    obj.shape = "tile"
+    obj.tile = found
+
+
+def _shape_element(element):
+    for tag in _SHAPES:
+        found = element.find(tag)
+        if found is not None:
+            return found
+    return None
+
+
+def _points(text: str | None, tag: str, shown: str, where: str) -> tuple[tuple[float, float], ...]:
+    pairs = (text or "").split()
+    if len(pairs) > MAX_POINTS:
+        raise DataFileError(shown, where, f"its {tag} has {len(pairs)} points; at most {MAX_POINTS} are allowed")
+    points = []
+    for pair in pairs:
+        try:
+            x, y = (float(v) for v in pair.split(","))
+        except ValueError:
+            raise DataFileError(shown, where, f"its {tag} has a bad point '{pair[:40]}'; expected x,y") from None
+        if not (abs(x) <= 1e7 and abs(y) <= 1e7):
+            raise DataFileError(shown, where, f"its {tag} has an out-of-range point '{pair[:40]}'")
+        points.append((x, y))
+    if len(points) < (3 if tag == "polygon" else 2):
+        raise DataFileError(shown, where, f"its {tag} has too few points ({len(points)})")
+    return tuple(points)
+
+
+class _AttributeView:
+    """Lets the attribute helpers read a merged attribute dict like an element."""
+
+    def __init__(self, attributes: dict):
+        self.attrib = attributes
+
+    def get(self, name, default=None):
+        return self.attrib.get(name, default)

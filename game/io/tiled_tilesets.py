@@ -1,0 +1,197 @@
+"""Tilesets: a `<tileset>` element (embedded in a map or a .tsx) as a checked `Tileset`.
+
+Both kinds Tiled makes are handled: one image cut into a grid (with margin and spacing)
+and image collections (each tile its own image, optionally a sub-rectangle of it).
+Tile and tileset custom properties are kept raw; the fivefoot convention reads them.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..core.errors import DataFileError
+from .tiled_files import FileRef
+from .tiled_images import MAX_IMAGE_SIDE
+from .tiled_layerdata import GID_MASK
+from .tiled_properties import Prop, element_class, int_attr, read_properties, short
+
+MAX_TILESETS = 256
+
+
+@dataclass(frozen=True)
+class TileDef:
+    local_id: int
+    cls: str = ""
+    properties: dict = field(default_factory=dict)
+    image: FileRef | None = None
+    image_rect: tuple[int, int, int, int] | None = None
+
+
+@dataclass
+class Tileset:
+    name: str
+    shown: str                # the file that defines it, for messages
+    where: str                # e.g. "tileset 'Desert'"
+    tile_width: int
+    tile_height: int
+    columns: int = 0
+    count: int = 0            # tiles cut from `image`; 0 for an image collection
+    spacing: int = 0
+    margin: int = 0
+    image: FileRef | None = None
+    properties: dict[str, Prop] = field(default_factory=dict)
+    tiles: dict[int, TileDef] = field(default_factory=dict)
+    offset: tuple[int, int] = (0, 0)
+    firstgid: int = 0
+    source: Path | None = None  # the .tsx it came from, if external
+
+    @property
+    def is_collection(self) -> bool:
+        return self.image is None
+
+    def valid_ids(self, local_ids: np.ndarray) -> np.ndarray:
+        if self.is_collection:
+            with_image = np.fromiter((i for i, t in self.tiles.items() if t.image), dtype=np.int64)
+            return np.isin(local_ids, with_image)
+        return local_ids < self.count
+
+    def has_tile(self, local_id: int) -> bool:
+        if self.is_collection:
+            tile = self.tiles.get(local_id)
+            return tile is not None and tile.image is not None
+        return 0 <= local_id < self.count
+
+    def tile_image(self, local_id: int) -> tuple[FileRef, tuple[int, int, int, int]]:
+        """The image file and pixel rectangle that draw tile `local_id`."""
+        if self.is_collection:
+            tile = self.tiles[local_id]
+            return tile.image, tile.image_rect
+        column, row = local_id % self.columns, local_id // self.columns
+        x = self.margin + column * (self.tile_width + self.spacing)
+        y = self.margin + row * (self.tile_height + self.spacing)
+        return self.image, (x, y, self.tile_width, self.tile_height)
+
+
+def parse_tileset(element, ref: FileRef, assets, where: str) -> Tileset:
+    """A tileset from its `<tileset>` element found in `ref` (images resolved from there)."""
+    shown = ref.shown
+    name = short(element.get("name") or "(unnamed)")
+    where = f"{where} '{name}'"
+    tile_width = int_attr(element, "tilewidth", shown, where, 1, MAX_IMAGE_SIDE)
+    tile_height = int_attr(element, "tileheight", shown, where, 1, MAX_IMAGE_SIDE)
+    spacing = int_attr(element, "spacing", shown, where, 0, MAX_IMAGE_SIDE, default=0)
+    margin = int_attr(element, "margin", shown, where, 0, MAX_IMAGE_SIDE, default=0)
+    tileset = Tileset(
+        name=name, shown=shown, where=where, tile_width=tile_width, tile_height=tile_height,
+        spacing=spacing, margin=margin, properties=read_properties(element, shown, where),
+    )
+    offset = element.find("tileoffset")
+    if offset is not None:
+        tileset.offset = (
+            int_attr(offset, "x", shown, where, -MAX_IMAGE_SIDE, MAX_IMAGE_SIDE, default=0),
+            int_attr(offset, "y", shown, where, -MAX_IMAGE_SIDE, MAX_IMAGE_SIDE, default=0),
+        )
+    image_el = element.find("image")
+    if image_el is not None:
+        tileset.image, (width, height) = _image(image_el, ref, assets, where)
+        tileset.columns = max(0, (width - margin + spacing) // (tile_width + spacing))
+        rows = max(0, (height - margin + spacing) // (tile_height + spacing))
+        tileset.count = tileset.columns * rows
+        if tileset.count == 0:
+            raise DataFileError(
+                shown, where, f"its image ({width}x{height}) is smaller than one {tile_width}x{tile_height} tile"
+            )
+        stated = element.get("tilecount")
+        if stated is not None and stated.strip().isdigit() and int(stated) != tileset.count:
+            assets.warn(
+                f"{where}: says it has {stated} tiles but its image holds {tileset.count}; "
+                "fivefoot uses the image (open and save the tileset in Tiled to fix)",
+                shown,
+            )
+    for tile_el in element.findall("tile"):
+        tile = _tile(tile_el, ref, assets, where, tileset)
+        tileset.tiles[tile.local_id] = tile
+    return tileset
+
+
+def _tile(element, ref: FileRef, assets, where: str, tileset: Tileset) -> TileDef:
+    shown = ref.shown
+    local_id = int_attr(element, "id", shown, f"{where}, <tile>", 0, GID_MASK)
+    where = f"{where}, tile {local_id}"
+    image, rect = None, None
+    image_el = element.find("image")
+    if image_el is not None and tileset.image is None:
+        image, (width, height) = _image(image_el, ref, assets, where)
+        rect = (0, 0, width, height)
+        if element.get("width") is not None or element.get("x") is not None:
+            x = int_attr(element, "x", shown, where, 0, width - 1, default=0)
+            y = int_attr(element, "y", shown, where, 0, height - 1, default=0)
+            rect = (
+                x, y,
+                int_attr(element, "width", shown, where, 1, width - x, default=width - x),
+                int_attr(element, "height", shown, where, 1, height - y, default=height - y),
+            )
+    return TileDef(
+        local_id=local_id,
+        cls=element_class(element),
+        properties=read_properties(element, shown, where),
+        image=image,
+        image_rect=rect,
+    )
+
+
+def _image(image_el, ref: FileRef, assets, where: str) -> tuple[FileRef, tuple[int, int]]:
+    shown = ref.shown
+    declared = [
+        int_attr(image_el, side, shown, f"{where}, <image>", 1, MAX_IMAGE_SIDE, default=0)
+        for side in ("width", "height")
+    ]
+    image, size = assets.image(image_el.get("source"), ref, where)
+    if all(declared) and tuple(declared) != size:
+        assets.warn(
+            f"{where}: image '{image.shown}' is {size[0]}x{size[1]} pixels but the tileset says "
+            f"{declared[0]}x{declared[1]}; fivefoot uses the real size (open and save the tileset in Tiled to fix)",
+            shown,
+        )
+    return image, size
+
+
+class TileLookup:
+    """Find the tileset owning a GID, as Tiled does: the one with the largest firstgid <= gid."""
+
+    def __init__(self, tilesets: list[Tileset]):
+        self.tilesets = sorted(tilesets, key=lambda t: t.firstgid)
+        self._firsts = [t.firstgid for t in self.tilesets]
+
+    def find(self, gid: int) -> tuple[Tileset, int] | None:
+        index = bisect.bisect_right(self._firsts, gid) - 1
+        if gid <= 0 or index < 0:
+            return None
+        tileset = self.tilesets[index]
+        local = gid - tileset.firstgid
+        return (tileset, local) if tileset.has_tile(local) else None
+
+    def owners(self, gids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For non-zero masked `gids`: owning tileset index, local id, and validity."""
+        index = np.searchsorted(np.array(self._firsts, dtype=np.int64), gids, side="right") - 1
+        valid = index >= 0
+        safe = np.where(valid, index, 0)
+        firsts = np.array(self._firsts or [0], dtype=np.int64)
+        local = gids.astype(np.int64) - firsts[safe]
+        for i, tileset in enumerate(self.tilesets):
+            mine = valid & (safe == i)
+            if mine.any():
+                valid[mine] = tileset.valid_ids(local[mine])
+        return safe, local, valid
+
+    def span(self) -> str:
+        if not self.tilesets:
+            return "the map has no tilesets"
+        ranges = []
+        for tileset in self.tilesets:
+            size = tileset.count if not tileset.is_collection else (max(tileset.tiles, default=-1) + 1)
+            ranges.append(f"{tileset.name} {tileset.firstgid}-{tileset.firstgid + max(size, 1) - 1}")
+        return "tilesets cover " + ", ".join(ranges)
