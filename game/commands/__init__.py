@@ -8,6 +8,8 @@ COMMAND_MODULES = (
     "path",
     "threats",
     "check_map",
+    "run",
+    "explain",
     "play",
     "simulate",
 )

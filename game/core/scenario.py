@@ -40,6 +40,25 @@ FIGURE_STAT_FIELDS = {
     "conditions": Field("list[str]", "conditions it starts the battle in", [], choices=CONDITION_NAMES),
 }
 
+# One [[actions]] table: an action's JSON form (game/core/actions.py) plus `wait`.
+ACTION_ENTRY_SCHEMA = {
+    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, end-turn"),
+    "figure": Field("str", "id of the figure acting"),
+    "to": Field("list[int]", "destination square [x, y] (move, disengage)", None),
+    "mode": Field("str", "movement mode: walk, jog, run, withdraw, sidestep", None),
+    "facing": Field("str", "facing at the end (move) or to turn to (turn)", None),
+    "altitude_ft": Field("int", "altitude at the end of a flyer's move", None),
+    "exit": Field("bool", "move: leave the battle over the map edge", None),
+    "target": Field("str", "id of the figure attacked, charged or aimed at", None),
+    "weapon": Field("str", "weapon to attack with (default: the ready one)", None),
+    "subdue": Field("bool", "attack: strike to subdue", None),
+    "careful": Field("bool", "attack: a careful shot into a melee", None),
+    "style": Field("str", "defend: parry, dodge, ...; disengage: retreat, hasty, fighting", None),
+    "amount": Field("int", "defend (defending): strike chance traded for defense", None),
+    "until": Field("str", "hold: the figure to wait for", None),
+    "wait": Field("bool", "pass the turns of those acting first until this figure's turn (default true)", None),
+}
+
 SCENARIO_SCHEMA = {
     "title": Field("str", "shown in the game and the CLI", ""),
     "description": Field("str", "what the scenario demonstrates", ""),
@@ -51,7 +70,7 @@ SCENARIO_SCHEMA = {
         "asset_root": Field("str", "folder the map may read tilesets from, relative to the scenario", ""),
     },
     "figures": Field("list[table]", "the figures on the map", entry=FIGURE_SCHEMA),
-    "actions": Field("list[table]", "scripted actions (see docs/scenarios.md)"),
+    "actions": Field("list[table]", "scripted actions (see docs/scenarios.md, Scripted actions)", entry=ACTION_ENTRY_SCHEMA),
 }
 
 _TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons")

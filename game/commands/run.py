@@ -1,0 +1,57 @@
+"""`fivefoot run SCENARIO`: play the scenario's scripted actions and print every event."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.battle import Battle
+from ..core.script import parse_script, run_script
+from .common import add_json_flag, add_scenario_arg, load
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("run", help="play the scenario's scripted [[actions]] and print the events")
+    add_scenario_arg(p)
+    p.add_argument("--seed", type=int, help="dice seed (default: the scenario's)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    sc = load(args)
+    if args.seed is not None:
+        if args.seed < 0:
+            from ..core.errors import RulesError
+            raise RulesError("--seed must be 0 or more")
+        sc.seed = args.seed
+    battle = Battle.from_scenario(sc)
+    script = parse_script(sc.actions, sc.source, [f.id for f in sc.figures])
+    start = list(battle.events)
+    try:
+        events = run_script(battle, script, sc.source)
+    except Exception:
+        _print(start + battle.events[len(start):], args.json)
+        raise
+    _print(start + events, args.json)
+    if not args.json:
+        print(_summary(battle))
+    sys.stdout.flush()
+    return 0
+
+
+def _print(events, as_json: bool) -> None:
+    for event in events:
+        if as_json:
+            sys.stdout.write(json.dumps(event.to_json(), sort_keys=False) + "\n")
+        else:
+            sys.stdout.write(event.text + "\n")
+
+
+def _summary(battle) -> str:
+    parts = []
+    for fid in battle.figures:
+        st = battle.status(fid)
+        cond = f" [{', '.join(st.conditions)}]" if st.conditions else ""
+        parts.append(f"{st.name} {st.hp}/{st.max_hp} hp{cond}")
+    state = f"over: {battle.winner or 'draw'} " if battle.is_over else f"round {battle.round}, {battle.current} to act; "
+    return f"-- {state}" + "; ".join(parts)

@@ -1,0 +1,58 @@
+"""Scripted actions from a scenario's [[actions]] tables, validated and played through the resolver.
+
+Each table is an action's JSON form (see docs/scenarios.md, "Scripted actions"). By default
+the runner first passes the turns of whoever acts before the scripted figure, so a script
+only lists the actions that matter; `wait = false` turns that off for one action.
+"""
+from __future__ import annotations
+
+from .actions import Action, EndTurn, action_from_json
+from .errors import DataFileError, RulesError
+from .events import ActionRefused, Event
+
+MAX_PASSES = 200
+
+
+def parse_script(entries: list, path: str, figure_ids) -> list[tuple[Action, bool]]:
+    """Every scripted action checked for form (not legality), or DataFileError naming actions[N]."""
+    out = []
+    for i, entry in enumerate(entries, start=1):
+        where = f"actions[{i}]"
+        if not isinstance(entry, dict):
+            raise DataFileError(path, where, "each [[actions]] entry must be a table")
+        data = {k: v for k, v in entry.items() if v is not None}
+        wait = data.pop("wait", True)
+        if not isinstance(wait, bool):
+            raise DataFileError(path, f"{where}.wait", "must be true or false")
+        try:
+            action = action_from_json(data)
+        except RulesError as err:
+            raise DataFileError(path, where, str(err)) from None
+        if action.figure not in figure_ids:
+            raise DataFileError(path, f"{where}.figure", f"no figure {action.figure!r}; figures: {', '.join(figure_ids)}")
+        for key in ("target", "until"):
+            other = getattr(action, key, None)
+            if other is not None and other not in figure_ids:
+                raise DataFileError(path, f"{where}.{key}", f"no figure {other!r}; figures: {', '.join(figure_ids)}")
+        out.append((action, wait))
+    return out
+
+
+def run_script(battle, script: list[tuple[Action, bool]], path: str) -> list[Event]:
+    """Apply the script; DataFileError naming actions[N] and the refusal if one cannot be played."""
+    events: list[Event] = []
+    for i, (action, wait) in enumerate(script, start=1):
+        passes = 0
+        while True:
+            if battle.is_over:
+                raise DataFileError(path, f"actions[{i}]", f"the battle is already over before this action")
+            try:
+                events.extend(battle.apply(action))
+                break
+            except ActionRefused as refusal:
+                current = battle.current
+                if not wait or current is None or current == action.figure or passes >= MAX_PASSES:
+                    raise DataFileError(path, f"actions[{i}]", f"refused: {refusal.reason}") from None
+                events.extend(battle.apply(EndTurn(current)))
+                passes += 1
+    return events
