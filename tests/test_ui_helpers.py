@@ -29,6 +29,17 @@ def make_app(name: str = "corridor.toml", sides=None, size=(1280, 800), cell: in
     return app
 
 
+def advance_to(app, figure_id: str) -> None:
+    """End other figures' turns through the resolver until it is `figure_id`'s turn."""
+    from game.core.actions import EndTurn
+    for _ in range(50):
+        if app.battle.current == figure_id:
+            break
+        app.battle.apply(EndTurn(figure=app.battle.current))
+    assert app.battle.current == figure_id
+    app.frame([])
+
+
 def step(app, *events) -> None:
     """Post real pygame events and run one frame of the app's own loop."""
     pygame.event.clear()

@@ -176,16 +176,42 @@ class App:
         winner = _value(getattr(self.battle, "winner", None)) if over else None
         return bool(over), winner
 
-    def initiative_numbers(self) -> dict:
-        init = getattr(self.battle, "initiative", None)
-        if isinstance(init, dict):
-            return {k: v for k, v in init.items() if isinstance(v, (int, float))}
-        return {}
+    def turn_order(self) -> list[tuple[str, object, bool]]:
+        """(figure id, initiative number or None, has acted) in the order the resolver will call them."""
+        b = self.battle
+        slots = getattr(b, "slots", None)
+        done = set(getattr(b, "done", ()) or ())
+        if getattr(b, "phase", "act") == "declare" and getattr(b, "declare_order", None):
+            declared = set(getattr(b, "declare_done", ()) or ())
+            return [(fid, "declare", fid in declared) for fid in b.declare_order]
+        if slots:
+            out, seen = [], set()
+            index = getattr(b, "slot_index", 0)
+            for i, slot in enumerate(slots):
+                for fid in slot.members:
+                    if fid in b.figures and fid not in seen:
+                        seen.add(fid)
+                        out.append((fid, slot.number, i < index or fid in done))
+            for fid in b.figures:
+                if fid not in seen:
+                    out.append((fid, None, True))
+            return out
+        order = list(getattr(b, "order", [])) or list(b.figures)
+        return [(fid, None, False) for fid in order]
 
     def movement_used(self, figure_id: str):
         """Feet this figure has moved this round (the resolver's count), or None."""
-        moved = getattr(self.battle, "moved_ft", {}).get(figure_id)
-        return moved or None
+        return self.rules.spent_ft(figure_id) or None
+
+    def defence_styles(self, figure_id: str) -> list[str]:
+        """Defence styles the resolver would accept from this figure now (its legal Defend actions)."""
+        fn = getattr(self.battle, "legal_actions", None)
+        if not callable(fn):
+            return []
+        try:
+            return list(dict.fromkeys(a.style for a in fn(figure_id) if a.kind == "defend"))
+        except Exception:
+            return []
 
     def move_mode_for(self, figure_id: str, sq) -> str:
         mode = self.ui.mode
@@ -392,9 +418,10 @@ class App:
         # The AI may think for a second or more (a flyer's 3-D search): never freeze the window.
         job = [b, cur, _PENDING]
         self._ai_job = job
+        private = clone_battle(b)
 
         def think():
-            job[2] = _choose(controller, b, cur)
+            job[2] = _choose(controller, private, cur)
         threading.Thread(target=think, name="fivefoot-ai", daemon=True).start()
 
     def _ai_apply(self, controller, fig, result) -> None:
@@ -509,7 +536,7 @@ class App:
         """Area overlay squares as numpy arrays, recomputed only when the position or switches change."""
         ui = self.ui
         key = (self.rules.generation, ui.selected, ui.mode, ui.planned_altitude, tuple(sorted(ui.overlays.items())),
-               ui.picked_event, len(self.battle.events), getattr(self.battle, "moved_ft", {}).get(ui.selected))
+               ui.picked_event, len(self.battle.events), self.rules.spent_ft(ui.selected) if ui.selected else 0)
         if key == self._area_key:
             return self._area_layers
         layers = []
@@ -735,7 +762,7 @@ class App:
                 ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.picked_event, ui.gm, self.rules.generation,
                 self.ai_note_at, self.ai_thinking(),
                 tuple(self.side_kinds.items()), self.screen.get_size(), ui.defend_style, b.ruleset.id,
-                getattr(b, "moved_ft", {}).get(ui.selected))
+                self.rules.spent_ft(ui.selected) if ui.selected in b.figures else 0)
 
     def figure_lines(self, fig) -> list:
         rs = self.battle.ruleset
@@ -757,16 +784,30 @@ class App:
             lines.append((f"Flyer ({fig.flyer}), altitude {fig.altitude_ft} ft; PgUp/PgDn plan a climb or dive",
                           theme.PANEL_ACCENT))
         if st["hp"] is not None:
-            lines.append((f"Hit points {st['hp']}/{st['hp_max']}", theme.PANEL_GOOD))
+            lines.append((f"Hit points {st['hp']}/{st['hp_max']}", theme.PANEL_GOOD if st["hp"] * 2 > st["hp_max"]
+                          else theme.PANEL_WARN))
         if st["conditions"]:
             lines.append(("Conditions: " + ", ".join(st["conditions"]), theme.PANEL_WARN))
-        legal = getattr(self.battle, "legal_actions", None)
-        if callable(legal) and fig.id == self.battle.current:
-            try:
-                kinds = sorted({a.kind for a in legal(fig.id)})
-                lines.append(("Can: " + ", ".join(kinds), theme.PANEL_DIM))
-            except Exception:
-                pass
+        full = _full_status(self.battle, fig.id)
+        if full is not None:
+            extra = []
+            left = getattr(full, "movement_left_ft", None)
+            if left is not None:
+                extra.append(f"{_ft(left)} ft of move left")
+            if getattr(full, "attacks_left", None) is not None:
+                extra.append(f"{full.attacks_left} attack{'s' if full.attacks_left != 1 else ''} left")
+            if getattr(full, "defense", ""):
+                extra.append(f"defending: {full.defense}")
+            if getattr(full, "charging", ""):
+                extra.append(f"charging {full.charging}")
+            if getattr(full, "initiative", ()):
+                extra.append("initiative " + ", ".join(str(i) for i in full.initiative))
+            if extra:
+                lines.append(("; ".join(extra), theme.PANEL_TEXT))
+        if fig.id == self.battle.current:
+            kinds = self.rules.legal_kinds(fig.id)
+            if kinds:
+                lines.append(("Can now: " + ", ".join(kinds), theme.PANEL_DIM))
         return lines
 
     def hover_lines(self) -> list:
@@ -833,6 +874,15 @@ class App:
             out.append((str(explained), theme.PANEL_WARN))
             return out
         from .panel import event_lines
+        if callable(getattr(explained, "lines", None)):
+            for line in explained.lines():
+                colour = (theme.PANEL_WARN if line.startswith("not possible") else
+                          theme.PANEL_ACCENT if line.strip()[:1] in "+-" else theme.PANEL_TEXT)
+                out.append((line, colour))
+            chance = getattr(explained, "chance", None)
+            if callable(chance):
+                out.append((f"chance to hit about {chance():.0%}", theme.PANEL_GOOD))
+            return out
         if hasattr(explained, "text") and hasattr(explained, "modifiers"):
             return out + event_lines(explained)
         if isinstance(explained, dict):
@@ -895,6 +945,33 @@ def _choose(controller, battle, figure_id):
         return controller.choose(battle, figure_id)
     except Exception as err:  # a controller's bug must not take the window down
         return err
+
+
+def _full_status(battle, figure_id):
+    fn = getattr(battle, "status", None)
+    if not callable(fn):
+        return None
+    try:
+        return fn(figure_id)
+    except Exception:
+        return None
+
+
+def clone_battle(battle):
+    """A private copy of the battle for a thinking AI, so the window's battle is never touched off-thread."""
+    import random
+    snapshot, restore = getattr(battle, "_snapshot", None), getattr(battle, "_restore", None)
+    if callable(snapshot) and callable(restore):
+        copy = object.__new__(type(battle))
+        copy.__dict__.update(battle.__dict__)
+        copy.rng = random.Random()
+        copy._restore(snapshot())
+        return copy
+    to_data = getattr(battle, "to_save_data", None)
+    if callable(to_data):
+        return type(battle).from_save_data(to_data())
+    import copy as _copy
+    return _copy.deepcopy(battle)
 
 
 def _value(v):

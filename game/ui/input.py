@@ -188,12 +188,14 @@ class CommandInput:
         if k == pygame.K_x:
             return [SetAgainstCharge(figure=fig.id)]
         if k == pygame.K_d:
+            styles = app.defence_styles(fig.id) or list(DEFENCES)
             if _shift(event):
-                i = DEFENCES.index(ui.defend_style) if ui.defend_style in DEFENCES else 0
-                ui.defend_style = DEFENCES[(i + 1) % len(DEFENCES)]
-                app.toast(f"defence style: {ui.defend_style} (D to defend)", error=False)
+                i = styles.index(ui.defend_style) if ui.defend_style in styles else -1
+                ui.defend_style = styles[(i + 1) % len(styles)]
+                app.toast(f"defence style: {ui.defend_style} (D to take it up)", error=False)
                 return []
-            return [Defend(figure=fig.id, style=ui.defend_style)]
+            style = ui.defend_style if ui.defend_style in styles else styles[0]
+            return [Defend(figure=fig.id, style=style)]
         if k == pygame.K_h:
             return [Hold(figure=fig.id)]
         if k in (pygame.K_q, pygame.K_e):

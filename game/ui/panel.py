@@ -9,6 +9,7 @@ from __future__ import annotations
 import pygame
 
 from . import theme
+from .tokens import status_of
 
 PANEL_W = 400
 PAD = 12
@@ -117,15 +118,16 @@ class Panel:
         cur_fig = battle.figures.get(current) if current else None
         if cur_fig is not None and not over:
             who = app.controller_name(cur_fig.side)
-            y = self._text(y, f"Round {getattr(battle, 'round', 1)}: {cur_fig.label}'s turn ({cur_fig.side}, {who})",
-                           14, theme.PANEL_TEXT, True)
-        order = list(getattr(battle, "order", [])) or list(battle.figures)
-        rows = 8
+            phase = " (declarations)" if getattr(battle, "phase", "act") == "declare" else ""
+            y = self._text(y, f"Round {getattr(battle, 'round', 1)}{phase}: {cur_fig.label}'s turn "
+                              f"({cur_fig.side}, {who})", 14, theme.PANEL_TEXT, True)
+        order = app.turn_order()
+        rows = 9
         start = 0
-        if current in order and len(order) > rows:
-            start = max(0, min(order.index(current) - 2, len(order) - rows))
-        initiative = app.initiative_numbers()
-        for fid in order[start:start + rows]:
+        ids = [fid for fid, _, _ in order]
+        if current in ids and len(order) > rows:
+            start = max(0, min(ids.index(current) - 2, len(order) - rows))
+        for fid, number, acted in order[start:start + rows]:
             fig = battle.figures.get(fid)
             if fig is None:
                 continue
@@ -135,11 +137,18 @@ class Panel:
             if fid == current and not over:
                 marker = self.fonts.render("▶", 13, theme.HIGHLIGHT, True)
                 s.blit(marker, (row.x + 2, y + 2))
-            pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 22, y + 9), 6)
-            name = fig.label + (f"  [{initiative[fid]}]" if fid in initiative else "")
-            s.blit(self.fonts.render(name[:30], 14, theme.PANEL_TEXT), (row.x + 34, y + 1))
+            if number is not None:
+                num = self.fonts.render(str(number) if number != "declare" else "·", 12, theme.PANEL_DIM, True)
+                s.blit(num, (row.x + 30 - num.get_width(), y + 2))
+            pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 40, y + 9), 6)
+            st = status_of(battle, fig)
+            gone = any(c in st["conditions"] for c in ("dead", "fled", "unconscious"))
+            colour = theme.PANEL_DIM if (acted or gone) else theme.PANEL_TEXT
+            name = fig.label + (f"  ({', '.join(c for c in st['conditions'] if c in ('dead', 'fled', 'unconscious'))})" if gone else "")
+            s.blit(self.fonts.render(name[:34], 14, colour), (row.x + 52, y + 1))
             used = app.movement_used(fid)
-            extra = f"{fig.side} · {app.controller_name(fig.side)}" + (f" · moved {used:g} ft" if used else "")
+            hp = f"{st['hp']}/{st['hp_max']} hp" if st["hp"] is not None else ""
+            extra = " · ".join(x for x in (hp, f"moved {used:g} ft" if used else "", app.controller_name(fig.side)) if x)
             surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
             s.blit(surf, (row.right - surf.get_width() - 4, y + 3))
             self.hits.append((row, "figure", fid))

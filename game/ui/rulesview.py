@@ -90,7 +90,7 @@ class _Worker:
 class RulesView:
     def __init__(self, battle, background: bool = False):
         self.background = background
-        self._worker = _Worker() if background else None
+        self._worker = None
         self._lock = threading.Lock()
         self.bind(battle)
 
@@ -121,6 +121,13 @@ class RulesView:
         return self._pos
 
     def spent_ft(self, figure_id: str) -> float:
+        """Feet the figure has moved this round, as the resolver counts them."""
+        state_of = getattr(self.battle, "state_of", None)
+        if callable(state_of):
+            try:
+                return float(getattr(state_of(figure_id), "moved_ft", 0.0))
+            except (KeyError, ActionRefused):
+                return 0.0
         return float(getattr(self.battle, "moved_ft", {}).get(figure_id, 0.0))
 
     def busy(self) -> bool:
@@ -146,6 +153,8 @@ class RulesView:
                         self._pending.discard(k)
                 self.generation += 1
 
+            if self._worker is None:
+                self._worker = _Worker()
             self._worker.submit(key, compute, done)
         return None
 
@@ -288,6 +297,15 @@ class RulesView:
         pos = self.positioning
         value = self._get(("sight", viewer_id, target_id), lambda: pos.sight(viewer_id, target_id))
         return None if isinstance(value, Exception) else value
+
+    def legal_kinds(self, figure_id: str) -> list[str] | None:
+        """Kinds of action the resolver would accept from this figure now (Battle.legal_actions)."""
+        fn = getattr(self.battle, "legal_actions", None)
+        if not callable(fn):
+            return None
+        key = ("legal", figure_id, len(getattr(self.battle, "actions", ())), getattr(self.battle, "current", None))
+        value = self._get(key, lambda: sorted({a.kind for a in fn(figure_id)}), background=True)
+        return None if value is None or isinstance(value, Exception) else value
 
     def explain_attack(self, attacker_id: str, target_id: str):
         """The resolver's what-if breakdown of an attack (Battle.explain_attack), when it has one."""

@@ -70,7 +70,9 @@ def draw_figure(screen, camera, fonts, fig, status: dict, selected: bool = False
     radius = max(3, int(c * (0.46 if fig.size in ("large", "giant") else 0.38)))
     colour = theme.side_colour(fig.side)
     conditions = status.get("conditions", [])
-    down = any(k in conditions for k in ("dead", "unconscious"))
+    if "fled" in conditions:
+        return
+    down = any(k in conditions for k in ("dead", "unconscious", "down"))
     if lift:
         shadow = pygame.Rect(0, 0, int(radius * 1.6), max(2, int(radius * 0.6)))
         shadow.center = (gx, gy + c // 5)
@@ -102,16 +104,17 @@ def draw_figure(screen, camera, fonts, fig, status: dict, selected: bool = False
         initial = fonts.render(_initials(fig.label), max(9, int(radius * 0.75)), (255, 255, 255), True)
         screen.blit(initial, initial.get_rect(center=(cx, cy)))
     top = cy - radius - 2
+    below = cy + radius + 2  # under the token: the hit point bar, then the name
     hp, hp_max = status.get("hp"), status.get("hp_max")
     if hp is not None and hp_max and c >= 12:
-        bw, bh = max(10, int(radius * 2.2)), max(4, c // 8)
-        bar = pygame.Rect(cx - bw // 2, top - bh - 1, bw, bh)
+        bw, bh = max(10, int(radius * 2.2)), max(4, c // 9)
+        bar = pygame.Rect(cx - bw // 2, below, bw, bh)
         pygame.draw.rect(screen, theme.HP_BACK, bar)
         frac = max(0.0, min(1.0, hp / hp_max))
         fill = theme.HP_GOOD if frac > 0.5 else theme.HP_MID if frac > 0.25 else theme.HP_BAD
         pygame.draw.rect(screen, fill, (bar.x, bar.y, int(bw * frac), bh))
         pygame.draw.rect(screen, (10, 10, 10), bar, 1)
-        top = bar.y - 1
+        below = bar.bottom + 1
     if fig.altitude_ft:
         surf = fonts.render(f"{fig.altitude_ft} ft", small, (255, 255, 255), True)
         rect = surf.get_rect(midbottom=(cx, top))
@@ -119,7 +122,7 @@ def draw_figure(screen, camera, fonts, fig, status: dict, selected: bool = False
         screen.blit(surf, rect)
     if c >= 24:
         name = fonts.render(_fit(fonts, fig.label, small, int(c * 1.15)), small, (255, 255, 255), True)
-        rect = name.get_rect(midtop=(gx, gy + (c // 5 + 3 if lift else radius + 2)))
+        rect = name.get_rect(midtop=(gx, max(below, gy + c // 5 + 3) if lift else below))
         back = pygame.Rect(rect.inflate(6, 0))
         pygame.draw.rect(screen, (20, 20, 24), back, border_radius=4)
         screen.blit(name, rect)
