@@ -216,12 +216,12 @@ def _roll_d100(battle, bd, rng, target_prof, target_state) -> AttackResult:
         result.hit, result.outcome = True, f"{value:02d}: always a hit"
     else:
         result.outcome = "hit" if result.hit else "miss"
-    if result.hit and not result.critical:
+    if result.hit and result.critical != "grievous":
         grievous, critical = d100_ranges(rs, target)
         if value <= grievous:
             result.critical = "grievous"
             result.outcome = f"grievous hit (<= {grievous} at modified SC {target})"
-        elif value <= critical:
+        elif value <= critical and not result.critical:
             result.critical = "critical"
             result.outcome = f"critical hit (<= {critical} at modified SC {target})"
     if not result.hit:

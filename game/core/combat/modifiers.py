@@ -181,7 +181,11 @@ def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
 def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
     if attacker.pos == target.pos:
         return False
-    if gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
+    # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
+    # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
+    neighbours = (max(abs(attacker.x - target.x), abs(attacker.y - target.y)) == 1
+                  and abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) <= 5)
+    if not neighbours and gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
         return False
     return battle.positioning().sight_map.clear_line(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
 
