@@ -3,7 +3,7 @@ import pytest
 
 from game.core.combat.modifiers import AttackContext, attack_breakdown
 
-from combat_helpers import fig, make_battle
+from test_combat_helpers import fig, make_battle
 
 # The attacker stands on a 5 ft ledge directly behind the target; an ally of the attacker
 # stands on the far side of the target, facing it.

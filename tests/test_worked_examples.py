@@ -5,7 +5,7 @@ from game.core.combat.damage import falling_dice
 from game.core.combat.modifiers import AttackContext, attack_breakdown
 from game.io.rulesets import load_ruleset
 
-from combat_helpers import OPEN, ScriptedRng, fig, make_battle
+from test_combat_helpers import OPEN, ScriptedRng, fig, make_battle
 
 
 def test_cnc_charging_una_may_charge_an_orc_30_to_60_ft_away():
