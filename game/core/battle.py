@@ -1310,6 +1310,11 @@ class Battle:
         self._check_can_move(fig, "run")
         rule = rs.cite(rules["rule"])
         events: list[Event] = []
+        if action.style in ("retreat", "hasty") and rs.section("facing")["stationary_turns_free"]:
+            # Turning to flee: a figure that has not left its square turns freely first.
+            from .geometry import bearing_octant
+            fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
+            self._set_figure(fig)
         if action.style == "retreat":
             planned = self._plan(fig, action.to, action.mode or "walk")
             die_text = rules["retreat_die"]
