@@ -397,3 +397,16 @@ def test_attack_mode_shows_the_what_if_breakdown_then_attacks():
     else:  # e.g. bfrpg: attacks wait until everyone on this initiative number has moved
         assert app.last_refusal and any(app.last_refusal in t.text for t in app.ui.toasts)
     shot(app, "after-attack")
+
+
+def test_save_and_load_keys_round_trip_the_battle(tmp_path):
+    app = make_app(save_path=str(tmp_path / "save.json"))
+    advance_to(app, "spear")
+    click(app, (3, 6))
+    step(app, key(pygame.K_s, pygame.KMOD_CTRL))
+    assert (tmp_path / "save.json").exists(), [t.text for t in app.ui.toasts]
+    step(app, key(pygame.K_z, pygame.KMOD_CTRL))
+    assert app.battle.figures["spear"].pos == (4, 7)
+    step(app, key(pygame.K_o, pygame.KMOD_CTRL))
+    assert app.battle.figures["spear"].pos == (3, 6)
+    assert any("loaded" in t.text for t in app.ui.toasts)

@@ -253,9 +253,13 @@ def draw_sight(screen, camera, fonts, stamps, sight, viewer, target) -> None:
                 draw_dashed(screen, colour, corner, tc, max(1, c // 20), max(5, c // 5))
     pygame.draw.circle(screen, colour, corner, max(3, c // 10))
     tx, ty = camera.centre_of(target.pos)
-    if sight.visible:
-        words = f"sight: {sight.cover} cover, {sight.concealment} concealment"
-    else:
+    if not sight.visible:
         words = "no line of sight"
+    elif sight.cover == "none" and sight.concealment == "none":
+        words = "clear line of sight"
+    else:
+        parts = [f"{sight.cover} cover" if sight.cover != "none" else "",
+                 f"{sight.concealment} concealment" if sight.concealment != "none" else ""]
+        words = "sight: " + ", ".join(p for p in parts if p)
     label(screen, fonts, words, (tx, ty - c * 0.55), (255, 255, 255), theme.darker(colour, 0.55),
           max(11, min(15, c // 3)), anchor="above")

@@ -161,11 +161,16 @@ class Panel:
         if fig is not None:
             y = self._heading(y, f"Selected: {fig.label}")
             for line, colour in app.figure_lines(fig):
-                y = self._text(y, line, 13, colour)
+                y = self._text(y, line, 13, colour, max_lines=3)
         # ----- mode and what is under the cursor -----
         y = self._heading(y, f"Mode: {app.mode_name()}" + ("   [demonstration]" if app.ui.gm else ""))
-        for line, colour in app.hover_lines()[:14]:
-            y = self._text(y, line, 13, colour, max_lines=3)
+        limit = self.rect.h - 200  # leave the event log room
+        for line, colour in app.hover_lines()[:16]:
+            if y > limit:
+                y = self._text(y, "…", 13, theme.PANEL_DIM)
+                break
+            indent = 14 if line.startswith("  ") else 0
+            y = self._text(y, line.strip(), 13, colour, x=PAD + indent, max_lines=3)
 
         if app.ai_note and app.ai_note_at == len(battle.actions):
             y = self._heading(y, "Why the AI chose that (best first, * = chosen)")

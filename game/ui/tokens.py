@@ -121,7 +121,8 @@ def draw_figure(screen, camera, fonts, fig, status: dict, selected: bool = False
         pygame.draw.rect(screen, (60, 40, 110), rect.inflate(6, 2), border_radius=4)
         screen.blit(surf, rect)
     if c >= 24:
-        name = fonts.render(_fit(fonts, fig.label, small, int(c * 1.15)), small, (255, 255, 255), True)
+        size = small if c >= 48 else max(9, small - 2)
+        name = fonts.render(_fit(fonts, fig.label, size, int(c * 0.98) - 6), size, (255, 255, 255), True)
         rect = name.get_rect(midtop=(gx, max(below, gy + c // 5 + 3) if lift else below))
         back = pygame.Rect(rect.inflate(6, 0))
         pygame.draw.rect(screen, (20, 20, 24), back, border_radius=4)
