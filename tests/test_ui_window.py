@@ -410,3 +410,27 @@ def test_save_and_load_keys_round_trip_the_battle(tmp_path):
     step(app, key(pygame.K_o, pygame.KMOD_CTRL))
     assert app.battle.figures["spear"].pos == (3, 6)
     assert any("loaded" in t.text for t in app.ui.toasts)
+
+
+@pytest.mark.parametrize("name", ["forest.tmx", "castle.tmx"])
+def test_tiled_maps_are_drawn_from_their_own_tiles(name):
+    from game.io.paths import MAPS_DIR
+    if not (MAPS_DIR / name).exists():
+        pytest.skip(f"{name} is not shipped")
+    app = make_app(name, cell=24)
+    assert app.map_layer.art is not None, "the map's tile images were found"
+    only_overlays(app)
+    step(app)
+    shot(app, f"tiled-{name.split('.')[0]}")
+    drawn = [square_samples(app, (x, y), 3) for y in range(0, 10) for x in range(0, 10)]
+    # Redraw the same view with the clean drawn look instead of the tiles: the pixels differ.
+    from game.ui.maplayer import MapLayer
+    art = app.map_layer
+    app.map_layer = MapLayer(app.battle.map, None)
+    app.map_layer.fonts = app.fonts
+    app.ui.overlays["markers"] = False
+    step(app)
+    plain = [square_samples(app, (x, y), 3) for y in range(0, 10) for x in range(0, 10)]
+    app.map_layer = art
+    changed = sum(1 for a, b in zip(drawn, plain) if a != b)
+    assert changed > 80
