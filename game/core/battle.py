@@ -1176,7 +1176,9 @@ class Battle:
             self._require_turn(fig.id)
         weapon = weapon_data(self, fig.ready_weapon)
         if not weapon["set"]:
-            fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["set"])) or "none in these rules"
+            fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["set"]))
+            if not fit:
+                raise ActionRefused(f"{rs.name} has no rule for setting a weapon against a charge")
             raise ActionRefused(f"{fig.label}'s {fig.ready_weapon} cannot be set against a charge (needs one of: {fit})")
         if st.moved_ft > 0 or st.attacked:
             raise ActionRefused(f"{fig.label} has already moved or attacked this round: setting a weapon holds the action")
