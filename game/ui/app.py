@@ -30,7 +30,7 @@ from .maplayer import MapLayer
 from .panel import PANEL_W, Panel
 from .rulesview import RulesView
 from .state import MODE_NAMES, MOVE_MODES, Request, Toast, UIState
-from .tokens import draw_figure, status_of, token_centre
+from .tokens import TokenSprites, draw_figure, status_of, token_centre
 
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 4.0
@@ -91,6 +91,9 @@ class App:
         self.camera = Camera(w - PANEL_W, h - STATUS_H, self.battle.map.width, self.battle.map.height)
         self.panel = Panel(self.fonts, pygame.Rect(w - PANEL_W, 0, PANEL_W, h))
         self.stamps = ov.Stamps()
+        self.sprites = TokenSprites()
+        self._status_key = None
+        self._statuses: dict = {}
         from .input import default_handlers
         self.handlers = default_handlers()
         self.clock = pygame.time.Clock()
@@ -659,8 +662,8 @@ class App:
         for f in order:
             if not (x0 - 1 <= f.x <= x1 and y0 - 1 <= f.y <= y1):
                 continue
-            draw_figure(view, cam, self.fonts, f, status_of(self.battle, f), selected=f.id == ui.selected,
-                        current=f.id == current, highlighted=f.id in involved)
+            self.sprites.draw(view, cam, self.fonts, f, self.status(f), selected=f.id == ui.selected,
+                              current=f.id == current, highlighted=f.id in involved)
         if fig is not None and ui.right_drag is not None:
             facing = self._drag_facing()
             if facing is not None and ui.right_drag[0] == fig.pos:
@@ -794,9 +797,21 @@ class App:
                 tuple(self.side_kinds.items()), self.screen.get_size(), ui.defend_style, b.ruleset.id,
                 self.rules.spent_ft(ui.selected) if ui.selected in b.figures else 0)
 
+    def status(self, fig) -> dict:
+        """Hit points and conditions of a figure, read from the resolver once per battle change."""
+        b = self.battle
+        key = (id(b), len(b.events), len(b.actions), getattr(b, "round", 0))
+        if key != self._status_key:
+            self._status_key = key
+            self._statuses = {}
+        st = self._statuses.get(fig.id)
+        if st is None:
+            st = self._statuses[fig.id] = status_of(b, fig)
+        return st
+
     def figure_lines(self, fig) -> list:
         rs = self.battle.ruleset
-        st = status_of(self.battle, fig)
+        st = self.status(fig)
         lines = []
         weapon = fig.ready_weapon
         reach = self.rules.reach_ft(fig.id)

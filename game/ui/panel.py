@@ -9,7 +9,6 @@ from __future__ import annotations
 import pygame
 
 from . import theme
-from .tokens import status_of
 
 PANEL_W = 400
 PAD = 12
@@ -141,7 +140,7 @@ class Panel:
                 num = self.fonts.render(str(number) if number != "declare" else "·", 12, theme.PANEL_DIM, True)
                 s.blit(num, (row.x + 30 - num.get_width(), y + 2))
             pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 40, y + 9), 6)
-            st = status_of(battle, fig)
+            st = app.status(fig)
             gone = any(c in st["conditions"] for c in ("dead", "fled", "unconscious"))
             colour = theme.PANEL_DIM if (acted or gone) else theme.PANEL_TEXT
             name = fig.label + (f"  ({', '.join(c for c in st['conditions'] if c in ('dead', 'fled', 'unconscious'))})" if gone else "")

@@ -167,3 +167,39 @@ def _initials(label: str) -> str:
     if len(words) == 1:
         return words[0][:2].title()
     return (words[0][0] + words[-1][0]).upper()
+
+
+class _SpriteCamera:
+    """Stands in for the camera while a token is drawn into its own sprite."""
+
+    def __init__(self, cell: int):
+        self.cell = cell
+
+    def centre_of(self, square):
+        return (2 * self.cell, 2 * self.cell)
+
+
+class TokenSprites:
+    """Tokens drawn once per look (figure state, status, zoom, rings) and blitted every frame."""
+
+    def __init__(self, max_items: int = 800):
+        from collections import OrderedDict
+        self._cache = OrderedDict()
+        self._max = max_items
+
+    def draw(self, screen, camera, fonts, fig, status: dict, **flags) -> None:
+        import pygame
+        c = camera.cell
+        key = (fig, c, status.get("hp"), status.get("hp_max"), tuple(status.get("conditions", ())),
+               tuple(sorted(flags.items())))
+        sprite = self._cache.get(key)
+        if sprite is None:
+            sprite = pygame.Surface((4 * c, 4 * c), pygame.SRCALPHA)
+            draw_figure(sprite, _SpriteCamera(c), fonts, fig, status, **flags)
+            self._cache[key] = sprite
+            if len(self._cache) > self._max:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        gx, gy = camera.centre_of(fig.pos)
+        screen.blit(sprite, (gx - 2 * c, gy - 2 * c))
