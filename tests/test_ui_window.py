@@ -434,3 +434,17 @@ def test_tiled_maps_are_drawn_from_their_own_tiles(name):
     app.map_layer = art
     changed = sum(1 for a, b in zip(drawn, plain) if a != b)
     assert changed > 80
+
+
+def test_disengage_mode_sends_the_rulesets_style():
+    app = make_app()
+    advance_to(app, "hero")
+    step(app, key(pygame.K_b))
+    styles = app.disengage_styles()
+    if not styles:
+        assert app.ui.mode == "auto" and app.ui.toasts
+        return
+    assert app.ui.mode == "disengage" and app.ui.disengage_style == styles[0]
+    n = len(app.battle.actions)
+    click(app, (3, 6))
+    assert len(app.battle.actions) == n + 1 or app.last_refusal

@@ -206,6 +206,13 @@ class App:
         """Feet this figure has moved this round (the resolver's count), or None."""
         return self.rules.spent_ft(figure_id) or None
 
+    def disengage_styles(self) -> list[str]:
+        """The ruleset's ways of leaving melee (ruleset [disengage].styles), if it has any."""
+        try:
+            return list(self.battle.ruleset.section("disengage").get("styles", []))
+        except (KeyError, AttributeError):
+            return []
+
     def defence_styles(self, figure_id: str) -> list[str]:
         """Defence styles the resolver would accept from this figure now (its legal Defend actions)."""
         fn = getattr(self.battle, "legal_actions", None)
@@ -224,6 +231,8 @@ class App:
 
     def mode_name(self) -> str:
         name = MODE_NAMES.get(self.ui.mode, self.ui.mode)
+        if self.ui.mode == "disengage":
+            name += f" ({self.ui.disengage_style}; click a square, Shift+B changes the style)"
         extra = []
         if self.ui.planned_altitude is not None:
             extra.append(f"to {self.ui.planned_altitude} ft")

@@ -22,6 +22,7 @@ KEYS = (
         ("C", "charge: click a foe; hover a foe for why a lane is refused"),
         ("A", "attack: hover a foe for the what-if breakdown, click to attack"),
         ("M", "aim at a foe (ranged)"),
+        ("B / Shift+B", "disengage the ruleset's way (click a square) / change the style"),
     )),
     ("Whole-turn actions", (
         ("X", "set weapon against a charge"),

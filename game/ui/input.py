@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.actions import DEFENCES, Aim, Attack, Charge, Defend, EndTurn, Hold, Move, SetAgainstCharge, Turn
+from ..core.actions import DEFENCES, Aim, Attack, Charge, Defend, Disengage, Hold, Move, SetAgainstCharge, Turn
 from ..core.geometry import FACINGS, bearing_octant
 from .overlays import OVERLAY_KEYS
 from .state import MOVE_MODES, Request
@@ -167,6 +167,19 @@ class CommandInput:
             elif ui.selected is not None:
                 ui.selected = None
             return []
+        if k == pygame.K_b:
+            styles = app.disengage_styles()
+            if not styles:
+                app.toast(f"{app.battle.ruleset.name} has no disengagement; use F for a fighting withdrawal")
+                return []
+            if _shift(event) and ui.mode == "disengage":
+                i = styles.index(ui.disengage_style) if ui.disengage_style in styles else -1
+                ui.disengage_style = styles[(i + 1) % len(styles)]
+            else:
+                ui.mode = "auto" if ui.mode == "disengage" else "disengage"
+                if ui.disengage_style not in styles:
+                    ui.disengage_style = styles[0]
+            return []
         if k in self.MODE_KEYS:
             mode = self.MODE_KEYS[k]
             ui.mode = "auto" if ui.mode == mode else mode
@@ -310,8 +323,10 @@ class PointerInput:
             app.select(fig.id)
             return []
         if ui.mode in ("attack", "aim", "charge"):
-            app.toast(f"{ui.mode}: click a foe" + (" (Esc leaves this mode)" if ui.mode else ""))
+            app.toast(f"{ui.mode}: click a foe (Esc leaves this mode)")
             return []
+        if ui.mode == "disengage":
+            return [Disengage(figure=me.id, to=sq, style=ui.disengage_style)]
         if fig is not None and fig.id == me.id and ui.planned_altitude is None and ui.planned_facing is None:
             return []  # clicking yourself: nothing to do
         mode = app.move_mode_for(me.id, sq)

@@ -20,6 +20,7 @@ MODE_NAMES = {
     "charge": "charge",
     "attack": "attack",
     "aim": "aim",
+    "disengage": "disengage",
 }
 MOVE_MODES = ("auto", "walk", "jog", "run", "withdraw", "sidestep")
 
@@ -56,3 +57,4 @@ class UIState:
     gm_drag: str | None = None            # figure id dragged in demonstration mode
     toasts: list = field(default_factory=list)
     defend_style: str = "parry"
+    disengage_style: str = ""
