@@ -44,9 +44,16 @@ def test_rules_are_ordered_and_symmetric(dx, dy):
 
 @given(st.sampled_from(["5", "5-10", "euclidean", "none"]), deltas, deltas, st.integers(0, 200))
 def test_height_never_shortens_a_distance(rule, dx, dy, dz):
-    flat = grid_distance_ft(rule, dx, dy)
+    flat = distance_ft(rule, (0, 0), (dx, dy))
     assert distance_ft(rule, (0, 0), (dx, dy), 0, dz) >= flat
-    assert distance_ft(rule, (0, 0), (dx, dy), 0, dz) >= dz
+    assert distance_ft(rule, (0, 0), (dx, dy), 0, dz) >= dz - 2.5
+
+
+def test_euclidean_figure_distances_are_rounded_to_5_ft():
+    """spelljammer measures true distance; diagonal neighbours still stand 5 ft apart."""
+    assert distance_ft("euclidean", (0, 0), (1, 1)) == 5
+    assert distance_ft("euclidean", (0, 0), (2, 1)) == 10
+    assert distance_ft("euclidean", (0, 0), (2, 2)) == 15
 
 
 def test_vertical_distance_uses_the_diagonal_rule():

@@ -89,9 +89,16 @@ def combine_vertical_ft(rule: str, horizontal_ft: float, vertical_ft: float) -> 
 
 
 def distance_ft(rule: str, a: tuple[int, int], b: tuple[int, int], height_a_ft: float = 0, height_b_ft: float = 0) -> float:
-    """Distance between two figures, counting the difference in their heights."""
+    """Distance between two figures, counting the difference in their heights.
+
+    Under the euclidean rule it is rounded to the nearest 5 ft (half up), as a table measures
+    figures on a grid: diagonal neighbours (7.07 ft) are 5 ft apart, (2,1) is 10 ft, (2,2) 15 ft.
+    """
     horizontal = grid_distance_ft(rule, b[0] - a[0], b[1] - a[1])
-    return combine_vertical_ft(rule, horizontal, height_b_ft - height_a_ft)
+    combined = combine_vertical_ft(rule, horizontal, height_b_ft - height_a_ft)
+    if rule == "euclidean":
+        return SQUARE_FT * math.floor(combined / SQUARE_FT + 0.5)
+    return combined
 
 
 def bearing_octant(origin: tuple[int, int], target: tuple[int, int]) -> int:

@@ -116,6 +116,8 @@ def check_value(value: Any, spec: Field, path: str, where: str) -> Any:
             return dict(value)
         return {name: validate(entry, spec.entry, path, _join(where, name)) for name, entry in value.items()}
     if spec.kind == "list[table]":
+        if spec.entry is None:
+            return [dict(entry) for entry in value]
         return [validate(entry, spec.entry, path, f"{where}[{i + 1}]") for i, entry in enumerate(value)]
     if spec.choices:
         items = value if spec.kind.startswith("list") else [value]
