@@ -14,7 +14,7 @@ MOVE_MODES = ("walk", "jog", "run", "withdraw", "sidestep")
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
 DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
 _BOOL_KEYS = ("exit", "subdue", "careful")
-_INT_KEYS = ("amount", "altitude_ft")
+_INT_KEYS = ("amount", "altitude_ft", "x", "y")
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,22 @@ class EndTurn(Action):
     kind: ClassVar[str] = "end-turn"
 
 
+@dataclass(frozen=True)
+class GmPlace(Action):
+    """A game master's edit: put any figure on any free square, facing and altitude, out of turn.
+
+    Logged like every action, so undo, redo, saves and replays include it.
+    """
+    kind: ClassVar[str] = "gm-place"
+    x: int | None = None
+    y: int | None = None
+    facing: str | None = None
+    altitude_ft: int | None = None
+
+
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in
-                                         (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold, EndTurn)}
+                                         (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold,
+                                          EndTurn, GmPlace)}
 
 
 def action_from_json(data: dict) -> Action:

@@ -17,8 +17,8 @@ import copy
 import random
 from dataclasses import dataclass, replace
 
-from .actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge, Turn,
-                      action_from_json)
+from .actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, GmPlace, Hold, Move, SetAgainstCharge,
+                      Turn, action_from_json)
 from .battlemap import BattleMap
 from .combat import damage as damage_mod
 from .combat import rounds
@@ -38,6 +38,8 @@ SAVE_FORMAT = "fivefoot-battle"
 SAVE_VERSION = 1
 # Actions that may be taken out of turn while the round's declarations are open.
 DECLARATION_KINDS = ("defend", "set")
+# Actions that are not a figure's turn at all (a game master's edits): they close nothing.
+GM_KINDS = ("gm-place",)
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ class Battle:
         snapshot = self._snapshot()
         try:
             events = handler(action)
-            if action.kind not in DECLARATION_KINDS:
+            if action.kind not in DECLARATION_KINDS and action.kind not in GM_KINDS:
                 self.declarations_open = False
             events.extend(self._settle())
         except ActionRefused:
@@ -201,15 +203,26 @@ class Battle:
         return events
 
     def check(self, action: Action) -> str | None:
-        """Why the action would be refused, or None if it is legal. Changes nothing."""
-        snapshot = self._snapshot()
+        """Why the action would be refused, or None if it is legal. Tried on a clone: this battle,
+        its caches and its RNG are untouched, so it is safe beside a UI or another thread."""
         try:
-            self.apply(action)
+            self.clone().apply(action)
         except ActionRefused as refusal:
             return refusal.reason
-        finally:
-            self._restore(snapshot)
         return None
+
+    def clone(self) -> "Battle":
+        """An independent copy of the battle as it stands (for the AI's look-ahead, what-ifs)."""
+        twin = Battle.__new__(Battle)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random()
+        twin._restore(self._snapshot())
+        return twin
+
+    def gm_place(self, figure_id: str, x: int | None = None, y: int | None = None, facing: str | None = None,
+                 altitude_ft: int | None = None) -> list[Event]:
+        """The game master puts a figure somewhere (see actions.GmPlace); goes through apply()."""
+        return self.apply(GmPlace(figure_id, x=x, y=y, facing=facing, altitude_ft=altitude_ft))
 
     def undo(self) -> Action | None:
         if not self.actions:
@@ -623,6 +636,35 @@ class Battle:
         self.done.add(fig.id)
         return [Event(kind="end-turn", rule=self.ruleset.cite("turn-order"), actor=fig.id,
                       text=f"{fig.label} ends its turn")]
+
+    def _do_gm_place(self, action: GmPlace) -> list[Event]:
+        fig = self.figure(action.figure)
+        x = fig.x if action.x is None else action.x
+        y = fig.y if action.y is None else action.y
+        try:
+            facing = fig.facing if action.facing is None else parse_facing(action.facing)
+        except RulesError as err:
+            raise ActionRefused(str(err)) from None
+        altitude = fig.altitude_ft if action.altitude_ft is None else action.altitude_ft
+        if not self.map.in_bounds(x, y):
+            raise ActionRefused(f"{x},{y} is off the map ({self.map.width} x {self.map.height} squares)")
+        if altitude < 0:
+            raise ActionRefused("an altitude cannot be below the floor")
+        if altitude and fig.flyer == "none":
+            raise ActionRefused(f"{fig.label} cannot fly: only flyers have an altitude")
+        if self.map.blocks_move[y, x] and not (fig.flyer != "none" and altitude > 0):
+            raise ActionRefused(f"{x},{y} is a wall or obstacle: nothing can stand there")
+        for other in self.figures.values():
+            if other.id != fig.id and other.pos == (x, y) and self.able(other.id):
+                raise ActionRefused(f"{x},{y} is occupied by {other.label}")
+        moved = fig.moved_to(x, y, facing, altitude)
+        self.figures[fig.id] = moved
+        self._positioning = None
+        where = f"{x},{y} facing {FACINGS[facing]}" + (f" at {altitude} ft" if fig.flyer != "none" else "")
+        return [Event(kind="gm-place", rule="gm:place", actor=fig.id,
+                      text=f"the game master places {fig.label} on {where}",
+                      squares=((fig.x, fig.y), (x, y)), data={"x": x, "y": y, "facing": FACINGS[facing],
+                                                               "altitude_ft": altitude})]
 
     def _do_turn(self, action: Turn) -> list[Event]:
         fig = self._require_turn(action.figure)

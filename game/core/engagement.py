@@ -87,6 +87,19 @@ class Engagement:
                     out.append((x, y))
         return out
 
+    def zone_squares(self, figure: Figure) -> list[tuple[int, int]]:
+        """Ground squares inside the figure's engagement zone (a foe standing there would be engaged)."""
+        r = self.zone_ft // 5 + 1
+        out = []
+        for y in range(max(0, figure.y - r), min(self.map.height, figure.y + r + 1)):
+            for x in range(max(0, figure.x - r), min(self.map.width, figure.x + r + 1)):
+                if (x, y) == figure.pos or self.map.blocks_move[y, x]:
+                    continue
+                probe = Figure(id="", side="", x=x, y=y)
+                if self.in_zone(figure, probe):
+                    out.append((x, y))
+        return out
+
     def engaged_pairs(self, figures: list[Figure]) -> list[tuple[Figure, Figure, float]]:
         pairs = []
         for i, a in enumerate(figures):

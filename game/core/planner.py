@@ -8,6 +8,7 @@ docs/movement.md for the rules and the choices made where the documents are sile
 from __future__ import annotations
 
 import heapq
+import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -98,32 +99,15 @@ class Planner:
 
     # ----- grid preparation: a padded, flattened copy of the map for a fast inner loop -----
     def _prepare_grid(self) -> None:
-        m = self.map
-        self.stride = m.width + 2
-        size = self.stride * (m.height + 2)
-        passable = [False] * size
-        wall = [True] * size
-        difficult = [False] * size
-        elevation = [0] * size
-        top = [-1] * size  # height a flyer must clear to pass a blocking square; -1 means never (and off-map)
-        blocks = m.blocks_move.tolist()
-        diff = m.difficult.tolist()
-        elev = m.elevation_ft.tolist()
-        obstacle = m.obstacle_height_ft.tolist()
-        for y in range(m.height):
-            base = (y + 1) * self.stride + 1
-            for x in range(m.width):
-                i = base + x
-                passable[i] = not blocks[y][x]
-                wall[i] = blocks[y][x]
-                difficult[i] = diff[y][x]
-                elevation[i] = elev[y][x]
-                top[i] = -1 if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
-        self._passable = passable
-        self._wall = wall
-        self._difficult = difficult
-        self._elevation = elevation
-        self._top = top
+        grid = _GRIDS.get(self.map)
+        if grid is None:
+            grid = _GRIDS[self.map] = _FlatGrid(self.map)
+        self.stride = grid.stride
+        self._passable = grid.passable
+        self._wall = grid.wall
+        self._difficult = grid.difficult
+        self._elevation = grid.elevation
+        self._top = grid.top
         self._offsets = [dx + dy * self.stride for dx, dy in DIRECTION_DELTAS]
 
     def index(self, x: int, y: int) -> int:
@@ -222,6 +206,38 @@ class Planner:
                 raise RulesError(f"{self.ruleset.name} has no sidestep")
             if figure.running and "run" not in mv["sidestep_paces"]:
                 raise RulesError(f"{figure.label} cannot sidestep while running: a sidestep is only allowed at walking pace")
+
+
+class _FlatGrid:
+    """The map's terrain as flat lists with a one-square wall border, so steps need no bounds checks.
+
+    Built once per map (maps do not change during a battle) and shared by every Planner on it.
+    """
+
+    def __init__(self, m: BattleMap):
+        self.stride = m.width + 2
+        size = self.stride * (m.height + 2)
+        self.passable = [False] * size
+        self.wall = [True] * size
+        self.difficult = [False] * size
+        self.elevation = [0] * size
+        self.top = [-1] * size  # height a flyer must clear to pass a blocking square; -1: never (and off-map)
+        blocks = m.blocks_move.tolist()
+        diff = m.difficult.tolist()
+        elev = m.elevation_ft.tolist()
+        obstacle = m.obstacle_height_ft.tolist()
+        for y in range(m.height):
+            base = (y + 1) * self.stride + 1
+            for x in range(m.width):
+                i = base + x
+                self.passable[i] = not blocks[y][x]
+                self.wall[i] = blocks[y][x]
+                self.difficult[i] = diff[y][x]
+                self.elevation[i] = elev[y][x]
+                self.top[i] = -1 if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
+
+
+_GRIDS: "weakref.WeakKeyDictionary[BattleMap, _FlatGrid]" = weakref.WeakKeyDictionary()
 
 
 class SearchResult:
@@ -432,12 +448,18 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
                                for f, (a, b) in step_dirs_by_facing.items()}
 
     max_height_above = alt_rules["max_altitude_ft"]
+    # A winged climb is a maneuver like a turn: it needs its maneuverability distance flown
+    # straight since the last turn or climb, so both share the straight-flight counter.
     climb_every = max(T, figure.turning_ft, 5)
+    straight_cap = max(T, climb_every) if winged else T
     winged_climb = alt_rules["winged_climb_ft"]
     dive_mult = alt_rules["dive_multiplier"]
     float_up_cost = float(5 / Fraction(alt_rules["floater_climb_fraction"])) if Fraction(alt_rules["floater_climb_fraction"]) else None
     float_down_cost = float(5 / Fraction(alt_rules["floater_descend_fraction"])) if Fraction(alt_rules["floater_descend_fraction"]) else None
 
+    # An even diagonal count is never worse than an odd one unless doubled steps can shift
+    # which diagonals are the dear ones: flyers ignore difficult terrain.
+    parity_dominates = not rule_510 or flying or not any(difficult)
     settled: dict = {}
     parents: dict = {start: (None, "start")}
     best: dict = {start: 0}
@@ -450,11 +472,16 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
         g, state = pop(heap)
         if state in settled:
             continue
-        idx, f, par, s, h, c = state
-        dom_key = (idx, f, par, h, c)
-        if best_straight.get(dom_key, -1) >= s:
-            continue  # a cheaper state here could already turn as soon or sooner
-        best_straight[dom_key] = s
+        idx, f, par, s, h, _ = state
+        # Dominance: a state settled earlier (so no dearer) at the same square, facing and
+        # height that can turn at least as soon, with a diagonal count at least as good.
+        dom_key = (idx, f, h)
+        seen = best_straight.get(dom_key)
+        if seen is None:
+            seen = best_straight[dom_key] = [-1, -1]
+        if seen[par] >= s or (parity_dominates and par == 1 and seen[0] >= s):
+            continue
+        seen[par] = s
         settled[state] = g
         if max_steps is not None and idx != start_idx:
             continue
@@ -500,24 +527,21 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
                 else:
                     nf = d
                     ns = (0 if turned else s) + dist
-                    if ns > T:
-                        ns = T
-                nc = c + dist if winged else 0
-                if nc > climb_every:
-                    nc = climb_every
-                nstate = (nidx, nf, npar, ns, nh, nc)
+                    if ns > straight_cap:
+                        ns = straight_cap
+                nstate = (nidx, nf, npar, ns, nh, 0)
                 if ng < best.get(nstate, 1e18):
                     best[nstate] = ng
                     parents[nstate] = (state, "turn+step" if turned else "step")
                     push(heap, (ng, nstate))
         if flying:
             floor = elevation[idx]
-            for kind, nh, nc, cost in _vertical_moves(p.flyer, h, c, floor, max_height_above, climb_every,
+            for kind, nh, ns, cost in _vertical_moves(p.flyer, h, s, floor, max_height_above, climb_every,
                                                        winged_climb, dive_mult, float_up_cost, float_down_cost):
                 ng = g + cost
                 if ng > budget + 1e-9:
                     continue
-                nstate = (idx, f, par, s, nh, nc)
+                nstate = (idx, f, par, ns, nh, 0)
                 if ng < best.get(nstate, 1e18):
                     best[nstate] = ng
                     parents[nstate] = (state, kind)
@@ -525,18 +549,18 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
     return SearchResult(planner, figure, p, settled, parents, start, occupants)
 
 
-def _vertical_moves(flyer, h, credit, floor, max_above, climb_every, winged_climb, dive_mult, up_cost, down_cost):
-    """Altitude changes available in place: (kind, new height, new climb credit, cost in feet)."""
+def _vertical_moves(flyer, h, straight, floor, max_above, climb_every, winged_climb, dive_mult, up_cost, down_cost):
+    """Altitude changes available in place: (kind, new height, new straight-flight feet, cost in feet)."""
     moves = []
     if flyer == "winged":
-        if credit >= climb_every and h + winged_climb <= floor + max_above:
+        if straight >= climb_every and h + winged_climb <= floor + max_above:
             moves.append(("climb", h + winged_climb, 0, 0))
         drop = min(10, h - floor)
         if drop > 0:
-            moves.append(("dive", h - drop, credit, drop / dive_mult))
+            moves.append(("dive", h - drop, straight, drop / dive_mult))
     else:  # floaters and incorporeal flyers move straight up and down
         if up_cost is not None and h + 5 <= floor + max_above:
-            moves.append(("rise", h + 5, credit, up_cost))
+            moves.append(("rise", h + 5, straight, up_cost))
         if down_cost is not None and h - 5 >= floor:
-            moves.append(("descend", h - 5, credit, down_cost))
+            moves.append(("descend", h - 5, straight, down_cost))
     return moves

@@ -94,6 +94,13 @@ class Positioning:
         shots = self.engagement.parting_shots(fig, path.steps, "charge", self.figures)
         return PlannedMove(path, tuple(shots))
 
+    def search(self, figure_id: str, mode: str = "walk") -> "MoveSearch":
+        """One search from the figure's square, reusable for many targets (hover previews, the AI)."""
+        fig = self.figure(figure_id)
+        self.planner._refuse_mode(fig, mode)
+        occupants = self.occupants(fig.id)
+        return MoveSearch(self, fig, mode, self.planner.search(fig, mode, occupants), occupants)
+
     def sight(self, viewer_id: str, target_id: str) -> Sight:
         a, b = self.figure(viewer_id), self.figure(target_id)
         standing = {f.pos: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id)}
@@ -114,6 +121,31 @@ class Positioning:
                 if a.side != b.side:
                     lanes.append(self.charge_lane(a.id, b.id).to_json())
         return {"engaged": pairs, "threatened": threatened, "charge_lanes": lanes}
+
+
+class MoveSearch:
+    """A finished search: the reachable set and a plan to any square without searching again."""
+
+    def __init__(self, positioning: Positioning, figure: Figure, mode: str, result, occupants: dict):
+        self.positioning = positioning
+        self.figure = figure
+        self.mode = mode
+        self.result = result
+        self.occupants = occupants
+        self._entries = None
+
+    def entries(self) -> dict[tuple[int, int], ReachEntry]:
+        if self._entries is None:
+            self._entries = self.result.entries()
+        return self._entries
+
+    def plan(self, target: tuple[int, int], facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
+        """Like Positioning.plan, from this search; RulesError with the reason when there is no path."""
+        path = self.result.path_to(target, facing, altitude_ft)
+        if path is None:
+            return self.positioning.plan(self.figure.id, target, self.mode, facing, altitude_ft)  # raises the reason
+        shots = self.positioning.engagement.parting_shots(self.figure, path.steps, self.mode, self.positioning.figures)
+        return PlannedMove(path, tuple(shots))
 
 
 def lane_facing(a: tuple[int, int], b: tuple[int, int]) -> int:
