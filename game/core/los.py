@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .battlemap import COVER_DEGREES, COVER_INDEX, UNBOUNDED_HEIGHT_FT, BattleMap
 
 FULL = COVER_INDEX["full"]
-BODY_MID_FT = 3  # height above its floor at which a figure is seen and aimed at
+BODY_MID_FT = 2.5  # height above its floor at which a figure is seen and aimed at (waist high)
 _EPS = 1e-9
 
 
