@@ -23,10 +23,10 @@ from .battlemap import BattleMap
 from .combat import damage as damage_mod
 from .combat import rounds
 from .combat.attack import parry, roll_attack
-from .combat.modifiers import (AttackContext, Breakdown, attack_breakdown, attack_kind, fighting, gap_ft,
-                               in_melee_reach, melee_reach_ft, weapon_data)
+from .combat.modifiers import (AttackContext, Breakdown, attack_breakdown, fighting, gap_ft, in_melee_reach,
+                               melee_reach_ft, weapon_data)
 from .combat.morale import morale_after_loss
-from .combat.state import NO_ACTION, FigureState, combat_profile
+from .combat.state import FigureState, combat_profile
 from .errors import RulesError
 from .events import ActionRefused, Event, Modifier
 from .figure import Figure
@@ -1472,7 +1472,6 @@ class Battle:
         shots = self.positioning().engagement.parting_shots(fig, sub, order["mode"], self.positioning().figures)
         order["done"] = reached
         end = steps[reached]
-        from .positioning import PlannedMove
         from .planner import Path
         path = Path(fid, order["mode"], tuple(sub), sub[-1].total_ft - sub[0].total_ft, total)
         self.states[fid].moved_ft += path.total_ft

@@ -409,7 +409,6 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
     elevation = planner._elevation
     top = planner._top
     offsets = planner._offsets
-    stride = planner.stride
     rule_510 = planner.diagonal == "5-10"
     no_diagonals = planner.diagonal == "none"
     diag_base = 5 * 2 ** 0.5 if planner.diagonal == "euclidean" else 5

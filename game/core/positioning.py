@@ -134,6 +134,14 @@ class MoveSearch:
         self.occupants = occupants
         self._entries = None
 
+    @property
+    def params(self):
+        return self.result.params
+
+    def path_to(self, target: tuple[int, int], facing: int | None = None, altitude_ft: int | None = None) -> Path | None:
+        """The cheapest path from this search, or None (no reason: use plan() for that)."""
+        return self.result.path_to(target, facing, altitude_ft)
+
     def entries(self) -> dict[tuple[int, int], ReachEntry]:
         if self._entries is None:
             self._entries = self.result.entries()

@@ -45,7 +45,7 @@ def run_script(battle, script: list[tuple[Action, bool]], path: str) -> list[Eve
         passes = 0
         while True:
             if battle.is_over:
-                raise DataFileError(path, f"actions[{i}]", f"the battle is already over before this action")
+                raise DataFileError(path, f"actions[{i}]", "the battle is already over before this action")
             try:
                 events.extend(battle.apply(action))
                 break

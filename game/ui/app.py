@@ -549,7 +549,6 @@ class App:
         self._area_key = None
 
     def render(self) -> None:
-        pg = self.pg
         screen = self.screen
         if self.start_screen:
             from .startscreen import draw_start
@@ -1013,14 +1012,9 @@ def _full_status(battle, figure_id):
 
 def clone_battle(battle):
     """A private copy of the battle for a thinking AI, so the window's battle is never touched off-thread."""
-    import random
-    snapshot, restore = getattr(battle, "_snapshot", None), getattr(battle, "_restore", None)
-    if callable(snapshot) and callable(restore):
-        copy = object.__new__(type(battle))
-        copy.__dict__.update(battle.__dict__)
-        copy.rng = random.Random()
-        copy._restore(snapshot())
-        return copy
+    clone = getattr(battle, "clone", None)
+    if callable(clone):
+        return clone()
     to_data = getattr(battle, "to_save_data", None)
     if callable(to_data):
         return type(battle).from_save_data(to_data())

@@ -13,7 +13,7 @@ figure changes, so a new object means a new position. Movement already spent thi
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..core.errors import RulesError
 from ..core.events import ActionRefused
@@ -162,12 +162,7 @@ class RulesView:
     def search(self, figure_id: str, mode: str):
         """The planner's search from the figure's square (reusable for every hovered square)."""
         pos = self.positioning
-        fig = pos.figure(figure_id)
-
-        def compute():
-            pos.planner._refuse_mode(fig, mode)
-            return pos.planner.search(fig, mode, pos.occupants(fig.id))
-        return self._get(("search", figure_id, mode), compute, background=True)
+        return self._get(("search", figure_id, mode), lambda: pos.search(figure_id, mode), background=True)
 
     def reach(self, figure_id: str, mode: str) -> ReachInfo | None:
         pos = self.positioning
@@ -263,18 +258,7 @@ class RulesView:
         pos = self.positioning
 
         def compute():
-            fig = pos.figure(figure_id)
-            eng = pos.engagement
-            r = eng.zone_ft // 5 + 1
-            out = []
-            probe = replace(fig, id="\0probe", side="\0probe", altitude_ft=0)
-            for y in range(max(0, fig.y - r), min(pos.map.height, fig.y + r + 1)):
-                for x in range(max(0, fig.x - r), min(pos.map.width, fig.x + r + 1)):
-                    if (x, y) == fig.pos or pos.map.blocks_move[y, x]:
-                        continue
-                    if eng.in_zone(fig, replace(probe, x=x, y=y)):
-                        out.append((x, y))
-            return out
+            return pos.engagement.zone_squares(pos.figure(figure_id))
         value = self._get(("zone", figure_id), compute)
         return [] if isinstance(value, Exception) else value
 

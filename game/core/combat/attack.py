@@ -10,8 +10,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..events import Modifier, Roll
-from .dice import Dice, die, parse_dice
+from .dice import die, parse_dice
 from .modifiers import Breakdown
 
 

@@ -1,11 +1,8 @@
 """Applying damage to a figure: hit point thresholds, subdual, stun, bleeding, falling."""
 from __future__ import annotations
 
-from fractions import Fraction
-
-from ..events import Event, Roll
+from ..events import Event
 from .dice import Dice, die
-from .state import OUT_OF_FIGHT
 
 SIZE_STUN_INDEX = {"large": 0, "giant": 1}
 
@@ -26,7 +23,6 @@ def apply_damage(battle, target_id: str, amount: int, subdual: bool, rule: str) 
     """Take `amount` off a figure and report what state that leaves it in."""
     rs = battle.ruleset
     state = battle.state_of(target_id)
-    fig = battle.figures[target_id]
     events: list[Event] = []
     if amount <= 0:
         return events

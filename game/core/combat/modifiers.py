@@ -11,7 +11,7 @@ for front, flank and rear, the engagement zone for who is fighting whom.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..events import Modifier
 from ..geometry import ARC_NAMES, DIRECTION_DELTAS, bearing_octant, distance_ft, relative_arc

@@ -198,7 +198,6 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     n = prof["attacks"]
     mods: list[Modifier] = []
     order = battle.move_orders.get(figure_id)
-    rule = rs.cite(rules["rule"])
     free = rs.section("movement")["free_step_ft"]
     style = rs.defense(state.defense) if state.defense else None
     if style and not style["can_attack"]:
