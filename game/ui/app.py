@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core.actions import Action, EndTurn, Move, Turn
 from ..core.battle import Battle
+from ..core.errors import RulesError
 from ..core.events import ActionRefused
 from ..core.geometry import FACINGS
 from . import controllers as ctl
@@ -243,7 +244,7 @@ class App:
     # ----- changing the battle: the only places that do -----
     def submit(self, action: Action) -> bool:
         """Apply an action through the resolver; a refusal is shown and changes nothing."""
-        if self.ui.gm and isinstance(action, (Move, Turn)) and getattr(self.battle, "gm_place", None):
+        if self.ui.gm and isinstance(action, (Move, Turn)):
             fig = self.battle.figures.get(action.figure)
             if fig is not None:
                 to = getattr(action, "to", fig.pos)
@@ -301,12 +302,8 @@ class App:
             self.ui.help_open = not self.ui.help_open
         elif kind == "gm":
             self.ui.gm = not self.ui.gm
-            if self.ui.gm and getattr(b, "gm_place", None) is None:
-                self.toast("Demonstration mode: switch rules with [ and ], step with Ctrl+Z / Ctrl+Y. Placing figures "
-                           "freely needs Battle.gm_place, which the resolver does not have yet.", error=False)
-            else:
-                self.toast("Demonstration mode " + ("on: drag any figure to place it; [ ] switch rules" if self.ui.gm
-                                                    else "off"), error=False)
+            self.toast("Demonstration mode " + ("on: drag any figure to place it; [ ] switch rules" if self.ui.gm
+                                                else "off"), error=False)
         elif kind == "ruleset":
             if not self.ui.gm:
                 self.toast("switching the rules is a demonstration tool: press G first")
@@ -323,12 +320,8 @@ class App:
             self.running = False
 
     def _gm_place(self, fid, sq, facing, altitude_ft) -> bool:
-        fn = getattr(self.battle, "gm_place", None)
-        if fn is None:
-            self.toast("placing figures freely needs Battle.gm_place, which the resolver does not have yet")
-            return False
         try:
-            events = fn(fid, x=sq[0], y=sq[1], facing=facing, altitude_ft=altitude_ft)
+            events = self.battle.gm_place(fid, x=sq[0], y=sq[1], facing=facing, altitude_ft=altitude_ft)
         except ActionRefused as refusal:
             self.refused(None, refusal.reason)
             return False
@@ -354,40 +347,24 @@ class App:
         self.toast(f"Rules now: {ruleset.name} [{ruleset.id}]. Same position; the action log starts afresh.", error=False)
 
     def save(self) -> None:
-        saves = _saves_module()
-        fn = saves and (getattr(saves, "save_battle", None) or getattr(saves, "save", None))
+        from ..io.saves import save_battle
         try:
-            if fn:
-                fn(self.battle, self.save_path)
-            elif callable(getattr(self.battle, "to_save_data", None)):
-                import json
-                Path(self.save_path).write_text(json.dumps(self.battle.to_save_data()), encoding="utf-8")
-            else:
-                self.toast("this battle cannot be saved yet (no game/io/saves.py)")
-                return
-        except Exception as err:
+            save_battle(self.battle, self.save_path)
+        except (OSError, RulesError) as err:
             self.toast(f"could not save: {err}")
             return
         self.toast(f"saved to {self.save_path}", error=False)
 
     def load(self) -> None:
-        saves = _saves_module()
-        fn = saves and (getattr(saves, "load_battle", None) or getattr(saves, "load", None))
-        try:
-            if fn:
-                battle = fn(self.save_path)
-            elif callable(getattr(Battle, "from_save_data", None)):
-                import json
-                data = json.loads(Path(self.save_path).read_text(encoding="utf-8"))
-                battle = Battle.from_save_data(data, str(self.save_path))
-            else:
-                self.toast("loading needs game/io/saves.py, which is not there yet")
-                return
-        except FileNotFoundError:
+        """Load the saved battle; a damaged or missing save leaves the battle on screen as it was."""
+        from ..io.saves import load_battle
+        if not Path(self.save_path).exists():
             self.toast(f"no saved battle at {self.save_path} (Ctrl+S saves one)")
             return
-        except Exception as err:
-            self.toast(f"could not load {self.save_path}: {err}")
+        try:
+            battle = load_battle(self.save_path)
+        except (OSError, RulesError) as err:
+            self.toast(f"could not load: {err}")
             return
         self.battle = battle
         self.rules.bind(battle)
@@ -1024,14 +1001,6 @@ def clone_battle(battle):
 
 def _value(v):
     return v() if callable(v) else v
-
-
-def _saves_module():
-    try:
-        from ..io import saves
-    except ImportError:
-        return None
-    return saves
 
 
 def _arr(squares) -> np.ndarray:

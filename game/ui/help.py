@@ -42,7 +42,7 @@ KEYS = (
     ("Game master", (
         ("G", "demonstration mode on / off"),
         ("[ / ]", "switch the ruleset live (same position, new costs, zones, lanes)"),
-        ("Drag a figure (demonstration)", "place it freely (needs Battle.gm_place)"),
+        ("Drag a figure (demonstration)", "place it freely (logged: undo steps back)"),
         ("Ctrl+Z / Ctrl+Y", "step back / forward through the action log"),
         ("Ctrl+S / Ctrl+O", "save / load the battle"),
         ("F1", "this list"),
