@@ -348,3 +348,10 @@ def test_odnd_charge_more_than_half_move_ending_within_10_ft():
 def test_spelljammer_has_no_charge():
     pos = positioning(open_map(), "spelljammer", fig("a", "blue", 2, 5, "E", weapons=("spear",)), fig("t", "red", 8, 5))
     assert "no charge" in pos.charge_lane("a", "t").reason
+
+
+def test_running_to_a_sidestep_square_explains_the_sidestep_rule():
+    """bfrpg:maneuverability: sidestep at walking speed only, so a runner cannot just shift over."""
+    pos = positioning(open_map(), "bfrpg", fig("man", "a", 10, 10, "N"))
+    with pytest.raises(RulesError, match="sidestepping is only allowed at walking pace"):
+        pos.plan("man", (11, 10), mode="run", facing=FACING_INDEX["N"])

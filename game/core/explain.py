@@ -55,7 +55,11 @@ def why_unreachable(planner, figure: Figure, mode: str, occupants: dict, target,
     if no_limits_cost > params.budget_ft and (with_turning is None or with_turning.total_ft >= no_limits_cost):
         return f"too far: {x},{y} needs {_ft(no_limits_cost)} ft, {who} has {_ft(params.budget_ft)} ft ({mode})"
     # The turning rules are what stands in the way.
-    return _turning_reason(planner, figure, mode, params, target, facing, with_turning, result)
+    reason = _turning_reason(planner, figure, mode, params, target, facing, with_turning, result)
+    lateral = [(figure.x + dx, figure.y + dy) for dx, dy in _lateral_deltas(figure.facing)]
+    if mode in ("run", "jog") and (x, y) in lateral:
+        reason += "; a sidestep would keep its facing, but sidestepping is only allowed at walking pace"
+    return reason
 
 
 def _turning_reason(planner, figure, mode, params, target, facing, with_turning, result) -> str:
