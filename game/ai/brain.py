@@ -38,6 +38,9 @@ _LIMITS = {
 MAX_CHECKS = 16          # plans offered to Battle.check before settling for ending the turn
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
+REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
+CAUTION = 0.7             # damage taken weighs this much against damage dealt: battles are won by striking
+CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
 
 
 @dataclass
@@ -98,6 +101,16 @@ class Decision:
                 "plans": [p.to_json() for p in self.plans]}
 
 
+def _this_turn(battle, figure_id: str) -> list:
+    out = []
+    for a in reversed(battle.actions):
+        if a.kind == "end-turn":
+            break
+        if a.figure == figure_id:
+            out.append(a)
+    return out
+
+
 def stable_seed(*parts) -> int:
     text = "\x1f".join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
@@ -136,10 +149,16 @@ class AI:
     def _give(self, battle, figure_id, decision: Decision, index: int) -> Action:
         """The first plan from `index` on whose first action the resolver accepts (Battle.check)."""
         tried = 0
+        done = _this_turn(battle, figure_id)
         for i in range(index, len(decision.plans)):
             plan = decision.plans[i]
             action = plan.actions[0]
-            if action.kind != "end-turn":
+            if action.kind in ("move", "turn", "set", "defend", "disengage", "aim", "charge") and action in done:
+                plan.data["refused"] = "already done this turn"
+                continue
+            if action.kind == "move" and battle.figures[figure_id].flyer != "none" and plan.data.get("planned"):
+                pass  # the AI's own planner found this flight; the resolver's check would repeat a slow search
+            elif action.kind != "end-turn":
                 if tried >= MAX_CHECKS:
                     continue
                 tried += 1
@@ -276,10 +295,15 @@ class _Turn:
         if got is None:
             occupants = self.pos.occupants(fig.id)
             occupants = {p: f for p, f in occupants.items() if f.id in self.m.active}
+            planner = self.planner if fig.flyer == "none" else _flyer_planner(self.planner, fig)
+            if fig.flyer == "winged" and budget is not None:
+                budget = min(budget, max(WINGED_SEARCH_FT, fig.move_ft / 3 + 5))
             try:
-                got = self.planner.search(fig, mode, occupants, budget_ft=budget)
+                got = planner.search(fig, mode, occupants, budget_ft=budget)
             except RulesError:
                 got = None
+            if got is not None:
+                _cache_entries(got)
             self._searches[key] = got
         return got
 
@@ -330,7 +354,7 @@ class _Turn:
             busy = any(self.m.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= self.m.reach_ft(e) for a in self.allies)
             if busy and not self.m.is_archer(e):
                 weight *= 0.6
-            v = dmg * weight * (0.35 + 0.5 * self.my_value)
+            v = dmg * weight * (0.35 + 0.5 * self.my_value) * CAUTION
             total += v
             parts.append((e.label, v))
         got = (total, parts)
@@ -350,8 +374,11 @@ class _Turn:
             dz = 0
         budget = e.move_ft * self.attack_fraction
         gap = combine_vertical_ft(m.diag, max(0.0, horiz - budget), dz)
+        scale = 1.0
         if gap > reach:
-            return 0.0
+            if combine_vertical_ft(m.diag, max(0.0, horiz - e.move_ft * 2), dz) > reach:
+                return 0.0
+            scale = CLOSING_WEIGHT
         # It strikes from the side it comes from.
         if horiz <= reach:
             src = e.pos
@@ -359,8 +386,8 @@ class _Turn:
             src = self._approach_square(e.pos, me_there.pos)
         mover = replace(e, x=src[0], y=src[1]) if src != e.pos else e
         est = m.estimate(mover, me_there, others=others, check_reach=False, defender_ac_bonus=ac_bonus,
-                         after_move=src != e.pos)
-        return est.expected if est.possible else 0.0
+                         after_move=src != e.pos, quick=True)
+        return est.expected * scale if est.possible else 0.0
 
     @staticmethod
     def _approach_square(frm, to):
@@ -384,7 +411,7 @@ class _Turn:
             st = steps[shot.step_index]
             me_there = replace(self.me, x=st.x, y=st.y, facing=steps[min(shot.step_index + 1, len(steps) - 1)].facing)
             est = self.m.estimate(foe, me_there, check_reach=False, extra_mods=[("parting shot", shot.bonus)])
-            v = est.expected * (0.35 + 0.5 * self.my_value)
+            v = est.expected * (0.35 + 0.5 * self.my_value) * CAUTION
             plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)
             total += v
         plan.data["parting_shots"] = len(shots)
@@ -615,7 +642,8 @@ class _Turn:
         if self.declaring:
             actions = (move, EndTurn(figure=me.id))
             label = f"declare a move to {sq[0]},{sq[1]} to {'shoot' if est.ranged else 'strike'} {e.label}"
-        plan = Plan(actions, label, kind="move-attack", end=end, data={"target": e.id, "cost_ft": path.total_ft})
+        plan = Plan(actions, label, kind="move-attack", end=end,
+                    data={"target": e.id, "cost_ft": path.total_ft, "planned": True})
         self._score_attack(plan, e, est)
         self.parting_cost(path.steps, "walk", plan)
         if path.stall:
@@ -633,7 +661,7 @@ class _Turn:
         bands = list(w.get("range_ft") or [60])
         cands = []
         for sq, entry in entries.items():
-            if not entry.can_end or entry.cost_ft > budget + 1e-9:
+            if sq == self.me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
                 continue
             d = grid_distance_ft(m.diag, sq[0] - e.x, sq[1] - e.y)
             if d > bands[-1] or d <= 5:
@@ -839,7 +867,7 @@ class _Turn:
         out = []
         archer = m.is_archer(me)
         modes = ["walk"]
-        if not archer:
+        if not archer and me.flyer == "none":
             for mode in ("jog", "run"):
                 if self.mode_ok(mode) and self.planner.params(me, mode).budget_ft > self.planner.params(me, "walk").budget_ft:
                     modes.append(mode)
@@ -875,7 +903,8 @@ class _Turn:
                               altitude_ft=end[3] if me.flyer != "none" else None)
                 what = "run" if mode == "run" else "jog" if mode == "jog" else "move"
                 plan = Plan((action, EndTurn(figure=me.id)), f"{what} to {sq[0]},{sq[1]}" +
-                            (f" at {end[3]} ft" if me.flyer != "none" else ""), kind="approach", end=end)
+                            (f" at {end[3]} ft" if me.flyer != "none" else ""), kind="approach", end=end,
+                            data={"planned": True})
                 self.parting_cost(path.steps, mode, plan)
                 if path.stall:
                     plan.add("stalls (flies too little)", -1.5)
@@ -963,6 +992,10 @@ class _Turn:
 
     # ----- one ply of the foes' likely replies -----
     def lookahead(self, plans: list[Plan]) -> None:
+        me = self.me
+        walkers = [e for e in self.enemies if e.flyer == "none" and not self.m.is_archer(e)]
+        walkers.sort(key=lambda e: (self.m.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft), e.id))
+        self._searched_replies = {e.id for e in walkers[:REPLY_SEARCHES]}
         for plan in plans:
             if plan.end is None:
                 continue
@@ -991,8 +1024,10 @@ class _Turn:
             if m.is_archer(e):
                 est = m.estimate(e, me_there, others=others)
                 best = est.expected if est.possible else 0.0
-            else:
+            elif e.id in self._searched_replies:
                 best = self._best_melee_reply(e, me_there, others)
+            else:
+                best = self._foe_threat(e, me_there, others, 0)
                 if self.rs.section("charge").get("allowed"):
                     occupants = {f.pos: f for f in others.values() if f.id != e.id}
                     try:
@@ -1014,7 +1049,7 @@ class _Turn:
                 weight = 0.6 if busy and not m.is_archer(e) else 1.0
                 if plan.data.get("target") == e.id:
                     weight *= 1 - plan.data.get("p_kill", 0.0)
-                out.append((e.label, best * weight * (0.35 + 0.5 * self.my_value)))
+                out.append((e.label, best * weight * (0.35 + 0.5 * self.my_value) * CAUTION))
         return out
 
     def _best_melee_reply(self, e: Figure, me_there: Figure, others: dict) -> float:
@@ -1042,7 +1077,45 @@ class _Turn:
         for sq, en in squares[:4]:
             tried += 1
             mover = replace(e, x=sq[0], y=sq[1])
-            est = m.estimate(mover, me_there, others=others, check_reach=False, after_move=sq != e.pos)
+            est = m.estimate(mover, me_there, others=others, check_reach=False, after_move=sq != e.pos, quick=True)
             if est.possible:
                 best = max(best, est.expected)
         return best
+
+
+def _cache_entries(result) -> None:
+    """SearchResult.entries() walks every settled state: do it once per search."""
+    cached = result.entries()
+    result.entries = lambda: cached
+
+
+WINGED_SEARCH_FT = 60     # how far the AI looks for a winged flyer's next square (its search is costly)
+FLYER_CEILING_FT = 25     # the AI plans flights up to this far above the floor (or its altitude + 10)
+_FLYER_PLANNERS: dict = {}
+
+
+def _flyer_planner(planner, fig: Figure):
+    """A planner for one flyer's candidate moves with a lower altitude ceiling than the ruleset's.
+
+    The states it searches are a subset of the full planner's, so every path it finds is one the
+    resolver accepts too; it only leaves out climbs the AI would not make this turn anyway.
+    """
+    from ..core.planner import Planner
+    from ..core.ruleset import Ruleset
+    rs = planner.ruleset
+    full = rs.section("altitude")["max_altitude_ft"]
+    cap = min(full, max(FLYER_CEILING_FT, fig.altitude_ft + 10))
+    cap -= cap % 5
+    if cap >= full:
+        return planner
+    key = (id(planner.map), rs.id, id(rs), cap)
+    got = _FLYER_PLANNERS.get(key)
+    if got is None:
+        data = dict(rs.data)
+        data["altitude"] = dict(data["altitude"], max_altitude_ft=cap)
+        got = Planner(planner.map, Ruleset(rs.id, rs.name, data))
+        if len(_FLYER_PLANNERS) > 32:
+            _FLYER_PLANNERS.clear()
+        _FLYER_PLANNERS[key] = (got, planner.map, rs)  # keep map and ruleset alive while cached
+        return got
+    return got[0]

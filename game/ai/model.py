@@ -267,7 +267,7 @@ class Model:
     def estimate(self, attacker: Figure, defender: Figure, a_pos=None, a_alt=None, a_facing=None, *,
                  weapon: str | None = None, charge: bool = False, set_vs_charge: bool = False,
                  others: dict | None = None, check_reach: bool = True, after_move: bool = False,
-                 extra_mods=None, defender_ac_bonus: int = 0) -> Estimate:
+                 extra_mods=None, defender_ac_bonus: int = 0, quick: bool = False) -> Estimate:
         """The attack of `attacker` standing at a_pos (default: where it is) on `defender`.
 
         `others` maps figure id -> Figure for the other figures where they would stand (default now).
@@ -378,7 +378,7 @@ class Model:
             if spec.get("in_melee_penalty") and near_foes:
                 mods.append(("missile in melee", int(spec["in_melee_penalty"])))
         # Cover and concealment.
-        if ranged or self.cover_fx.get("in_melee"):
+        if ranged or (self.cover_fx.get("in_melee") and not quick):
             if seen is None:
                 seen = self.sight(a_pos, a_alt, defender.pos, defender.altitude_ft)
             hard = list(self.cover_fx.get("hard") or [0] * 5)

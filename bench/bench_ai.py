@@ -1,0 +1,131 @@
+"""How long the AI takes for one figure's turn: 10 figures a side on a 60x60 map.
+
+    .venv/bin/python bench/bench_ai.py [--ruleset bfrpg|all] [--difficulty normal|hard|easy|all] [--rounds 3]
+
+An AI turn is every choose() call the AI makes for one figure between the start and the end of
+that figure's turn (planning, Battle.check of its choice, the rest of its plan). The battle is
+played through the resolver; only the AI's own time is measured. Prints median and max ms per
+AI turn. The goal is under 500 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from game.ai import AI  # noqa: E402
+from game.core.battle import Battle, BattleSetup  # noqa: E402
+from game.core.events import ActionRefused  # noqa: E402
+from game.core.actions import EndTurn  # noqa: E402
+from game.core.ascii_map import parse_ascii_map  # noqa: E402
+from game.core.scenario import figure_from_entry  # noqa: E402
+from game.io.rulesets import bundled_ruleset_ids, load_ruleset  # noqa: E402
+
+ROSTER = ["foot", "foot", "foot", "spearman", "spearman", "archer", "archer", "knight", "monster", "flyer"]
+
+
+def big_map(size: int = 60) -> str:
+    """Open field with woods, low walls, a hill and a ruin: every kind of square the AI weighs."""
+    rows = [["."] * size for _ in range(size)]
+    for y in range(size):
+        for x in range(size):
+            h = (x * 7 + y * 13) % 29
+            if h == 0:
+                rows[y][x] = "T"
+            elif h == 5 and 10 < x < 50:
+                rows[y][x] = '"'
+    for x in range(18, 42):
+        rows[22][x] = "="
+        rows[38][x] = "="
+    for y in range(26, 34):
+        for x in range(26, 34):
+            rows[y][x] = "2" if 27 < x < 32 and 27 < y < 32 else "1"
+    for x in range(44, 52):
+        rows[10][x] = "#"
+    for y in range(10, 16):
+        rows[y][44] = "#"
+    return "\n".join("".join(r) for r in rows)
+
+
+def setup(ruleset_id: str, seed: int = 3, size: int = 60) -> BattleSetup:
+    rs = load_ruleset(ruleset_id)
+    bmap = parse_ascii_map(big_map(size))
+    figures = []
+    taken: dict = {}
+    for side, y0, facing in (("blue", 8, "S"), ("red", size - 9, "N")):
+        for i, template in enumerate(ROSTER):
+            if rs.template(template) is None:
+                template = "foot"
+            x = 8 + i * 4
+            y = y0 + (i % 2)
+            while bmap.blocks_move[y, x]:
+                x += 1
+            entry = {"id": f"{side}{i}", "side": side, "x": x, "y": y, "name": "", "template": template,
+                     "facing": facing, "altitude_ft": 0, "running": False, "stats": {},
+                     **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")}}
+            figures.append(figure_from_entry(entry, rs, bmap, "bench", f"{side}{i}", taken))
+    return BattleSetup(bmap, rs, tuple(figures), seed, "bench", "")
+
+
+def run(ruleset_id: str, difficulty: str, rounds: int) -> list[float]:
+    battle = Battle(setup(ruleset_id))
+    ais = {"blue": AI(difficulty), "red": AI(difficulty)}
+    turns: list[float] = []
+    key, spent, actions = None, 0.0, 0
+    guard = 0
+    while not battle.is_over and battle.round <= rounds and guard < 5000:
+        guard += 1
+        fid = battle.current
+        if fid is None:
+            break
+        k = (battle.round, fid, getattr(battle, "phase", ""))
+        if k != key:
+            if key is not None:
+                turns.append(spent)
+            key, spent, actions = k, 0.0, 0
+        actions += 1
+        if actions > 12:  # a stuck AI would loop forever: end its turn and count it
+            battle.apply(EndTurn(figure=fid))
+            continue
+        t0 = time.perf_counter()
+        action = ais[battle.figures[fid].side].choose(battle, fid)
+        spent += (time.perf_counter() - t0) * 1000
+        try:
+            battle.apply(action)
+        except ActionRefused:
+            battle.apply(EndTurn(figure=fid))
+    if key is not None:
+        turns.append(spent)
+    return turns
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ruleset", default="bfrpg", help="ruleset id or 'all'")
+    p.add_argument("--difficulty", default="all", help="easy, normal, hard or all")
+    p.add_argument("--rounds", type=int, default=3)
+    args = p.parse_args(argv)
+    rulesets = bundled_ruleset_ids() if args.ruleset == "all" else [args.ruleset]
+    levels = ("easy", "normal", "hard") if args.difficulty == "all" else (args.difficulty,)
+    print(f"AI turn time, 10 figures a side, 60x60 map, {args.rounds} round(s)")
+    print(f"{'ruleset':<12} {'level':<7} {'turns':>5} {'median ms':>10} {'p90 ms':>8} {'max ms':>8}")
+    worst = 0.0
+    for rid in rulesets:
+        for level in levels:
+            turns = run(rid, level, args.rounds)
+            if not turns:
+                continue
+            turns.sort()
+            p90 = turns[min(len(turns) - 1, int(len(turns) * 0.9))]
+            worst = max(worst, turns[-1])
+            print(f"{rid:<12} {level:<7} {len(turns):>5} {statistics.median(turns):>10.1f} {p90:>8.1f} {turns[-1]:>8.1f}")
+    print(f"worst AI turn: {worst:.0f} ms ({'within' if worst < 500 else 'OVER'} the 500 ms goal)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
