@@ -349,6 +349,10 @@ class _Turn:
             if weight <= 0:
                 continue
             dmg = self._foe_threat(e, me_there, others, ac_bonus + charge_ac)
+            if not set_spear:
+                charge = self._charge_threat(e, me_there, others, ac_bonus + charge_ac)
+                if charge > dmg:
+                    dmg = charge
             if dmg <= 0:
                 continue
             busy = any(self.m.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= self.m.reach_ft(e) for a in self.allies)
@@ -357,9 +361,35 @@ class _Turn:
             v = dmg * weight * (0.35 + 0.5 * self.my_value) * CAUTION
             total += v
             parts.append((e.label, v))
+        credit = self._closing_reach_credit(me_there, others, exclude)
+        if credit:
+            total -= credit
+            parts.append(("reach strikes a closing foe", -credit))
         got = (total, parts)
         self._exposure_cache[key] = got
         return got
+
+    def _closing_reach_credit(self, me_there: Figure, others: dict, exclude) -> float:
+        """bfrpg/ch17: a longer-reach weapon strikes a foe closing into its reach first."""
+        m = self.m
+        if not self.rs.section("round").get("reach_attacks_closing_foe"):
+            return 0.0
+        mine = m.reach_ft(me_there)
+        if mine <= 5 or m.is_archer(me_there):
+            return 0.0
+        best = 0.0
+        for e in self.enemies:
+            if (exclude or {}).get(e.id, 0.0) >= 1 or m.is_archer(e) or m.reach_ft(e) >= mine:
+                continue
+            d = grid_distance_ft(m.diag, me_there.x - e.x, me_there.y - e.y)
+            if d <= mine or d > e.move_ft * self.attack_fraction + m.reach_ft(e):
+                continue
+            src = self._approach_square(e.pos, me_there.pos)
+            e_there = replace(e, x=src[0], y=src[1])
+            est = m.estimate(me_there, e_there, others=others, check_reach=False, quick=True)
+            if est.possible:
+                best = max(best, 0.5 * self.damage_value(e, est))
+        return best
 
     def _foe_threat(self, e: Figure, me_there: Figure, others: dict, ac_bonus: int) -> float:
         """Expected damage foe e could do to me at me_there next round (cheap: distances, not paths)."""
@@ -388,6 +418,36 @@ class _Turn:
         est = m.estimate(mover, me_there, others=others, check_reach=False, defender_ac_bonus=ac_bonus,
                          after_move=src != e.pos, quick=True)
         return est.expected * scale if est.possible else 0.0
+
+    def _charge_threat(self, e: Figure, me_there: Figure, others: dict, ac_bonus: int) -> float:
+        """Expected damage of foe e charging me at me_there, if it has a legal lane (0 if not)."""
+        m = self.m
+        ch = self.rs.section("charge")
+        if not ch.get("allowed") or m.is_archer(e):
+            return 0.0
+        if ch.get("requires_charge_weapon") and not m.weapon(e.ready_weapon).get("charge"):
+            return 0.0
+        from ..core.charge import charge_limits
+        least, most, _ = charge_limits(self.rs, e)
+        d = grid_distance_ft(m.diag, me_there.x - e.x, me_there.y - e.y)
+        if d > most + 10 or d < least:
+            return 0.0
+        key = ("charge", e.id, me_there.pos, me_there.altitude_ft)
+        lane = self._exposure_cache.get(key)
+        if lane is None:
+            occupants = {f.pos: f for f in others.values() if f.id != e.id}
+            try:
+                lane = charge_lane(self.planner, m.sight_map, e, me_there, occupants)
+            except Exception:
+                lane = False
+            self._exposure_cache[key] = lane
+        if not lane or not lane.legal or not lane.squares:
+            return 0.0
+        end_sq = lane.squares[-1]
+        e_there = replace(e, x=end_sq[0], y=end_sq[1], facing=bearing_octant(e.pos, me_there.pos))
+        est = m.estimate(e_there, me_there, others=others, charge=True, check_reach=False, quick=True,
+                         defender_ac_bonus=ac_bonus)
+        return est.expected * 0.8 if est.possible else 0.0
 
     @staticmethod
     def _approach_square(frm, to):
@@ -455,8 +515,9 @@ class _Turn:
     def _add_exposure(self, plan: Plan, v: float, parts) -> None:
         plan.data["exposure"] = plan.data.get("exposure", 0.0) + v
         if v:
-            worst = max(parts, key=lambda p: p[1])[0] if parts else ""
-            plan.add(f"exposed to {len(parts)} foe(s)" + (f", most {worst}" if worst else ""), -v)
+            foes = [p for p in parts if p[1] > 0]
+            worst = max(foes, key=lambda p: p[1])[0] if foes else ""
+            plan.add(f"exposed to {len(foes)} foe(s)" + (f", most {worst}" if worst else ""), -v)
 
     def _add_potential(self, plan: Plan) -> None:
         """Worth of where the plan ends for next round: foes I can strike then, closeness, high ground."""
@@ -465,7 +526,7 @@ class _Turn:
         best = 0.0
         nearest = None
         for e in self.enemies:
-            d = m.dist((x, y), alt, e.pos, e.altitude_ft)
+            d = grid_distance_ft(m.diag, x - e.x, y - e.y)
             nearest = d if nearest is None else min(nearest, d)
         if nearest is None:
             return
@@ -768,8 +829,8 @@ class _Turn:
                      likely * self.damage_value(e, est))
             if m.mods.get("set_strikes_first"):
                 plan.add("set weapon strikes first", likely * est.p_kill * 0.5 * self.m.threat_rate(e) * 2)
-        v, parts = self.exposure(hold.end)
-        self._add_exposure(plan, v * 0.85, parts)
+        v, parts = self.exposure(hold.end, set_spear=True)
+        self._add_exposure(plan, v, parts)
         return [plan]
 
     # defend (parry, dodge, ...)
@@ -920,7 +981,7 @@ class _Turn:
 
     def _approach_heuristic(self, sq, alt, target: Figure, archer: bool) -> float:
         m = self.m
-        d = m.dist(sq, alt, target.pos, target.altitude_ft)
+        d = grid_distance_ft(m.diag, sq[0] - target.x, sq[1] - target.y)
         h = 0.0
         if archer:
             w = m.weapon(self.me.ready_weapon)
@@ -937,8 +998,9 @@ class _Turn:
             elif archer and od <= o.move_ft * self.attack_fraction + reach:
                 h -= 1.5
         h += 0.05 * float(m.map.elevation_ft[sq[1], sq[0]])
-        if self.me.flyer != "none":
-            h += 0.02 * alt
+        if self.me.flyer != "none" and alt:
+            reach = max((m.reach_ft(o) for o in self.enemies if not m.is_archer(o)), default=5)
+            h += 3.0 if alt > reach + 5 else 0.02 * alt
         return h
 
     # turn to face

@@ -35,12 +35,18 @@ def factory(difficulty: str = "normal"):
 def register_with_ui() -> bool:
     """Offer the AI to the window as "ai" (normal), "ai-easy", "ai-normal" and "ai-hard".
 
-    Only when the window's controllers module is already loaded (it imports game.ai itself);
-    the AI never pulls the window in.
+    game.ui.controllers is a plain registry (no pygame), so loading it from here is safe in
+    headless runs; it also imports game.ai itself, so either import order registers the AI.
     """
+    import importlib
     import sys
     ctl = sys.modules.get("game.ui.controllers")
-    register = getattr(ctl, "register", None) if ctl is not None else None
+    if ctl is None:
+        try:  # the registry module itself needs no window (it imports only the actions)
+            ctl = importlib.import_module("game.ui.controllers")
+        except Exception:
+            return False
+    register = getattr(ctl, "register", None)
     if register is None:
         return False
     register("ai", factory("normal"))

@@ -1,0 +1,199 @@
+"""The AI opponent: it takes the clearly best move in small tactical situations, explains itself,
+is deterministic for a seed, and never changes a battle except through what it returns."""
+from __future__ import annotations
+
+import pytest
+
+from game.ai import AI, AIController
+from game.ai.brain import DIFFICULTIES
+from game.core.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge
+from game.core.ascii_map import parse_ascii_map
+from game.core.battle import Battle, BattleSetup
+from game.core.errors import RulesError
+from game.core.geometry import relative_arc
+from game.core.scenario import figure_from_entry
+from game.io.rulesets import load_ruleset
+
+OPEN = "\n".join(["." * 16] * 12)
+
+
+def make_battle(ruleset_id: str, figures: list[dict], ascii_map: str = OPEN, seed: int = 5) -> Battle:
+    rs = load_ruleset(ruleset_id)
+    bmap = parse_ascii_map(ascii_map)
+    taken: dict = {}
+    figs = []
+    for i, spec in enumerate(figures):
+        entry = {"name": "", "facing": "N", "altitude_ft": 0, "running": False, "stats": {},
+                 **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")}}
+        entry.update(spec)
+        figs.append(figure_from_entry(entry, rs, bmap, "test", f"figures[{i}]", taken))
+    return Battle(BattleSetup(bmap, rs, tuple(figs), seed, "test"))
+
+
+def play_until_turn_of(battle: Battle, figure_id: str, limit: int = 40) -> None:
+    """End other figures' turns (they stand still) until it is figure_id's turn."""
+    for _ in range(limit):
+        if battle.current == figure_id:
+            return
+        battle.apply(EndTurn(figure=battle.current))
+    raise AssertionError(f"never {figure_id}'s turn")
+
+
+def first_action(ai: AI, battle: Battle, fid: str):
+    play_until_turn_of(battle, fid)
+    before = (len(battle.actions), dict(battle.figures))
+    action = ai.choose(battle, fid)
+    assert (len(battle.actions), dict(battle.figures)) == before, "choosing must not change the battle"
+    return action
+
+
+def test_charges_when_a_lane_is_open_and_worth_it():
+    b = make_battle("bfrpg", [
+        {"id": "knight", "side": "blue", "template": "knight", "x": 2, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 10, "y": 6, "facing": "W"},
+    ])
+    action = first_action(AI("normal"), b, "knight")
+    assert isinstance(action, Charge) and action.target == "foe"
+
+
+def test_sets_a_spear_against_a_charge_it_sees_coming():
+    # The knight is lined up to charge from the west, 60 ft away: beyond the spearman's move.
+    # The spearman faces north, so it cannot charge the knight itself.
+    b = make_battle("bfrpg", [
+        {"id": "pike", "side": "red", "template": "spearman", "x": 14, "y": 6, "facing": "N"},
+        {"id": "knight", "side": "blue", "template": "knight", "x": 2, "y": 6, "facing": "E"},
+    ])
+    assert b.positioning().charge_lane("knight", "pike").legal
+    assert not b.positioning().charge_lane("pike", "knight").legal
+    ai = AI("normal")
+    action = first_action(ai, b, "pike")
+    assert isinstance(action, SetAgainstCharge), ai.last_decision.explain()
+    reasons = [name for name, _ in ai.last_decision.best.reasons]
+    assert any("charge lane" in r for r in reasons)
+
+
+def test_fighting_withdrawal_instead_of_turning_its_back():
+    # A wounded archer next to a slow brute backs out of reach without drawing the +2 parting shot.
+    b = make_battle("bfrpg", [
+        {"id": "archer", "side": "blue", "template": "archer", "x": 6, "y": 6, "facing": "E", "stats": {"hp": 3}},
+        {"id": "brute", "side": "red", "template": "monster", "x": 7, "y": 6, "facing": "W", "move_ft": 10},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "archer")
+    assert isinstance(action, Move) and action.mode == "withdraw", ai.last_decision.explain()
+    planned = b.positioning().plan("archer", action.to, "withdraw")
+    assert planned.parting_shots == ()
+
+
+def test_cnc_fighting_disengagement():
+    b = make_battle("cnc", [
+        {"id": "archer", "side": "blue", "template": "archer", "x": 6, "y": 6, "facing": "E", "stats": {"hp": 3}},
+        {"id": "brute", "side": "red", "template": "monster", "x": 7, "y": 6, "facing": "W", "move_ft": 10},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "archer")
+    withdrawal = (isinstance(action, Disengage) and action.style == "fighting") or \
+        (isinstance(action, Move) and action.mode == "withdraw")
+    assert withdrawal, ai.last_decision.explain()
+
+
+def test_seeks_the_rear_of_a_foe():
+    # The foe faces north; the attacker can reach its front or its back equally well.
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 4, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 7, "y": 6, "facing": "N"},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "me")
+    assert isinstance(action, Move), ai.last_decision.explain()
+    foe = b.figures["foe"]
+    assert relative_arc(foe.pos, foe.facing, action.to) in (3, 4, 5), ai.last_decision.explain()
+    assert isinstance(ai.last_decision.best.actions[1], Attack)
+    assert any(name.startswith("rear") for name, _ in ai.last_decision.best.reasons)
+
+
+def test_odnd_flank_or_rear_over_the_front():
+    b = make_battle("odnd", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 5, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 7, "y": 6, "facing": "N"},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "me")
+    foe = b.figures["foe"]
+    end = action.to if isinstance(action, Move) else b.figures["me"].pos
+    assert relative_arc(foe.pos, foe.facing, end) in (2, 3, 4, 5, 6), ai.last_decision.explain()
+
+
+def test_focuses_the_wounded_foe():
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 6, "y": 6, "facing": "E"},
+        {"id": "hale", "side": "red", "template": "foot", "x": 7, "y": 5, "facing": "W", "stats": {"hp": 8}},
+        {"id": "hurt", "side": "red", "template": "foot", "x": 7, "y": 7, "facing": "W", "stats": {"hp": 2}},
+    ])
+    ai = AI("normal")
+    first_action(ai, b, "me")
+    best = ai.last_decision.best
+    assert best.data.get("target") == "hurt", ai.last_decision.explain()
+
+
+def test_flyer_stays_aloft_out_of_reach_when_it_cannot_strike():
+    b = make_battle("bfrpg", [
+        {"id": "wing", "side": "blue", "template": "flyer", "x": 3, "y": 3, "facing": "E", "altitude_ft": 20},
+        {"id": "a", "side": "red", "template": "spearman", "x": 13, "y": 9, "facing": "W"},
+        {"id": "b", "side": "red", "template": "spearman", "x": 14, "y": 9, "facing": "W"},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "wing")
+    plan = ai.last_decision.best
+    if isinstance(action, Move) and not any(isinstance(a, Attack) for a in plan.actions):
+        assert plan.end[3] >= 10, ai.last_decision.explain()
+
+
+def test_last_decision_lists_options_with_scores_and_reasons():
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 4, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 6, "y": 6, "facing": "W"},
+    ])
+    ctl = AIController("hard")
+    play_until_turn_of(b, "me")
+    action = ctl.choose(b, "me")
+    d = ctl.last_decision
+    assert d.figure == "me" and d.options and d.options[d.chosen][0] == action
+    for act, score, reasons in d.options:
+        assert isinstance(score, float)
+        assert all(isinstance(n, str) and isinstance(v, float) for n, v in reasons)
+    scores = [s for _, s, _ in d.options]
+    assert scores == sorted(scores, reverse=True)
+    assert "me" in d.explain()
+    assert d.to_json()["plans"]
+
+
+def test_same_seed_same_choices():
+    def run(level):
+        b = make_battle("odnd", [
+            {"id": "a1", "side": "blue", "template": "foot", "x": 2, "y": 4, "facing": "E"},
+            {"id": "a2", "side": "blue", "template": "archer", "x": 1, "y": 7, "facing": "E"},
+            {"id": "b1", "side": "red", "template": "foot", "x": 12, "y": 5, "facing": "W"},
+            {"id": "b2", "side": "red", "template": "spearman", "x": 13, "y": 7, "facing": "W"},
+        ], seed=11)
+        ais = {"blue": AI(level), "red": AI(level)}
+        for _ in range(60):
+            if b.is_over:
+                break
+            fid = b.current
+            b.apply(ais[b.figures[fid].side].choose(b, fid))
+        return [a.to_json() for a in b.actions]
+    for level in DIFFICULTIES:
+        assert run(level) == run(level)
+
+
+def test_unknown_difficulty_is_refused():
+    with pytest.raises(RulesError):
+        AI("impossible")
+
+
+def test_registered_with_the_window_controllers():
+    import game.ui.controllers as ctl
+    for kind in ("ai", "ai-easy", "ai-hard"):
+        c = ctl.make(kind)
+        assert not ctl.is_human(c) and callable(c.choose)
