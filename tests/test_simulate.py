@@ -1,0 +1,220 @@
+"""Headless simulation: battles end, reports are deterministic for a seed whatever the worker
+count, the result summary is a pure function of the events, and the CLI speaks plainly."""
+from __future__ import annotations
+
+import json
+import math
+from types import SimpleNamespace
+
+import pytest
+
+from game.ai.outcome import outcome
+from game.ai.report import count_events, summarize, summarize_battle
+from game.ai.simulate import (aggregate, deterministic_part, format_report, play_battle, run_seed, setups_for,
+                              simulate, wilson)
+from game.cli import main
+from game.core.events import Event, Modifier
+from game.io.rulesets import load_ruleset
+from game.io.scenarios import load_scenario
+
+SCENARIO = '''
+title = "Skirmish"
+ruleset = "bfrpg"
+seed = 3
+
+[map]
+ascii = """
+..............
+......T.......
+..............
+....====......
+..............
+..............
+..............
+"""
+
+[[figures]]
+id = "b1"
+side = "blue"
+template = "foot"
+x = 2
+y = 2
+facing = "E"
+
+[[figures]]
+id = "b2"
+side = "blue"
+template = "archer"
+x = 1
+y = 4
+facing = "E"
+
+[[figures]]
+id = "r1"
+side = "red"
+template = "foot"
+x = 10
+y = 2
+facing = "W"
+
+[[figures]]
+id = "r2"
+side = "red"
+template = "spearman"
+x = 11
+y = 5
+facing = "W"
+'''
+
+
+@pytest.fixture
+def scenario_path(tmp_path):
+    path = tmp_path / "skirmish.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def test_wilson_interval():
+    lo, hi = wilson(5, 10)
+    assert math.isclose(lo, 0.2366, abs_tol=1e-3) and math.isclose(hi, 0.7634, abs_tol=1e-3)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and math.isclose(hi, 0.2775, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_run_seeds_are_stable_and_distinct():
+    assert run_seed(7, "bfrpg", 0) == run_seed(7, "bfrpg", 0)
+    seeds = {run_seed(7, rid, i) for rid in ("bfrpg", "odnd") for i in range(50)}
+    assert len(seeds) == 100
+
+
+@pytest.mark.parametrize("ruleset_id", ["bfrpg", "odnd", "cnc", "ch17", "spelljammer"])
+def test_battles_end(scenario_path, ruleset_id):
+    sc = load_scenario(scenario_path)
+    setup = setups_for(sc, [load_ruleset(ruleset_id)])[ruleset_id]
+    battle, res, info = play_battle(setup, max_rounds=30)
+    assert res.over, f"{ruleset_id}: no result after {battle.round} rounds"
+    assert res.winner in ("blue", "red")
+    assert not info["stalled"]
+    summary = summarize_battle(battle, res)
+    assert summary["winner"] == res.winner and summary["rounds"] >= 1
+    loser = "red" if res.winner == "blue" else "blue"
+    assert summary["sides"][loser]["standing"] == 0
+
+
+def test_report_identical_for_the_same_seed_and_any_worker_count(scenario_path):
+    sc = load_scenario(scenario_path)
+    setups = setups_for(sc, [load_ruleset("bfrpg"), load_ruleset("odnd")])
+    one = simulate(setups, 3, seed=11, workers=1, max_rounds=12)
+    two = simulate(setups, 3, seed=11, workers=2, max_rounds=12)
+    assert deterministic_part(one) == deterministic_part(two)
+    assert json.dumps(deterministic_part(one), sort_keys=True) == json.dumps(deterministic_part(two), sort_keys=True)
+    data = one["rulesets"]["bfrpg"]
+    assert data["runs"] == 3
+    assert sum(s["wins"] for s in data["sides"].values()) + data["draws"] == 3
+    for s in data["sides"].values():
+        lo, hi = s["ci95"]
+        assert 0 <= lo <= s["win_rate"] <= hi <= 1
+    text = format_report(one)
+    assert "bfrpg" in text and "odnd" in text and "95% CI" in text
+
+
+def test_unfinished_battles_are_draws(scenario_path):
+    sc = load_scenario(scenario_path)
+    setups = setups_for(sc, [load_ruleset("bfrpg")])
+    report = simulate(setups, 2, seed=1, workers=1, max_rounds=1)
+    data = report["rulesets"]["bfrpg"]
+    assert data["draws"] + sum(s["wins"] for s in data["sides"].values()) == 2
+    assert data["avg_rounds"] <= 1
+
+
+def test_summary_is_a_pure_function_of_events():
+    events = [
+        Event(kind="move", rule="bfrpg:movement", text="a moves", actor="a", data={"mode": "withdraw"}),
+        Event(kind="parting-shot-provoked", rule="bfrpg:parting-shot", text="b gets a parting shot", actor="b"),
+        Event(kind="attack", rule="bfrpg:the-combat", text="a hits b from behind", actor="a", target="b", outcome="hit",
+              modifiers=(Modifier("from behind (rear)", 2, "bfrpg:attacking-from-behind"),
+                         Modifier("flank (left)", 1, "odnd:flanking"))),
+        Event(kind="charge", rule="bfrpg:charging", text="c charges", actor="c"),
+        Event(kind="attack", rule="bfrpg:the-combat", text="c crits", actor="c", target="b", outcome="critical"),
+        Event(kind="end-turn", rule="bfrpg:turn-order", text="a ends", actor="a"),
+    ]
+    figures = [("a", "A", "blue"), ("c", "C", "blue"), ("b", "B", "red")]
+    final = {"a": {}, "c": {}, "b": {"down": True, "conditions": ["dead"], "hp": -2, "hp_max": 6}}
+    s1 = summarize(figures, events, final, rounds=3, winner="blue")
+    s2 = summarize(figures, [e.to_json() for e in events], final, rounds=3, winner="blue")
+    assert s1 == s2
+    assert s1["headline"] == "blue wins in 3 round(s)"
+    assert s1["casualties"] == [{"id": "b", "name": "B", "side": "red", "how": "dead"}]
+    n = s1["notable"]
+    assert n["parting shots provoked"] == 1 and n["charges"] == 1 and n["criticals"] == 1
+    assert n["rear attacks"] == 1 and n["flank attacks"] == 1 and n["fighting withdrawals"] == 1
+    assert n["attacks"] == 2 and n["hits"] == 2
+    counts = count_events(events)
+    assert counts["rules"]["bfrpg:attacking-from-behind"] == 1
+    assert counts["modifiers"]["from behind (rear)"] == 1
+    assert s1["sides"]["red"]["hp_lost"] == 6
+
+
+def test_outcome_without_the_resolver_saying_so():
+    figs = {"a": SimpleNamespace(id="a", side="blue"), "b": SimpleNamespace(id="b", side="red")}
+    hp = {"a": 5, "b": 0}
+
+    class Stub:
+        setup = SimpleNamespace(figures=list(figs.values()))
+        figures = figs
+        ruleset = load_ruleset("bfrpg")
+
+        def status(self, fid):
+            return {"hp": hp[fid], "max_hp": 5, "conditions": ["dead"] if hp[fid] <= 0 else []}
+
+    res = outcome(Stub())
+    assert res.over and res.winner == "blue"
+    hp["b"] = 3
+    assert not outcome(Stub()).over
+
+
+def test_cli_simulate_json(scenario_path, capsys):
+    code = main(["simulate", str(scenario_path), "--runs", "2", "--workers", "1", "--json", "--max-rounds", "10",
+                 "--seed", "4"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 4 and data["runs"] == 2 and list(data["rulesets"]) == ["bfrpg"]
+    side = data["rulesets"]["bfrpg"]["sides"]["blue"]
+    assert set(side) >= {"wins", "win_rate", "ci95"}
+
+
+def test_cli_simulate_table_and_per_side_difficulty(scenario_path, capsys):
+    code = main(["simulate", str(scenario_path), "--runs", "1", "--workers", "1", "--max-rounds", "5",
+                 "--difficulty", "blue=hard,red=easy"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "blue=hard" in out and "bfrpg" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--runs", "0"], "--runs"),
+    (["--difficulty", "godlike"], "--difficulty"),
+    (["--difficulty", "green=hard"], "side"),
+    (["--ruleset", "nope"], "unknown ruleset"),
+    (["--workers", "0"], "--workers"),
+])
+def test_cli_simulate_user_errors(scenario_path, capsys, args, words):
+    code = main(["simulate", str(scenario_path), *args])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("fivefoot: error:") and words in err[0]
+
+
+def test_aggregate_counts_rules(scenario_path):
+    sc = load_scenario(scenario_path)
+    setups = setups_for(sc, [load_ruleset("bfrpg")])
+    recs = [{"ruleset": "bfrpg", "run": 0, "winner": "blue", "over": True, "rounds": 4, "actions": 10, "refusals": 0,
+             "stalled": False, "sides": {"red": {"down": 2}}, "notable": {"charges": 2}, "rules": {"bfrpg:charging": 2},
+             "modifiers": {"charge": 2}},
+            {"ruleset": "bfrpg", "run": 1, "winner": None, "over": False, "rounds": 30, "actions": 90, "refusals": 0,
+             "stalled": False, "sides": {}, "notable": {}, "rules": {}, "modifiers": {}}]
+    rep = aggregate(recs, setups, runs=2, seed=1, max_rounds=30, difficulty="normal")
+    d = rep["rulesets"]["bfrpg"]
+    assert d["sides"]["blue"]["wins"] == 1 and d["draws"] == 1 and d["avg_rounds"] == 17.0
+    assert d["rule_events"] == {"charges": 2} and d["battles_with"] == {"charges": 1}
