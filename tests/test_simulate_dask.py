@@ -22,7 +22,7 @@ def test_dask_cluster_matches_local_run(tmp_path):
     sc = load_scenario(path)
     setups = setups_for(sc, [load_ruleset("bfrpg"), load_ruleset("cnc")])
     local = simulate(setups, 3, seed=21, workers=1, max_rounds=12)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, host="127.0.0.1",
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp://", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         remote = simulate(setups, 3, seed=21, max_rounds=12, scheduler=cluster.scheduler_address)
     assert deterministic_part(remote) == deterministic_part(local)
@@ -35,7 +35,7 @@ def test_cli_scheduler_address(tmp_path, capsys):
     from game.cli import main
     path = tmp_path / "skirmish.toml"
     path.write_text(SCENARIO)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         code = main(["simulate", str(path), "--runs", "2", "--max-rounds", "8", "--json", "--seed", "5",
                      "--scheduler", cluster.scheduler_address])
