@@ -197,3 +197,22 @@ def test_registered_with_the_window_controllers():
     for kind in ("ai", "ai-easy", "ai-hard"):
         c = ctl.make(kind)
         assert not ctl.is_human(c) and callable(c.choose)
+
+
+def test_plan_continues_on_a_private_copy_and_skips_a_refused_action():
+    b = make_battle("ch17", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 4, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 8, "y": 6, "facing": "W"},
+    ])
+    play_until_turn_of(b, "me")
+    ai = AI("normal")
+    first = ai.choose(b, "me")
+    assert isinstance(first, Move)
+    copy = Battle.from_save_data(b.to_save_data())
+    copy.apply(first)
+    again = Battle.from_save_data(copy.to_save_data())
+    nxt = ai.choose(again, "me")                       # the rest of the plan, without thinking again
+    assert isinstance(nxt, Attack) and nxt == ai.last_decision.best.actions[1]
+    # Asked again with nothing changed: the window refused it, so the AI offers something else.
+    other = ai.choose(again, "me")
+    assert other != nxt

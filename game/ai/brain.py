@@ -101,6 +101,10 @@ class Decision:
                 "plans": [p.to_json() for p in self.plans]}
 
 
+def _last(battle):
+    return battle.actions[-1] if battle.actions else None
+
+
 def _this_turn(battle, figure_id: str) -> list:
     out = []
     for a in reversed(battle.actions):
@@ -132,16 +136,18 @@ class AI:
 
     # ----- the controller door -----
     def choose(self, battle, figure_id: str) -> Action:
+        """The next action for this figure. Works on the live battle or on a private copy of it:
+        the plan in progress is recognised by the battle's seed and action log, not its identity."""
         n = len(battle.actions)
         pend = self._pending
-        if pend and pend["figure"] == figure_id and pend["battle"] is battle:
-            if pend["at"] == n and pend.get("given") is not None:
+        if pend and pend["figure"] == figure_id and pend["seed"] == compat.battle_seed(battle):
+            if pend["at"] == n and pend.get("given") is not None and _last(battle) == pend["last"]:
                 # The action we gave was refused (nothing changed): take the next plan.
                 return self._next_after_refusal(battle, figure_id)
-            if pend["at"] + 1 == n and battle.actions and battle.actions[-1] == pend.get("given") and pend["rest"]:
+            if pend["at"] + 1 == n and _last(battle) == pend.get("given") and pend["rest"]:
                 nxt = pend["rest"][0]
                 if self._still_good(battle, figure_id, nxt):
-                    pend.update(at=n, given=nxt, rest=pend["rest"][1:])
+                    pend.update(at=n, given=nxt, rest=pend["rest"][1:], last=_last(battle))
                     return nxt
         decision = self.decide(battle, figure_id)
         return self._give(battle, figure_id, decision, 0)
@@ -165,10 +171,19 @@ class AI:
                 why = compat.check(battle, action)
                 if why is not None:
                     plan.data["refused"] = why
+                    if action.kind == "attack" and "phase" in why and i == index:
+                        # The strike it moved in for comes in a later phase of this number: wait for it.
+                        wait = Plan((EndTurn(figure=figure_id),), f"wait for the attack phase ({why})", kind="wait",
+                                    score=plan.score, reasons=list(plan.reasons))
+                        decision.plans.insert(i + 1, wait)
+                        decision.chosen = i + 1
+                        self._pending = None
+                        return wait.actions[0]
                     continue
             decision.chosen = i
-            self._pending = {"figure": figure_id, "battle": battle, "at": len(battle.actions),
-                             "given": action, "rest": list(plan.actions[1:]), "decision": decision}
+            self._pending = {"figure": figure_id, "seed": compat.battle_seed(battle), "at": len(battle.actions),
+                             "last": _last(battle), "given": action, "rest": list(plan.actions[1:]),
+                             "decision": decision}
             return action
         self._pending = None
         end = next((k for k, p in enumerate(decision.plans) if p.actions[0].kind == "end-turn"), None)
