@@ -216,3 +216,23 @@ def test_plan_continues_on_a_private_copy_and_skips_a_refused_action():
     # Asked again with nothing changed: the window refused it, so the AI offers something else.
     other = ai.choose(again, "me")
     assert other != nxt
+
+
+def test_routed_figure_flees_over_the_edge():
+    # The bundled resolver makes a figure that fails morale flee at once; a resolver (or a house
+    # rule) that leaves it on the map routed gets a figure that runs for the edge.
+    from dataclasses import replace as dc_replace
+    b = make_battle("odnd", [
+        {"id": "coward", "side": "blue", "template": "foot", "x": 3, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 6, "y": 6, "facing": "W"},
+    ])
+    real_status = b.status
+    b.status = lambda fid: (dc_replace(real_status(fid), conditions=("routed",)) if fid == "coward"
+                            else real_status(fid))
+    ai = AI("normal")
+    play_until_turn_of(b, "coward")
+    action = ai.choose(b, "coward")
+    assert isinstance(action, Move), ai.last_decision.explain()
+    foe = b.figures["foe"]
+    assert abs(action.to[0] - foe.x) + abs(action.to[1] - foe.y) > 3
+    assert ai.last_decision.best.kind == "flee"

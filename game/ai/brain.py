@@ -101,6 +101,15 @@ class Decision:
                 "plans": [p.to_json() for p in self.plans]}
 
 
+def _lane_steps(fig: Figure, squares, heading: int):
+    """Planner steps along a charge lane (enough for Engagement.parting_shots)."""
+    from ..core.planner import Step
+    steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "")]
+    for i, (x, y) in enumerate(squares, start=1):
+        steps.append(Step(x, y, heading, fig.altitude_ft, 5, 5 * i, "step", "", ""))
+    return steps
+
+
 def _last(battle):
     return battle.actions[-1] if battle.actions else None
 
@@ -517,6 +526,34 @@ class _Turn:
             out.extend(self.approach_plans())
         if not self.declaring and (self.moved == 0 or me.turning_ft == 0):
             out.extend(self.turn_plans(hold))
+        if self.can_move and not self.declaring and me.turning_ft > 0 and self.moved == 0 and not self.acted \
+                and me.flyer != "incorporeal" and self.rs.section("facing").get("stationary_turns_free", True):
+            out.extend(self.turn_then_plans())
+        return out
+
+    def turn_then_plans(self) -> list[Plan]:
+        """A figure with a turning distance turns freely before it moves: plans that start with a turn."""
+        import copy
+        me = self.me
+        targets = self._ranked_targets()[:2]
+        wanted: list[int] = []
+        for e in targets:
+            b = bearing_octant(me.pos, e.pos)
+            for f in (b, (b + 1) % 8, (b + 7) % 8):
+                if f != me.facing and f not in wanted:
+                    wanted.append(f)
+        out = []
+        for f in wanted[:3]:
+            sub = copy.copy(self)
+            sub.me = replace(me, facing=f)
+            sub._searches = {}
+            turn = Turn(figure=me.id, facing=FACINGS[f])
+            for plan in sub.move_attack_plans() + sub.charge_plans() + sub.approach_plans():
+                plan.actions = (turn,) + tuple(plan.actions)
+                plan.label = f"turn {FACINGS[f]}, then {plan.label}"
+                plan.kind = "turn-" + plan.kind
+                plan.data.pop("planned", None)
+                out.append(plan)
         return out
 
     def hold_plan(self) -> Plan:
@@ -785,8 +822,9 @@ class _Turn:
             return []
         out = []
         for e in self._ranked_targets()[: max(3, self.limits["targets"])]:
+            occupants = {f.pos: f for f in m.active.values() if f.id != me.id}
             try:
-                lane = self.pos.charge_lane(me.id, e.id)
+                lane = charge_lane(self.planner, m.sight_map, me, e, occupants)
             except RulesError:
                 continue
             if not lane.legal or not lane.squares:
@@ -802,11 +840,7 @@ class _Turn:
             plan = Plan((Charge(figure=me.id, target=e.id), EndTurn(figure=me.id)), f"charge {e.label}", kind="charge",
                         end=(end_sq[0], end_sq[1], heading, me.altitude_ft), data={"target": e.id, "lane": lane.squares})
             self._score_attack(plan, e, est, "charge: ")
-            try:
-                planned = self.pos.plan(me.id, e.pos, "charge")
-                self.parting_cost(planned.path.steps, "charge", plan)
-            except RulesError:
-                pass
+            self.parting_cost(_lane_steps(me, lane.squares, heading), "charge", plan)
             if "set" in m.status(e.id).conditions and m.weapon(e.ready_weapon).get("set"):
                 back = m.estimate(e, me_there, others=others, set_vs_charge=True, check_reach=False)
                 plan.add(f"{e.label}'s set {e.ready_weapon} strikes the charger", -back.expected * (0.35 + 0.5 * self.my_value))
@@ -1060,8 +1094,14 @@ class _Turn:
             path = res.path_to(sq)
             if path is None:
                 continue
-            plan = Plan((Move(figure=me.id, to=sq, mode=mode), EndTurn(figure=me.id)), f"flee to {sq[0]},{sq[1]}",
+            edge = sq[0] in (0, m.map.width - 1) or sq[1] in (0, m.map.height - 1)
+            move = Move(figure=me.id, to=sq, mode=mode)
+            if edge and "exit" in getattr(Move, "__dataclass_fields__", {}):
+                move = replace(move, exit=True)
+            plan = Plan((move, EndTurn(figure=me.id)), f"flee {'off the map at' if edge else 'to'} {sq[0]},{sq[1]}",
                         kind="flee", end=(sq[0], sq[1], path.end.facing, path.end.altitude_ft))
+            if edge:
+                plan.add("leaves the battle", 1.0)
             plan.add("morale broken: flee", 5.0 + h * 0.1)
             self.parting_cost(path.steps, mode, plan)
             out.append(plan)

@@ -21,6 +21,9 @@ from .outcome import outcome, sides
 from .report import NOTABLE, summarize_battle
 
 MAX_ACTIONS_PER_TURN = 12
+# A figure's own numbers, listed among an attack's modifiers: not situational rules.
+BASE_MODIFIERS = frozenset({"ab", "sc", "bth", "hd", "attack bonus", "dex", "dex modifier", "str", "str modifier",
+                            "level"})
 MAX_REFUSALS_PER_TURN = 4
 
 
@@ -290,11 +293,12 @@ def format_report(report: dict) -> str:
     mods = {}
     for d in rulesets.values():
         for k, v in d["modifiers"].items():
-            mods[k] = mods.get(k, 0) + v
+            if k not in BASE_MODIFIERS:
+                mods[k] = mods.get(k, 0) + v
     if mods:
         lines.append("")
         top = sorted(mods.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
-        lines.append("most used modifiers: " + ", ".join(f"{k} x{v}" for k, v in top))
+        lines.append("most used situational modifiers: " + ", ".join(f"{k} x{v}" for k, v in top))
     problems = [(rid, d["refusals"], d["stalled"]) for rid, d in rulesets.items() if d["refusals"] or d["stalled"]]
     for rid, refusals, stalled in problems:
         lines.append(f"note: {rid}: {refusals} AI action(s) refused by the resolver, {stalled} battle(s) stalled")
