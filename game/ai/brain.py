@@ -39,6 +39,7 @@ MAX_CHECKS = 16          # plans offered to Battle.check before settling for end
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
 REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
+TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 CAUTION = 0.7             # damage taken weighs this much against damage dealt: battles are won by striking
 CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
 
@@ -480,6 +481,13 @@ class _Turn:
         dx, dy = DIRECTION_DELTAS[o]
         return (to[0] + dx, to[1] + dy)
 
+    def _through_figures(self, path) -> bool:
+        """Moves that unfold over segments (d100 rules) stop at any occupied square, friends too."""
+        if not self.rs.section("round").get("segments"):
+            return False
+        occupied = {f.pos for f in self.m.active.values() if f.id != self.me.id}
+        return any((st.x, st.y) in occupied for st in path.steps[1:])
+
     def parting_cost(self, steps, mode: str, plan: Plan) -> float:
         if len(steps) < 2:
             return 0.0
@@ -526,7 +534,7 @@ class _Turn:
             out.extend(self.approach_plans())
         if not self.declaring and (self.moved == 0 or me.turning_ft == 0):
             out.extend(self.turn_plans(hold))
-        if self.can_move and not self.declaring and me.turning_ft > 0 and self.moved == 0 and not self.acted \
+        if self.can_move and me.turning_ft > 0 and self.moved == 0 and not self.acted \
                 and me.flyer != "incorporeal" and self.rs.section("facing").get("stationary_turns_free", True):
             out.extend(self.turn_then_plans())
         return out
@@ -595,7 +603,7 @@ class _Turn:
                 best = 0.3
             plan.add("closing in", -0.01 * nearest)
         if best:
-            plan.add("can strike next round", best)
+            plan.add("can strike next round", best * 0.5)
         elev = float(m.map.elevation_ft[y, x])
         if elev and (m.mods.get("higher_bonus") or 0):
             plan.add("high ground", 0.02 * min(elev, 20))
@@ -614,12 +622,11 @@ class _Turn:
     def attack_here_plans(self) -> list[Plan]:
         me, m = self.me, self.m
         out = []
-        weapons = [me.ready_weapon] + [w for w in me.weapons[1:] if w != me.ready_weapon]
         for e in self.enemies:
-            for w in weapons:
-                est = m.estimate(me, e, weapon=w, after_move=self.moved > 0)
-                if not est.possible:
-                    continue
+            est = m.best_estimate(me, e, after_move=self.moved > 0)
+            if est is None or not est.possible:
+                continue
+            for w in (est.weapon,):
                 exp = compat.explain_attack(self.battle, me.id, e.id, None if w == me.ready_weapon else w)
                 if compat.explained_refusal(exp):
                     continue
@@ -646,7 +653,6 @@ class _Turn:
                 if est.ranged:
                     self._add_potential(plan)
                 out.append(plan)
-                break  # the first weapon that can strike is the one it uses
         return out
 
     def _score_attack(self, plan: Plan, target: Figure, est: Estimate, what: str = "") -> None:
@@ -665,6 +671,7 @@ class _Turn:
         plan.add(f"{what}{est.p_hit:.0%} to hit {target.label}, {est.p_kill:.0%} to fell it{wounded}", total - shares)
         plan.data["p_kill"] = est.p_kill
         plan.data["p_hit"] = est.p_hit
+        plan.add("strikes this turn", TEMPO)
         if est.friendly_fire:
             friends = [a for a in self.allies if self.m.dist(a.pos, a.altitude_ft, target.pos, target.altitude_ft) <= 10]
             plan.add("may hit a friend in the melee", -self.ff_value(est, friends))
@@ -744,8 +751,10 @@ class _Turn:
         me_there = replace(me, x=sq[0], y=sq[1], facing=end[2], altitude_ft=end[3])
         others = dict(m.active)
         others[me.id] = me_there
-        est = m.estimate(me_there, e, others=others, after_move=True)
-        if not est.possible:
+        est = m.best_estimate(me_there, e, others=others, after_move=True)
+        if est is None or not est.possible:
+            return None
+        if self._through_figures(path):
             return None
         move = Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]],
                     altitude_ft=end[3] if me.flyer != "none" else None)
@@ -1007,6 +1016,8 @@ class _Turn:
                 path = res.path_to(sq, facing, alt if me.flyer != "none" else None) or \
                     res.path_to(sq, None, alt if me.flyer != "none" else None)
                 if path is None:
+                    continue
+                if self._through_figures(path):
                     continue
                 end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
                 action = Move(figure=me.id, to=sq, mode=mode, facing=FACINGS[end[2]],

@@ -212,8 +212,9 @@ class Model:
         return self.hp(fig)
 
     def weapon(self, name: str) -> dict:
-        return self.ruleset.weapon(name) or {"reach_ft": 5, "ranged": False, "damage": "1d4", "range_ft": [],
-                                              "charge": False, "set": False}
+        # A weapon this ruleset does not know is fought with as a bare fist would be.
+        return self.ruleset.weapon(name) or {"reach_ft": 5, "ranged": False, "damage": "1d2", "range_ft": [],
+                                              "charge": False, "set": False, "unknown": True}
 
     def melee_weapon(self, fig: Figure) -> str | None:
         for w in fig.weapons:
@@ -227,6 +228,21 @@ class Model:
             if spec.get("ranged") or (spec.get("thrown") and spec.get("range_ft")):
                 return w
         return None
+
+    def best_estimate(self, attacker: Figure, defender: Figure, **kw) -> Estimate:
+        """The attack with whichever of its weapons does most (the ready one on ties)."""
+        best = None
+        for w in dict.fromkeys(attacker.weapons or ("fist",)):
+            est = self.estimate(attacker, defender, weapon=w, **kw)
+            if not est.possible:
+                if best is None:
+                    best = est
+                continue
+            if self.weapon(w).get("unknown"):
+                est.expected *= 0.5
+            if best is None or not best.possible or est.expected > best.expected + 1e-9:
+                best = est
+        return best
 
     def is_archer(self, fig: Figure) -> bool:
         return bool(self.weapon(fig.ready_weapon).get("ranged"))
