@@ -39,6 +39,7 @@ MAX_CHECKS = 16          # plans offered to Battle.check before settling for end
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
 REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
+APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 CAUTION = 0.7             # damage taken weighs this much against damage dealt: battles are won by striking
 CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
@@ -286,6 +287,7 @@ class _Turn:
         self.my_value = self._value_rate(self.me)
         self._searches: dict = {}
         self._exposure_cache: dict = {}
+        self.walk_only = False
 
     def _turn_actions(self) -> list[Action]:
         out = []
@@ -535,7 +537,7 @@ class _Turn:
         if not self.declaring and (self.moved == 0 or me.turning_ft == 0):
             out.extend(self.turn_plans(hold))
         if self.can_move and me.turning_ft > 0 and self.moved == 0 and not self.acted \
-                and me.flyer != "incorporeal" and self.rs.section("facing").get("stationary_turns_free", True):
+                and me.flyer == "none" and self.rs.section("facing").get("stationary_turns_free", True):
             out.extend(self.turn_then_plans())
         return out
 
@@ -551,10 +553,11 @@ class _Turn:
                 if f != me.facing and f not in wanted:
                     wanted.append(f)
         out = []
-        for f in wanted[:3]:
+        for f in wanted[: 1 if self.ai.difficulty == "easy" else 2]:
             sub = copy.copy(self)
             sub.me = replace(me, facing=f)
             sub._searches = {}
+            sub.walk_only = True
             turn = Turn(figure=me.id, facing=FACINGS[f])
             for plan in sub.move_attack_plans() + sub.charge_plans() + sub.approach_plans():
                 plan.actions = (turn,) + tuple(plan.actions)
@@ -986,7 +989,7 @@ class _Turn:
         out = []
         archer = m.is_archer(me)
         modes = ["walk"]
-        if not archer and me.flyer == "none":
+        if not archer and me.flyer == "none" and not self.walk_only:
             for mode in ("jog", "run"):
                 if self.mode_ok(mode) and self.planner.params(me, mode).budget_ft > self.planner.params(me, "walk").budget_ft:
                     modes.append(mode)
@@ -1002,9 +1005,18 @@ class _Turn:
                 continue
             entries = res.entries()
             cands = []
-            for sq, entry in entries.items():
-                if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
-                    continue
+            usable = [(sq, entry) for sq, entry in entries.items()
+                      if sq != me.pos and entry.can_end and entry.cost_ft <= budget + 1e-9]
+            if len(usable) > APPROACH_PRESORT:
+                # Cheap first cut: melee wants to be near the target, archers near their range and cover.
+                if archer:
+                    rng = (m.weapon(me.ready_weapon).get("range_ft") or [60])[0]
+                    usable.sort(key=lambda it: (abs(grid_distance_ft(m.diag, it[0][0] - target.x, it[0][1] - target.y) - rng)
+                                                - 5 * self._cover_proxy(it[0]), it[0]))
+                else:
+                    usable.sort(key=lambda it: (grid_distance_ft(m.diag, it[0][0] - target.x, it[0][1] - target.y), it[0]))
+                usable = usable[:APPROACH_PRESORT]
+            for sq, entry in usable:
                 alts = [0]
                 if me.flyer != "none" and entry.altitudes:
                     alts = sorted({max(entry.altitudes), min(entry.altitudes)})
