@@ -236,3 +236,26 @@ def test_routed_figure_flees_over_the_edge():
     foe = b.figures["foe"]
     assert abs(action.to[0] - foe.x) + abs(action.to[1] - foe.y) > 3
     assert ai.last_decision.best.kind == "flee"
+
+
+def test_archer_shoots_from_concealment():
+    # Two archers duel across open ground; a patch of fog (1/2 concealment) is a step away.
+    ascii_map = "\n".join([
+        "................",
+        "................",
+        "................",
+        "...%%...........",
+        "...%%...........",
+        "................",
+        "................",
+    ])
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "archer", "x": 2, "y": 5, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "archer", "x": 14, "y": 4, "facing": "W"},
+    ], ascii_map=ascii_map)
+    ai = AI("normal")
+    first_action(ai, b, "me")
+    plan = ai.last_decision.best
+    x, y = plan.end[:2]
+    assert b.map.concealment[y, x] > 0, ai.last_decision.explain()
+    assert any(isinstance(a, Attack) for a in plan.actions)
