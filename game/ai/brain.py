@@ -459,6 +459,12 @@ class _Turn:
         d = grid_distance_ft(m.diag, me_there.x - e.x, me_there.y - e.y)
         if d > most + 10 or d < least:
             return 0.0
+        if e.flyer != "incorporeal":
+            # A charger runs straight ahead: the lane must lie within 45 degrees of its facing.
+            import math
+            ang = math.degrees(math.atan2(me_there.x - e.x, -(me_there.y - e.y))) % 360
+            if abs((ang - e.facing * 45 + 180) % 360 - 180) > 45 + 1e-6:
+                return 0.0
         key = ("charge", e.id, me_there.pos, me_there.altitude_ft)
         lane = self._exposure_cache.get(key)
         if lane is None:
@@ -692,7 +698,8 @@ class _Turn:
         reach = m.reach_ft(me)
         archer = m.is_archer(me)
         out = []
-        targets = self._ranked_targets()[: self.limits["targets"]]
+        targets = self._ranked_targets()[: min(self.limits["targets"], 3) if archer else self.limits["targets"]]
+        shoot_k = max(2, self.limits["shoot"] // 2)
         for e in targets:
             cands = []
             for sq, entry in entries.items():
@@ -707,7 +714,7 @@ class _Turn:
             if archer:
                 cands = self._shoot_squares(entries, budget, e)
             cands.sort(key=lambda c: (-c[0], c[1]))
-            for _h, sq, alt, entry in cands[: self.limits["attack_squares"] if not archer else self.limits["shoot"]]:
+            for _h, sq, alt, entry in cands[: self.limits["attack_squares"] if not archer else shoot_k]:
                 plan = self._move_attack_plan(res, sq, alt, entry, e)
                 if plan is not None:
                     out.append(plan)
