@@ -78,7 +78,9 @@ class Decision:
 
     @property
     def options(self) -> list[tuple[Action, float, list]]:
-        """(first action, score, [(reason, value), ...]) for every plan, best first."""
+        """(first action, score, [(reason, value), ...]) for every plan, best first.
+
+        On "hard" the first few were re-scored with the foes' likely replies and stay first."""
         return [(p.actions[0], round(p.score, 3), list(p.reasons)) for p in self.plans]
 
     @property
@@ -234,8 +236,12 @@ class AI:
                 plan.add("noise (easy)", ctx.rng.gauss(0, self.limits["noise"]))
         plans.sort(key=lambda p: (-p.score, p.label))
         if self.limits["lookahead"]:
-            ctx.lookahead(plans[: self.limits["lookahead"]])
-            plans.sort(key=lambda p: (-p.score, p.label))
+            # Re-rank the best few by their likely replies; they stay ahead of the plans that were
+            # not looked at (a deeper, more pessimistic score must not promote unexamined plans).
+            top, rest = plans[: self.limits["lookahead"]], plans[self.limits["lookahead"]:]
+            ctx.lookahead(top)
+            top.sort(key=lambda p: (-p.score, p.label))
+            plans = top + rest
         decision = Decision(figure_id, compat.round_number(battle), self.difficulty, plans,
                             (time.perf_counter() - t0) * 1000)
         self.last_decision = decision
