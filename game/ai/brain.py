@@ -38,6 +38,7 @@ _LIMITS = {
 MAX_CHECKS = 16          # plans offered to Battle.check before settling for ending the turn
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
+REPLY_SQUARES = 3         # hard: squares around me each searched foe is assumed to pick from
 REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
 APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
@@ -1156,15 +1157,19 @@ class _Turn:
             if replies is None:
                 continue
             quick = plan.data.get("exposure", 0.0)
-            total = 0.0
-            for name, v in replies:
-                total += v
+            total = sum(v for _name, v in replies)
             # Replace the quick exposure estimate with the reply-based one.
             delta = quick - total
             if abs(delta) > 0.01:
-                plan.add("foes' likely replies (lookahead)", delta)
+                plan.add("foes' real reach (lookahead)", delta)
 
     def _replies(self, plan: Plan):
+        """Each foe's likely reply to this plan: the quick estimate, corrected by the foe's real reach.
+
+        For the nearest walking foes the planner says whether they can actually get to a square
+        from which they strike the end square this round (walls, other figures, turning); a foe
+        that cannot is no threat. Charges use their real lanes (as the quick estimate does).
+        """
         x, y, facing, alt = plan.end
         me, m = self.me, self.m
         me_there = replace(me, x=x, y=y, facing=facing, altitude_ft=alt)
@@ -1173,37 +1178,46 @@ class _Turn:
         set_spear = plan.kind == "set"
         out = []
         for e in self.enemies:
-            best = 0.0
-            if m.is_archer(e):
-                est = m.estimate(e, me_there, others=others)
-                best = est.expected if est.possible else 0.0
-            elif e.id in self._searched_replies:
-                best = self._best_melee_reply(e, me_there, others)
-            else:
-                best = self._foe_threat(e, me_there, others, 0)
-                if self.rs.section("charge").get("allowed"):
-                    occupants = {f.pos: f for f in others.values() if f.id != e.id}
-                    try:
-                        lane = charge_lane(self.planner, m.sight_map, e, me_there, occupants)
-                    except Exception:
-                        lane = None
-                    if lane is not None and lane.legal and lane.squares:
-                        end_sq = lane.squares[-1]
-                        e_there = replace(e, x=end_sq[0], y=end_sq[1], facing=bearing_octant(e.pos, me_there.pos))
-                        ch = m.estimate(e_there, me_there, others=others, charge=True, check_reach=False)
-                        gain = ch.expected
-                        if set_spear:
-                            back = m.estimate(me_there, e_there, others=others, set_vs_charge=True, check_reach=False)
-                            gain -= back.expected * 1.5
-                        if gain > best:
-                            best = max(0.0, ch.expected if not set_spear else 0.0)
+            quick = self._foe_threat(e, me_there, others, 0)
+            if quick > 0 and e.id in self._searched_replies and not m.is_archer(e):
+                if not self._can_reach_to_strike(e, me_there):
+                    quick = 0.0
+            charge = 0.0 if set_spear else self._charge_threat(e, me_there, others, 0)
+            best = max(quick, charge)
             if best > 0:
                 busy = any(m.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= m.reach_ft(e) for a in self.allies)
                 weight = 0.6 if busy and not m.is_archer(e) else 1.0
                 if plan.data.get("target") == e.id:
                     weight *= 1 - plan.data.get("p_kill", 0.0)
                 out.append((e.label, best * weight * (0.35 + 0.5 * self.my_value) * CAUTION))
+        credit = self._closing_reach_credit(me_there, others, None)
+        if credit:
+            out.append(("reach strikes a closing foe", -credit))
         return out
+
+    def _can_reach_to_strike(self, e: Figure, me_there: Figure) -> bool:
+        m = self.m
+        reach = m.reach_ft(e)
+        if m.dist(e.pos, e.altitude_ft, me_there.pos, me_there.altitude_ft) <= reach:
+            return True
+        entries = self._reply_entries(e)
+        return any(en.can_end and sq != me_there.pos and m.dist(sq, e.altitude_ft, me_there.pos, me_there.altitude_ft) <= reach
+                   for sq, en in entries.items())
+
+    def _reply_entries(self, e: Figure) -> dict:
+        budget = e.move_ft * self.attack_fraction + self.free_step
+        key = (e.id, e.pos, e.facing, e.altitude_ft, budget)
+        entries = self.ai._reach_cache.get(key)
+        if entries is None:
+            occupants = {f.pos: f for f in self.m.active.values() if f.id != e.id}
+            try:
+                entries = self.planner.search(e, "walk", occupants, budget_ft=budget).entries()
+            except RulesError:
+                entries = {}
+            if len(self.ai._reach_cache) > 512:
+                self.ai._reach_cache.clear()
+            self.ai._reach_cache[key] = entries
+        return entries
 
     def _best_melee_reply(self, e: Figure, me_there: Figure, others: dict) -> float:
         m = self.m
@@ -1226,8 +1240,10 @@ class _Turn:
         tried = 0
         squares = [(sq, en) for sq, en in entries.items() if en.can_end and sq != me_there.pos
                    and m.dist(sq, e.altitude_ft, me_there.pos, me_there.altitude_ft) <= reach]
-        squares.sort(key=lambda s: (-(relative_arc(me_there.pos, me_there.facing, s[0]) in (3, 4, 5)), s[1].cost_ft, s[0]))
-        for sq, en in squares[:4]:
+        # The likely reply: the foe strikes from the nearest squares it can reach (cheapest first),
+        # taking the best of those; assuming it always finds the rear makes the AI timid.
+        squares.sort(key=lambda s: (s[1].cost_ft, s[0]))
+        for sq, en in squares[:REPLY_SQUARES]:
             tried += 1
             mover = replace(e, x=sq[0], y=sq[1])
             est = m.estimate(mover, me_there, others=others, check_reach=False, after_move=sq != e.pos, quick=True)
