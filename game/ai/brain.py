@@ -38,7 +38,6 @@ _LIMITS = {
 MAX_CHECKS = 16          # plans offered to Battle.check before settling for ending the turn
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
-REPLY_SQUARES = 3         # hard: squares around me each searched foe is assumed to pick from
 REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
 APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
@@ -910,26 +909,30 @@ class _Turn:
 
     # defend (parry, dodge, ...)
     def defend_plans(self, hold: Plan) -> list[Plan]:
-        me, m = self.me, self.m
+        me = self.me
         engaged = [e for e in self.enemies if self.pos.engagement.in_zone(me, e)]
         if not engaged:
             return []
         out = []
+        base, _ = self.exposure(hold.end)
         for d in self.rs.data.get("defenses", []) or []:
             style = d.get("style")
+            # A parry roll is worth about +4 to defense; a flat bonus is what it says.
             bonus = int(d.get("bonus", 0) or 0) or (4 if d.get("parry_roll") else 0)
-            if not style or bonus <= 0:
+            if not style or bonus <= 0 or d.get("formula") == "trade":
                 continue
-            plan = Plan((Defend(figure=me.id, style=style), EndTurn(figure=me.id)), f"defend ({style})",
-                        kind="defend", end=hold.end)
+            can_attack = bool(d.get("can_attack", False))
+            # A style that still allows an attack is declared first; the attack is chosen after.
+            actions = (Defend(figure=me.id, style=style),) + (() if can_attack else (EndTurn(figure=me.id),))
+            plan = Plan(actions, f"defend ({style})", kind="defend", end=hold.end)
             v, parts = self.exposure(hold.end, ac_bonus=bonus)
-            self._add_exposure(plan, v, parts)
-            base, _ = self.exposure(hold.end)
-            plan.add(f"{style} {bonus:+d} defense", 0.0)
-            if not d.get("can_attack", False):
-                plan.add("gives up its attack", -0.2)
+            self._add_exposure(plan, base, parts)
+            plan.add(f"{style} {bonus:+d} defense", base - v)
+            if not can_attack:
+                plan.add("gives up its attack", -0.2 - TEMPO)
+            elif d.get("attack_penalty"):
+                plan.add(f"attacks at {int(d['attack_penalty']):+d}", 0.05 * int(d["attack_penalty"]))
             out.append(plan)
-            del base
         return out
 
     # withdraw from melee
@@ -1218,38 +1221,6 @@ class _Turn:
                 self.ai._reach_cache.clear()
             self.ai._reach_cache[key] = entries
         return entries
-
-    def _best_melee_reply(self, e: Figure, me_there: Figure, others: dict) -> float:
-        m = self.m
-        reach = m.reach_ft(e)
-        budget = e.move_ft * self.attack_fraction
-        if m.dist(e.pos, e.altitude_ft, me_there.pos, me_there.altitude_ft) > budget + reach + 10:
-            return 0.0
-        key = (e.id, e.pos, e.facing, e.altitude_ft, budget)
-        entries = self.ai._reach_cache.get(key)
-        if entries is None:
-            occupants = {f.pos: f for f in self.m.active.values() if f.id != e.id}
-            try:
-                entries = self.planner.search(e, "walk", occupants, budget_ft=budget).entries()
-            except RulesError:
-                entries = {}
-            if len(self.ai._reach_cache) > 512:
-                self.ai._reach_cache.clear()
-            self.ai._reach_cache[key] = entries
-        best = 0.0
-        tried = 0
-        squares = [(sq, en) for sq, en in entries.items() if en.can_end and sq != me_there.pos
-                   and m.dist(sq, e.altitude_ft, me_there.pos, me_there.altitude_ft) <= reach]
-        # The likely reply: the foe strikes from the nearest squares it can reach (cheapest first),
-        # taking the best of those; assuming it always finds the rear makes the AI timid.
-        squares.sort(key=lambda s: (s[1].cost_ft, s[0]))
-        for sq, en in squares[:REPLY_SQUARES]:
-            tried += 1
-            mover = replace(e, x=sq[0], y=sq[1])
-            est = m.estimate(mover, me_there, others=others, check_reach=False, after_move=sq != e.pos, quick=True)
-            if est.possible:
-                best = max(best, est.expected)
-        return best
 
 
 def _cache_entries(result) -> None:

@@ -50,5 +50,5 @@ def outcome(battle) -> Outcome:
     if len(left) > 1:
         return Outcome(False, None, "", left)
     if len(left) == 1:
-        return Outcome(True, left[0], f"every other side is down, routed or fled", left)
+        return Outcome(True, left[0], "every other side is down, routed or fled", left)
     return Outcome(True, None, "no side has a figure left standing", left)
