@@ -11,8 +11,9 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
+# The suite also tests the optional Dask cluster path, so it installs that extra too.
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	touch $@
 
 $(VENV)/.installed-bench: $(VENV)/.installed-test
