@@ -39,6 +39,7 @@ MAX_CHECKS = 16          # plans offered to Battle.check before settling for end
 HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 FUTURE_DISCOUNT = 0.5     # an attack next round is worth this much of one now
 REPLY_SEARCHES = 3        # hard: foes whose replies are found with their real reach (the rest: by distance)
+PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weighs x1 until round 3, then grows
 APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 CAUTION = 0.7             # damage taken weighs this much against damage dealt: battles are won by striking
@@ -291,6 +292,8 @@ class _Turn:
         self.can_move = (self.declaring or self.move_left > 0) and "set" not in self.st.conditions \
             and not (self.attacked and not self.rs.section("round").get("move_after_attack", False))
         self.my_value = self._value_rate(self.me)
+        # The longer a battle goes, the more closing in is worth: stand-offs do not last.
+        self.pressure = min(PRESSURE_MAX, 1 + max(0, compat.round_number(battle) - PRESSURE_FROM) / PRESSURE_EVERY)
         self._searches: dict = {}
         self._exposure_cache: dict = {}
         self.walk_only = False
@@ -465,13 +468,16 @@ class _Turn:
         d = grid_distance_ft(m.diag, me_there.x - e.x, me_there.y - e.y)
         if d > most + 10 or d < least:
             return 0.0
-        if e.flyer != "incorporeal":
+        if self.rs.section("facing").get("stationary_turns_free", True):
+            # On its own turn the foe may turn where it stands, then charge straight at me.
+            e = replace(e, facing=bearing_octant(e.pos, me_there.pos))
+        elif e.flyer != "incorporeal":
             # A charger runs straight ahead: the lane must lie within 45 degrees of its facing.
             import math
             ang = math.degrees(math.atan2(me_there.x - e.x, -(me_there.y - e.y))) % 360
             if abs((ang - e.facing * 45 + 180) % 360 - 180) > 45 + 1e-6:
                 return 0.0
-        key = ("charge", e.id, me_there.pos, me_there.altitude_ft)
+        key = ("charge", e.id, e.facing, me_there.pos, me_there.altitude_ft)
         lane = self._exposure_cache.get(key)
         if lane is None:
             occupants = {f.pos: f for f in others.values() if f.id != e.id}
@@ -616,7 +622,7 @@ class _Turn:
             budget = self.me.move_ft * self.attack_fraction + m.reach_ft(self.me)
             if nearest <= budget:
                 best = 0.3
-            plan.add("closing in", -0.01 * nearest)
+            plan.add("closing in", -0.01 * self.pressure * nearest)
         if best:
             plan.add("can strike next round", best * 0.5)
         elev = float(m.map.elevation_ft[y, x])
@@ -1209,12 +1215,14 @@ class _Turn:
 
     def _reply_entries(self, e: Figure) -> dict:
         budget = e.move_ft * self.attack_fraction + self.free_step
-        key = (e.id, e.pos, e.facing, e.altitude_ft, budget)
+        key = (e.id, e.pos, e.altitude_ft, budget, self.me.id, self.me.pos)
         entries = self.ai._reach_cache.get(key)
         if entries is None:
-            occupants = {f.pos: f for f in self.m.active.values() if f.id != e.id}
+            # Everyone but the mover and me (I am moving); the foe turns freely before it moves.
+            occupants = {f.pos: f for f in self.m.active.values() if f.id not in (e.id, self.me.id)}
             try:
-                entries = self.planner.search(e, "walk", occupants, budget_ft=budget).entries()
+                entries = self.planner.search(e, "walk", occupants, budget_ft=budget,
+                                              ignore_turning=True).entries()
             except RulesError:
                 entries = {}
             if len(self.ai._reach_cache) > 512:
