@@ -479,6 +479,8 @@ class _Turn:
                 return 0.0
         key = ("charge", e.id, e.facing, me_there.pos, me_there.altitude_ft)
         lane = self._exposure_cache.get(key)
+        if lane is None and not self._open_line(e, me_there, others):
+            lane = self._exposure_cache[key] = False
         if lane is None:
             occupants = {f.pos: f for f in others.values() if f.id != e.id}
             try:
@@ -493,6 +495,16 @@ class _Turn:
         est = m.estimate(e_there, me_there, others=others, charge=True, check_reach=False, quick=True,
                          defender_ac_bonus=ac_bonus)
         return est.expected * 0.8 if est.possible else 0.0
+
+    def _open_line(self, e: Figure, me_there: Figure, others: dict) -> bool:
+        """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
+        from ..core.charge import bresenham
+        bm = self.m.map
+        taken = {f.pos for f in others.values() if f.id not in (e.id, me_there.id)}
+        for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
+            if bm.blocks_move[y, x] or (x, y) in taken:
+                return False
+        return True
 
     @staticmethod
     def _approach_square(frm, to):
