@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core.battle import Battle
 from ..core.errors import DataFileError, RulesError
+from .toml_file import read_text
 
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 
@@ -54,15 +55,10 @@ def write_atomically(path: Path, payload: bytes) -> None:
 
 def load_battle(path: str | Path) -> Battle:
     path = Path(path)
+    text = read_text(path, MAX_SAVE_BYTES, what="save file", not_utf8="not a readable save (corrupt: not UTF-8 text)")
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataFileError(path, "", "save file not found") from None
-    if size > MAX_SAVE_BYTES:
-        raise DataFileError(path, "", f"file is {size} bytes; a save may be at most {MAX_SAVE_BYTES}")
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
         raise DataFileError(path, "", f"not a readable save (corrupt or truncated JSON: {err})") from None
     try:
         return Battle.from_save_data(data, str(path))
