@@ -261,3 +261,20 @@ def test_archer_shoots_from_concealment():
     x, y = plan.end[:2]
     assert b.map.concealment[y, x] > 0, ai.last_decision.explain()
     assert any(isinstance(a, Attack) for a in plan.actions)
+
+
+@pytest.mark.parametrize("ruleset_id", ["bfrpg", "ch17", "cnc"])
+def test_archer_does_not_shoot_into_a_melee_when_a_free_target_is_there(ruleset_id):
+    b = make_battle(ruleset_id, [
+        {"id": "bow", "side": "blue", "template": "archer", "x": 2, "y": 6, "facing": "E"},
+        {"id": "friend", "side": "blue", "template": "foot", "x": 9, "y": 3, "facing": "E"},
+        {"id": "fighting", "side": "red", "template": "foot", "x": 10, "y": 3, "facing": "W"},
+        {"id": "free", "side": "red", "template": "foot", "x": 10, "y": 9, "facing": "W"},
+    ])
+    ai = AI("normal")
+    first_action(ai, b, "bow")
+    best = ai.last_decision.best
+    assert best.data.get("target") == "free", ai.last_decision.explain()
+    into_melee = [p for p in ai.last_decision.plans if p.data.get("target") == "fighting" and p.kind.endswith("attack")]
+    if into_melee and ruleset_id in ("bfrpg", "ch17"):
+        assert any("friend" in name for name, _ in into_melee[0].reasons)
