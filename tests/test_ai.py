@@ -278,3 +278,29 @@ def test_archer_does_not_shoot_into_a_melee_when_a_free_target_is_there(ruleset_
     into_melee = [p for p in ai.last_decision.plans if p.data.get("target") == "fighting" and p.kind.endswith("attack")]
     if into_melee and ruleset_id in ("bfrpg", "ch17"):
         assert any("friend" in name for name, _ in into_melee[0].reasons)
+
+
+def test_takes_the_high_ground_to_strike():
+    # odnd: +1 from higher ground. The foe has its back to a wall; of the two flank squares
+    # beside it, equally reachable, one is on a 5-ft rise.
+    ascii_map = "\n".join([
+        "................",
+        "................",
+        "................",
+        "................",
+        "................",
+        "################",
+        ".........1......",
+        "................",
+        "................",
+        "................",
+        "................",
+    ])
+    b = make_battle("odnd", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 8, "y": 9, "facing": "N"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 8, "y": 6, "facing": "S"},
+    ], ascii_map=ascii_map)
+    ai = AI("normal")
+    action = first_action(ai, b, "me")
+    assert isinstance(action, Move) and action.to == (9, 6), ai.last_decision.explain()
+    assert any(name.startswith("high ground") for name, _ in ai.last_decision.best.reasons)
