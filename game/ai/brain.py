@@ -523,8 +523,18 @@ class _Turn:
     def parting_cost(self, steps, mode: str, plan: Plan) -> float:
         if len(steps) < 2:
             return 0.0
+        figures = list(self.m.active.values())
         try:
-            shots = self.pos.engagement.parting_shots(self.me, steps, mode, list(self.m.active.values()))
+            shots = self.pos.engagement.parting_shots(self.me, steps, mode, figures)
+            if self.rs.section("round").get("segments") and len(steps) > 2:
+                # d100: a declared move unfolds segment by segment and each stretch is judged on
+                # its own, so leaving melee halfway draws the free attack even if the end re-engages.
+                seen = {s.attacker_id for s in shots}
+                for i in range(2, len(steps)):
+                    for shot in self.pos.engagement.parting_shots(self.me, steps[:i], mode, figures):
+                        if shot.attacker_id not in seen:
+                            seen.add(shot.attacker_id)
+                            shots.append(shot)
         except Exception:
             return 0.0
         total = 0.0
