@@ -152,3 +152,36 @@ def test_reachable_cost_equals_its_path_cost(bmap):
             continue
         path = result.path_to(sq)
         assert path is not None and path.total_ft == entry.cost_ft
+
+
+@SETTINGS
+@given(terrain(), st.integers(0, 11), st.integers(0, 11), st.sampled_from([None, 0, 2, 4]),
+       st.sampled_from(["walk", "run"]))
+def test_stopping_at_the_goal_finds_the_same_cost_as_a_full_search(bmap, tx, ty, facing, mode):
+    planner = Planner(bmap, load_ruleset("bfrpg"))
+    horse = fig("h", "a", 6, 6, "E", move_ft=40, turning_ft=10)
+    full = planner.search(horse, mode).path_to((tx, ty), facing)
+    try:
+        early = planner.path_to(horse, (tx, ty), mode, facing=facing)
+    except Exception:
+        early = None
+    assert (full is None) == (early is None)
+    if full is not None:
+        assert early.total_ft == full.total_ft
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 19), st.integers(0, 9), st.sampled_from([None, 0, 20, 60]))
+def test_flyer_goal_search_matches_full_search(tx, ty, altitude):
+    bmap = BattleMap.empty(20, 10)
+    bmap.elevation_ft[:2, :] = 30  # a cliff along the north edge
+    planner = Planner(bmap, load_ruleset("bfrpg"))
+    griffon = fig("g", "a", 3, 5, "E", move_ft=40, turning_ft=10, flyer="winged", altitude_ft=20)
+    full = planner.search(griffon, "walk").path_to((tx, ty), None, altitude)
+    try:
+        early = planner.path_to(griffon, (tx, ty), "walk", altitude_ft=altitude)
+    except Exception:
+        early = None
+    assert (full is None) == (early is None)
+    if full is not None:
+        assert early.total_ft == full.total_ft and early.end.altitude_ft == full.end.altitude_ft

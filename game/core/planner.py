@@ -164,14 +164,19 @@ class Planner:
 
     # ----- the search -----
     def search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
-               budget_ft: float | None = None, ignore_turning: bool = False) -> "SearchResult":
-        """Dijkstra from the figure's square. `occupants` maps (x, y) -> Figure of everyone else."""
+               budget_ft: float | None = None, ignore_turning: bool = False, goal: tuple | None = None) -> "SearchResult":
+        """Dijkstra from the figure's square. `occupants` maps (x, y) -> Figure of everyone else.
+
+        With `goal` = (square, facing or None, altitude or None) the search stops as soon as a
+        state matching it settles: Dijkstra settles it at its least cost, so that path is the
+        cheapest, and the rest of the reachable volume (large for flyers) is never explored.
+        """
         p = self.params(figure, mode)
         if budget_ft is not None:
             p.budget_ft = budget_ft
         if ignore_turning:
             p.turning_ft, p.max_turn, p.free_turning = 0, 4, True
-        return _run_search(self, figure, p, occupants or {})
+        return _run_search(self, figure, p, occupants or {}, goal)
 
     def reachable(self, figure: Figure, mode: str = "walk", occupants: dict | None = None) -> dict[tuple[int, int], ReachEntry]:
         if mode == "charge":
@@ -192,7 +197,7 @@ class Planner:
         x, y = target
         if not self.map.in_bounds(x, y):
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
-        result = self.search(figure, mode, occupants)
+        result = self.search(figure, mode, occupants, goal=(target, facing, altitude_ft))
         path = result.path_to(target, facing, altitude_ft)
         if path is None:
             raise RulesError(why_unreachable(self, figure, mode, occupants, target, facing, altitude_ft, result))
@@ -206,6 +211,20 @@ class Planner:
                 raise RulesError(f"{self.ruleset.name} has no sidestep")
             if figure.running and "run" not in mv["sidestep_paces"]:
                 raise RulesError(f"{figure.label} cannot sidestep while running: a sidestep is only allowed at walking pace")
+
+
+def end_facings(state: tuple, p: MoveParams, figure: Figure, start_state: tuple, stationary_free: bool) -> list[int]:
+    """Facings a figure in this search state may end with (a last facing change on the spot)."""
+    _idx, f, _par, s, _h, _ = state
+    if state == start_state and stationary_free:
+        return list(range(8))
+    if f < 0 or p.free_turning:
+        return list(range(8)) if not p.keeps_facing else [figure.facing]
+    if p.keeps_facing:
+        return [f]
+    if s >= p.turning_ft:
+        return [g for g in range(8) if turn_octants(f, g) <= p.max_turn]
+    return [f]
 
 
 class _FlatGrid:
@@ -252,18 +271,8 @@ class SearchResult:
         self.occupants = occupants
 
     def _end_facings(self, state: tuple) -> list[int]:
-        """Facings a figure in this state may end with (a last facing change on the spot)."""
-        idx, f, _p, s, _a, _c = state
-        p = self.params
-        if state == self.start_state and self.planner.ruleset.section("facing")["stationary_turns_free"]:
-            return list(range(8))
-        if f < 0 or p.free_turning:
-            return list(range(8)) if not p.keeps_facing else [self.figure.facing]
-        if p.keeps_facing:
-            return [f]
-        if s >= p.turning_ft:
-            return [g for g in range(8) if turn_octants(f, g) <= p.max_turn]
-        return [f]
+        stationary_free = self.planner.ruleset.section("facing")["stationary_turns_free"]
+        return end_facings(state, self.params, self.figure, self.start_state, stationary_free)
 
     def entries(self) -> dict[tuple[int, int], ReachEntry]:
         out: dict[tuple[int, int], ReachEntry] = {}
@@ -399,7 +408,7 @@ def _num(value: float):
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
-def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict) -> SearchResult:
+def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict, goal: tuple | None = None) -> SearchResult:
     """Dijkstra over (idx, facing, parity, straight_ft, height_ft, climb_credit_ft)."""
     rs = planner.ruleset
     alt_rules = rs.section("altitude")
@@ -459,6 +468,7 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
     # An even diagonal count is never worse than an odd one unless doubled steps can shift
     # which diagonals are the dear ones: flyers ignore difficult terrain.
     parity_dominates = not rule_510 or flying or not any(difficult)
+    reached = _goal_test(planner, figure, p, start, goal)
     settled: dict = {}
     parents: dict = {start: (None, "start")}
     best: dict = {start: 0}
@@ -482,6 +492,8 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
             continue
         seen[par] = s
         settled[state] = g
+        if reached is not None and reached(state):
+            break
         if max_steps is not None and idx != start_idx:
             continue
         forward, turning_dirs = step_dirs_by_facing[f]
@@ -546,6 +558,26 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
                     parents[nstate] = (state, kind)
                     push(heap, (ng, nstate))
     return SearchResult(planner, figure, p, settled, parents, start, occupants)
+
+
+def _goal_test(planner: Planner, figure: Figure, p: MoveParams, start: tuple, goal: tuple | None):
+    """A predicate for states that end the move as asked, or None for a full search."""
+    if goal is None:
+        return None
+    (x, y), facing, altitude_ft = goal
+    if not planner.map.in_bounds(x, y):
+        return None
+    target = planner.index(x, y)
+    floor = planner._elevation[target]
+    stationary_free = planner.ruleset.section("facing")["stationary_turns_free"]
+
+    def reached(state: tuple) -> bool:
+        if state[0] != target:
+            return False
+        if altitude_ft is not None and state[4] - floor != altitude_ft:
+            return False
+        return facing is None or facing in end_facings(state, p, figure, start, stationary_free)
+    return reached
 
 
 def _vertical_moves(flyer, h, straight, floor, max_above, climb_every, winged_climb, dive_mult, up_cost, down_cost):
