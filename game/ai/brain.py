@@ -185,7 +185,7 @@ class AI:
                 why = compat.check(battle, action)
                 if why is not None:
                     plan.data["refused"] = why
-                    if action.kind == "attack" and "phase" in why and i == index:
+                    if action.kind == "attack" and battle.current_phase in ("movement", "missile") and i == index:
                         # The strike it moved in for comes in a later phase of this number: wait for it.
                         wait = Plan((EndTurn(figure=figure_id),), f"wait for the attack phase ({why})", kind="wait",
                                     score=plan.score, reasons=list(plan.reasons))

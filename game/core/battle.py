@@ -132,6 +132,12 @@ class Battle:
     def is_over(self) -> bool:
         return self.over
 
+    @property
+    def current_phase(self) -> str:
+        """What may be done now: "declare" (d100 declarations), "movement", "missile" or "melee"
+        (bfrpg's order inside a shared initiative number), or "all" (anything the figure has left)."""
+        return self._current_phase()
+
     def figure(self, figure_id: str) -> Figure:
         try:
             return self.figures[figure_id]
