@@ -176,9 +176,7 @@ class AI:
             if action.kind in ("move", "turn", "set", "defend", "disengage", "aim", "charge") and action in done:
                 plan.data["refused"] = "already done this turn"
                 continue
-            if action.kind == "move" and battle.figures[figure_id].flyer != "none" and plan.data.get("planned"):
-                pass  # the AI's own planner found this flight; the resolver's check would repeat a slow search
-            elif action.kind != "end-turn":
+            if action.kind != "end-turn":
                 if tried >= MAX_CHECKS:
                     continue
                 tried += 1
