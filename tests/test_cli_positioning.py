@@ -75,3 +75,8 @@ def test_human_output_is_readable(capsys):
     assert "charge to 19,5" in out and "bfrpg:charging" in out
     assert main(["reach", CORRIDOR, "hero", "--mode", "run"]) == 0
     assert "squares reachable" in capsys.readouterr().out
+
+
+def test_ruleset_override_warns_about_weapons_it_lacks(capsys):
+    assert main(["check", FIELD, "--ruleset", "spelljammer"]) == 0
+    assert "warning: spelljammer has no lance: Sir Aldric cannot use it" in capsys.readouterr().err

@@ -28,7 +28,10 @@ def load(args):
     scenario = load_scenario(args.scenario)
     if getattr(args, "ruleset", None):
         # The same figures, numbers and all, under other rules: that is the comparison asked for.
+        from ..core.scenario import weapons_missing_from
         scenario.ruleset = load_ruleset(args.ruleset)
+        for note in weapons_missing_from(scenario.figures, scenario.ruleset):
+            print(f"fivefoot: warning: {note}", file=sys.stderr)
     return scenario
 
 

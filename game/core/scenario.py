@@ -97,6 +97,17 @@ class Scenario:
         return {f.pos: f for f in self.figures if f.id != excluding}
 
 
+def weapons_missing_from(figures, ruleset: Ruleset) -> list[str]:
+    """Plain words for each figure weapon a ruleset has no numbers for (it fights unarmed with it)."""
+    notes = []
+    for fig in figures:
+        missing = [w for w in fig.weapons if ruleset.weapon(w) is None]
+        if missing:
+            notes.append(f"{ruleset.id} has no {', '.join(missing)}: {fig.label} cannot use "
+                         f"{'it' if len(missing) == 1 else 'them'} under these rules")
+    return notes
+
+
 def validate_scenario_data(data: dict, path: str) -> dict:
     checked = validate(data, SCENARIO_SCHEMA, path)
     has_file, has_ascii = bool(checked["map"]["file"]), bool(checked["map"]["ascii"])

@@ -345,6 +345,9 @@ class App:
         self._area_key = None
         self.ui.picked_event = None
         self.toast(f"Rules now: {ruleset.name} [{ruleset.id}]. Same position; the action log starts afresh.", error=False)
+        from ..core.scenario import weapons_missing_from
+        for note in weapons_missing_from(self.battle.figures.values(), ruleset):
+            self.toast(note)
 
     def save(self) -> None:
         from ..io.saves import save_battle
