@@ -36,6 +36,7 @@ from .tokens import TokenSprites, draw_figure, status_of, token_centre
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 4.0
 AI_DELAY_S = 0.4
+REPLAY_STEP_S = 0.35  # a replayed action every third of a second: quick, but each can be followed
 STATUS_H = 26
 
 
@@ -117,6 +118,9 @@ class App:
         self.pan_from = None
         # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
         self.chunk_budget_s = None if self.headless else 0.006
+        from .resultscreen import ResultScreen
+        self.result = ResultScreen()
+        self.replay: dict | None = None   # {"actions": [...], "next_at": t}: re-watching a finished battle
         self._select_current()
 
     # ----- geometry of the window -----
@@ -369,12 +373,7 @@ class App:
         except (OSError, RulesError) as err:
             self.toast(f"could not load: {err}")
             return
-        self.battle = battle
-        self.rules.bind(battle)
-        self._area_key = None
-        self._last_current = None
-        self.ui.selected = None
-        self.ui.picked_event = None
+        self._install(battle)
         if (battle.map.width, battle.map.height) != (self.map_layer.map.width, self.map_layer.map.height) or \
                 battle.map is not self.map_layer.map:
             self.map_layer = MapLayer(battle.map, self.map_layer.art.art if self.map_layer.art and
@@ -384,6 +383,52 @@ class App:
             self.camera.map_w, self.camera.map_h = battle.map.width, battle.map.height
             self.camera.clamp()
         self.toast(f"loaded {self.save_path}", error=False)
+
+    def _install(self, battle) -> None:
+        """Show another battle (loaded, restarted, replayed) with no stale selection or caches."""
+        self.battle = battle
+        self.rules.bind(battle)
+        self._area_key = None
+        self._last_current = None
+        self._ai_job = None
+        self._ai_stopped = False
+        self.ui.selected = None
+        self.ui.picked_event = None
+        self.result.dismissed = False
+
+    # ----- after the battle -----
+    def restart(self) -> None:
+        """A new battle from the same setup, with the next seed so the dice fall differently."""
+        setup = replace(self.battle.setup, seed=self.battle.setup.seed + 1)
+        self.replay = None
+        self._install(Battle(setup))
+        self.toast(f"restarted with seed {setup.seed}", error=False)
+
+    def start_replay(self) -> None:
+        """Re-watch the finished battle: same setup and seed, its actions re-applied one by one."""
+        actions = list(self.battle.actions)
+        self._install(Battle(self.battle.setup))
+        self.replay = {"actions": actions, "next_at": 0.0}
+        self.toast("replaying the battle (Esc skips to the end)", error=False)
+
+    def _replay_step(self) -> None:
+        if self.replay is None:
+            return
+        now = time.monotonic()
+        if now < self.replay["next_at"]:
+            return
+        if not self.replay["actions"]:
+            self.replay = None
+            return
+        action = self.replay["actions"].pop(0)
+        events = self.battle.apply(action)  # the same seed and actions: it cannot be refused
+        self.after_change(events)
+        self.replay["next_at"] = now + (0.0 if self.headless else REPLAY_STEP_S)
+
+    def _finish_replay(self) -> None:
+        while self.replay is not None:
+            self.replay["next_at"] = 0.0
+            self._replay_step()
 
     def toast(self, text: str, error: bool = True) -> None:
         self.ui.toasts = [t for t in self.ui.toasts if t.text != text][-2:]
@@ -407,7 +452,7 @@ class App:
     def _ai_turn(self) -> None:
         b = self.battle
         cur = b.current
-        if cur is None or self._ai_stopped or self.start_screen or self.ui.gm:
+        if cur is None or self._ai_stopped or self.start_screen or self.ui.gm or self.replay is not None:
             return
         fig = b.figures.get(cur)
         controller = self.controllers.get(fig.side) if fig else None
@@ -472,6 +517,12 @@ class App:
             from .startscreen import handle_start
             handle_start(self, event)
             return
+        if self.replay is not None:
+            if event.type == pg.KEYDOWN and event.key == pg.K_ESCAPE:
+                self._finish_replay()
+            return
+        if self.battle_over()[0] and self.result.handle(self, event):
+            return
         for handler in self.handlers:
             out = handler.handle(event, self)
             if out is None:
@@ -487,6 +538,7 @@ class App:
         if self.rules.refresh():
             self._area_key = None
         self._select_current()
+        self._replay_step()
         self._ai_turn()
         now = time.monotonic()
         self.ui.toasts = [t for t in self.ui.toasts if t.until > now]
@@ -544,6 +596,8 @@ class App:
         self._draw_toasts(screen)
         if self.ui.help_open:
             draw_help(screen, self.fonts, self)
+        if self.replay is None and self.battle_over()[0]:
+            self.result.draw(self, screen)
 
     def _area(self):
         """Area overlay squares as numpy arrays, recomputed only when the position or switches change."""

@@ -45,6 +45,7 @@ KEYS = (
         ("Drag a figure (demonstration)", "place it freely (logged: undo steps back)"),
         ("Ctrl+Z / Ctrl+Y", "step back / forward through the action log"),
         ("Ctrl+S / Ctrl+O", "save / load the battle"),
+        ("P / R (at the end)", "replay the battle / restart with the next seed (Esc: see the board)"),
         ("F1", "this list"),
         ("Ctrl+Q", "quit"),
     )),
