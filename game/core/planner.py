@@ -302,7 +302,10 @@ class SearchResult:
                 continue
             if facing is not None and facing not in self._end_facings(state):
                 continue
-            key = (cost, 0 if state[1] == facing or facing is None else 1, state)
+            # Among equally cheap ends: keep the altitude it has, then arrive already facing the
+            # way asked (no last turn), then the state order (deterministic).
+            altitude_change = abs(state[4] - self.planner._elevation[idx] - self.figure.altitude_ft)
+            key = (cost, altitude_change, 0 if state[1] == facing or facing is None else 1, state)
             if best is None or key < best[0]:
                 best = (key, state)
         return None if best is None else best[1]
@@ -469,6 +472,7 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
     # which diagonals are the dear ones: flyers ignore difficult terrain.
     parity_dominates = not rule_510 or flying or not any(difficult)
     reached = _goal_test(planner, figure, p, start, goal)
+    goal_cost = None  # once the goal settles, finish that cost level so ties are chosen as a full search would
     settled: dict = {}
     parents: dict = {start: (None, "start")}
     best: dict = {start: 0}
@@ -479,6 +483,8 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
 
     while heap:
         g, state = pop(heap)
+        if goal_cost is not None and g > goal_cost + 1e-9:
+            break
         if state in settled:
             continue
         idx, f, par, s, h, _ = state
@@ -492,8 +498,8 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
             continue
         seen[par] = s
         settled[state] = g
-        if reached is not None and reached(state):
-            break
+        if goal_cost is None and reached is not None and reached(state):
+            goal_cost = g
         if max_steps is not None and idx != start_idx:
             continue
         forward, turning_dirs = step_dirs_by_facing[f]
