@@ -30,7 +30,8 @@ from .combat.state import FigureState, combat_profile
 from .errors import RulesError
 from .events import ActionRefused, Event, Modifier
 from .figure import Figure
-from .geometry import FACINGS, parse_facing
+from .geometry import FACINGS, parse_facing, turn_octants
+from .planner import movement_after
 from .positioning import Positioning
 from .ruleset import Ruleset
 
@@ -358,6 +359,7 @@ class Battle:
             if self.round > 1:
                 events.extend(damage_mod.bleed(self, fid))
             state.new_round()
+            self.figures[fid] = self.figures[fid].fresh_round()
             for name, last in list(state.conditions.items()):
                 if last and last < self.round:
                     del state.conditions[name]
@@ -680,14 +682,35 @@ class Battle:
             facing = parse_facing(action.facing)
         except RulesError as err:
             raise ActionRefused(str(err)) from None
-        st = self.states[fig.id]
-        if st.moved_ft > 0 and fig.turning_ft > 0:
-            raise ActionRefused(f"{fig.label} has moved this round and turns only while moving "
-                                f"(turning distance {fig.turning_ft} ft)")
-        self._set_figure(replace(fig, facing=facing))
+        words = self._turn_refusal(fig, facing)
+        if words:
+            raise ActionRefused(words, self.ruleset.cite("maneuverability"))
+        where = "without leaving its square" if not fig.has_moved else f"after {fig.straight_ft:g} ft straight ahead"
+        self._set_figure(replace(fig, facing=facing, straight_ft=0.0))
         return [Event(kind="turn", rule=self.ruleset.cite("maneuverability"), actor=fig.id,
-                      text=f"{fig.label} turns to face {FACINGS[facing]} without leaving its square",
-                      squares=(fig.pos,))]
+                      text=f"{fig.label} turns to face {FACINGS[facing]} {where}",
+                      squares=(fig.pos,), data={"from": FACINGS[fig.facing], "to": FACINGS[facing]})]
+
+    def _turn_refusal(self, fig: Figure, facing: int) -> str | None:
+        """Why a figure that has moved this round may not turn on the spot now (maneuverability)."""
+        fc = self.ruleset.section("facing")
+        if not fig.has_moved and fc["stationary_turns_free"]:
+            return None
+        if fig.flyer == "incorporeal" and fc["incorporeal_flyers_turn_free"]:
+            return None
+        running = fig.running
+        turning = self.ruleset.running_turning_ft(fig.turning_ft) if running else fig.turning_ft
+        if turning == 0:
+            return None
+        limit = (fc["run_turn_max_deg"] if running else fc["walk_turn_max_deg"])
+        if turn_octants(fig.facing, facing) * 45 > limit:
+            return (f"{fig.label} may turn at most {limit} degrees at a time"
+                    + (" while running" if running else "") + f"; {FACINGS[fig.facing]} to {FACINGS[facing]} is "
+                    f"{turn_octants(fig.facing, facing) * 45}")
+        if fig.straight_ft + 1e-9 < turning:
+            return (f"{fig.label} must move {turning} ft straight ahead before turning again; it has moved "
+                    f"{fig.straight_ft:g} ft" + (" (running adds to its turning distance)" if running else ""))
+        return None
 
     # ----- moving -----
     def _check_can_move(self, fig: Figure, mode: str) -> None:
@@ -739,6 +762,12 @@ class Battle:
             events.extend(self.flee(fig.id, self.ruleset.cite("evasion-and-pursuit")))
         return events
 
+    def _carry_movement(self, fig: Figure, path, mode: str) -> Figure:
+        """The figure after a move, remembering what the rest of its round's movement must obey."""
+        diagonals, straight = movement_after(self.figures[fig.id], path, self.ruleset.diagonal)
+        return replace(fig, diagonals_moved=diagonals, straight_ft=straight, has_moved=True,
+                       running=fig.running or mode in ("run", "jog", "charge"))
+
     def _on_edge(self, step) -> bool:
         return step.x in (0, self.map.width - 1) or step.y in (0, self.map.height - 1)
 
@@ -776,8 +805,8 @@ class Battle:
                 stop_at = step
                 break
         final = stop_at or end
-        self._set_figure(self.figures[fig.id].moved_to(final.x, final.y, final.facing if stop_at is None else final.facing,
-                                                        final.altitude_ft))
+        self._set_figure(self._carry_movement(self.figures[fig.id].moved_to(
+            final.x, final.y, final.facing, final.altitude_ft), path, mode))
         if stop_at is not None:
             events.append(Event(kind="move", rule=self.ruleset.cite("movement"), actor=fig.id,
                                 text=f"{fig.label} falls at {final.x},{final.y} and moves no further",
@@ -1496,7 +1525,8 @@ class Battle:
             if not self.able(fid):
                 break
         if self.able(fid):
-            self._set_figure(self.figures[fid].moved_to(end.x, end.y, end.facing, end.altitude_ft))
+            self._set_figure(self._carry_movement(self.figures[fid].moved_to(end.x, end.y, end.facing, end.altitude_ft),
+                                                  path, order["mode"]))
         else:
             here = sub[max(0, shots[0].step_index if shots else 0)]
             self._set_figure(self.figures[fid].moved_to(here.x, here.y, here.facing, here.altitude_ft))

@@ -76,7 +76,10 @@ def _turning_reason(planner, figure, mode, params, target, facing, with_turning,
                 f"{FACINGS[arrive.facing]} and must move {params.turning_ft} ft straight ahead after a facing "
                 f"change before turning again{run_words}")
     first_step_needs_turn = _first_step_turn(figure, target)
-    if first_step_needs_turn and params.turning_ft > 0:
+    if first_step_needs_turn and params.turning_ft > 0 and figure.has_moved:
+        lead = (f"{who} must move {params.turning_ft} ft straight ahead ({figure.facing_name}) before turning again; "
+                f"it has moved {figure.straight_ft:g} ft since its last facing change{run_words}")
+    elif first_step_needs_turn and params.turning_ft > 0:
         lead = (f"{who} must move {params.turning_ft} ft straight ahead ({figure.facing_name}) before its first "
                 f"turn{run_words}")
     else:

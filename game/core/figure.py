@@ -21,6 +21,12 @@ class Figure:
     size: str = "medium"
     weapons: tuple[str, ...] = ("sword",)
     running: bool = False           # has run this round: no sidestep
+    # Movement so far this round, so a move split into several actions obeys the rules as one:
+    # the 5-10 diagonal count, feet straight ahead since the last facing change, and whether
+    # it has left its square (a figure that has not may turn freely). The resolver keeps them.
+    diagonals_moved: int = 0
+    straight_ft: float = 0.0
+    has_moved: bool = False
     stats: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -38,6 +44,10 @@ class Figure:
     @property
     def ready_weapon(self) -> str:
         return self.weapons[0] if self.weapons else "unarmed"
+
+    def fresh_round(self) -> "Figure":
+        """The same figure at the start of a round: no movement made yet."""
+        return replace(self, running=False, diagonals_moved=0, straight_ft=0.0, has_moved=False)
 
     def moved_to(self, x: int, y: int, facing: int, altitude_ft: int | None = None) -> "Figure":
         return replace(self, x=x, y=y, facing=facing,

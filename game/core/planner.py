@@ -227,6 +227,31 @@ def end_facings(state: tuple, p: MoveParams, figure: Figure, start_state: tuple,
     return [f]
 
 
+def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[int, float]:
+    """(diagonals moved this round, feet straight ahead since the last facing change) after a path."""
+    diagonals = figure.diagonals_moved
+    straight = figure.straight_ft
+    keeps_facing = path.mode in ("withdraw", "sidestep")
+    for prev, step in zip(path.steps, path.steps[1:]):
+        if step.kind == "turn":
+            straight = 0.0
+            continue
+        if step.kind not in ("step", "turn+step"):
+            continue
+        diagonal = prev.x != step.x and prev.y != step.y
+        if diagonal and diagonal_rule == "5-10":
+            distance = 5 if diagonals % 2 == 0 else 10
+        elif diagonal and diagonal_rule == "euclidean":
+            distance = 5 * 2 ** 0.5
+        else:
+            distance = 5
+        diagonals += diagonal
+        if keeps_facing:
+            continue  # backing away or shifting sideways is not moving straight ahead
+        straight = (0.0 if step.facing != prev.facing else straight) + distance
+    return diagonals, straight
+
+
 class _FlatGrid:
     """The map's terrain as flat lists with a one-square wall border, so steps need no bounds checks.
 
@@ -271,7 +296,7 @@ class SearchResult:
         self.occupants = occupants
 
     def _end_facings(self, state: tuple) -> list[int]:
-        stationary_free = self.planner.ruleset.section("facing")["stationary_turns_free"]
+        stationary_free = self.planner.ruleset.section("facing")["stationary_turns_free"] and not self.figure.has_moved
         return end_facings(state, self.params, self.figure, self.start_state, stationary_free)
 
     def entries(self) -> dict[tuple[int, int], ReachEntry]:
@@ -331,7 +356,7 @@ class SearchResult:
         first = chain[0]
         steps.append(Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "starting square"))
         current_facing = fig.facing
-        diagonals = 0
+        diagonals = fig.diagonals_moved
         for prev, cur in zip(chain, chain[1:]):
             kind = self.parents[cur][1]
             cost = self.settled[cur] - self.settled[prev]
@@ -351,7 +376,7 @@ class SearchResult:
             steps.append(Step(x, y, current_facing, alt, cost, total, kind, rule, note))
         last = chain[-1]
         if facing is not None and facing != current_facing:
-            free = last == first or self.params.free_turning
+            free = (last == first and not fig.has_moved) or self.params.free_turning
             rule = rs.cite("maneuverability")
             note = ("turns freely: it has not left its square" if last == first and not self.params.free_turning
                     else "turns freely" if free
@@ -443,7 +468,10 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
     collapse = p.free_turning and p.directions is None
     start_idx = planner.index(figure.x, figure.y)
     start_height = elevation[start_idx] + figure.altitude_ft
-    start = (start_idx, -1 if collapse else figure.facing, 0, 0, start_height, 0)
+    # A move continued later in the round carries on the diagonal count and the straight run.
+    start_parity = figure.diagonals_moved % 2 if rule_510 else 0
+    start_straight = 0 if (collapse or p.keeps_facing) else min(int(figure.straight_ft), max(T, 0))
+    start = (start_idx, -1 if collapse else figure.facing, start_parity, start_straight, start_height, 0)
 
     if p.directions is not None:
         step_dirs_by_facing = {f: (tuple((f + d) % 8 for d in p.directions), ()) for f in range(8)}
@@ -459,6 +487,8 @@ def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict
                                for f, (a, b) in step_dirs_by_facing.items()}
 
     max_height_above = alt_rules["max_altitude_ft"]
+    if winged:
+        start = start[:3] + (min(int(figure.straight_ft), max(T, figure.turning_ft, 5)),) + start[4:]
     # A winged climb is a maneuver like a turn: it needs its maneuverability distance flown
     # straight since the last turn or climb, so both share the straight-flight counter.
     climb_every = max(T, figure.turning_ft, 5)
@@ -575,7 +605,7 @@ def _goal_test(planner: Planner, figure: Figure, p: MoveParams, start: tuple, go
         return None
     target = planner.index(x, y)
     floor = planner._elevation[target]
-    stationary_free = planner.ruleset.section("facing")["stationary_turns_free"]
+    stationary_free = planner.ruleset.section("facing")["stationary_turns_free"] and not figure.has_moved
 
     def reached(state: tuple) -> bool:
         if state[0] != target:
