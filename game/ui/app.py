@@ -68,7 +68,10 @@ class App:
                  ai_delay: float | None = None):
         import pygame
         self.pg = pygame
-        pygame.init()
+        # Only what the game uses: initialising audio too makes SDL probe sound devices (and
+        # print ALSA errors on machines without one).
+        pygame.display.init()
+        pygame.font.init()
         self.headless = os.environ.get("SDL_VIDEODRIVER") == "dummy"
         flags = 0 if self.headless else pygame.RESIZABLE
         self.screen = pygame.display.set_mode(size, flags)
