@@ -66,8 +66,11 @@ class Positioning:
         if mode == "charge":
             return self._plan_charge(fig, target)
         path = self.planner.path_to(fig, target, mode, self.occupants(fig.id), facing, altitude_ft)
-        shots = self.engagement.parting_shots(fig, path.steps, mode, self.figures)
-        return PlannedMove(path, tuple(shots))
+        return self.planned(fig, path)
+
+    def planned(self, fig: Figure, path: Path) -> PlannedMove:
+        """A path together with the parting shots taking it would give foes."""
+        return PlannedMove(path, tuple(self.engagement.parting_shots(fig, path.steps, path.mode, self.figures)))
 
     def _plan_charge(self, fig: Figure, target: tuple[int, int]) -> PlannedMove:
         foe = self.occupants(fig.id).get(target)
@@ -90,9 +93,7 @@ class Positioning:
                          lane.rule, lane.reason)
         from .charge import charge_limits
         budget = charge_limits(self.ruleset, fig)[1]
-        path = Path(fig.id, "charge", tuple(steps), total, budget)
-        shots = self.engagement.parting_shots(fig, path.steps, "charge", self.figures)
-        return PlannedMove(path, tuple(shots))
+        return self.planned(fig, Path(fig.id, "charge", tuple(steps), total, budget))
 
     def search(self, figure_id: str, mode: str = "walk") -> "MoveSearch":
         """One search from the figure's square, reusable for many targets (hover previews, the AI)."""
@@ -147,13 +148,18 @@ class MoveSearch:
             self._entries = self.result.entries()
         return self._entries
 
+    def planned(self, target: tuple[int, int], facing: int | None = None,
+                altitude_ft: int | None = None) -> PlannedMove | None:
+        """The planned move from this search, or None when there is no path (plan() says why)."""
+        path = self.result.path_to(target, facing, altitude_ft)
+        return None if path is None else self.positioning.planned(self.figure, path)
+
     def plan(self, target: tuple[int, int], facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
         """Like Positioning.plan, from this search; RulesError with the reason when there is no path."""
-        path = self.result.path_to(target, facing, altitude_ft)
-        if path is None:
+        move = self.planned(target, facing, altitude_ft)
+        if move is None:
             return self.positioning.plan(self.figure.id, target, self.mode, facing, altitude_ft)  # raises the reason
-        shots = self.positioning.engagement.parting_shots(self.figure, path.steps, self.mode, self.positioning.figures)
-        return PlannedMove(path, tuple(shots))
+        return move
 
 
 def lane_facing(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -222,8 +222,8 @@ class RulesView:
             if isinstance(result, Exception):
                 preview = Preview(figure_id, mode, target, None, _error_text(result), spent, facing, altitude_ft)
             else:
-                path = None if not pos.map.in_bounds(*target) else result.path_to(target, facing, altitude_ft)
-                if path is None:
+                planned = None if not pos.map.in_bounds(*target) else result.planned(target, facing, altitude_ft)
+                if planned is None:
                     reason = self._get(("why", figure_id, mode, target, facing, altitude_ft),
                                        lambda: pos.plan(figure_id, target, mode, facing, altitude_ft), background=True)
                     if reason is None:
@@ -231,9 +231,7 @@ class RulesView:
                     text = _error_text(reason) or "it can be reached with another facing or altitude"
                     preview = Preview(figure_id, mode, target, None, text, spent, facing, altitude_ft)
                 else:
-                    shots = pos.engagement.parting_shots(fig, path.steps, mode, pos.figures)
-                    from ..core.positioning import PlannedMove
-                    planned = PlannedMove(path, tuple(shots))
+                    path = planned.path
                     reason = None
                     if spent + path.total_ft > path.budget_ft + 1e-9:
                         reason = (f"{fig.label} has {_ft(path.budget_ft - spent)} ft of movement left this round; "
