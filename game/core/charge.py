@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from .figure import Figure
 from .geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
+from .engagement import weapon_reach_ft
 from .los import SightMap
 
 
@@ -134,7 +135,7 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
     if len(line) <= 2:
         return refuse(f"{whom} is adjacent to {who}: too close to charge (a charge must cover at least "
                       f"{_num(least)} ft)", limits=limits)
-    end_within = max(ch["end_within_ft"], _reach(rs, attacker) if ch["end_within_ft"] > 5 else 5)
+    end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
     candidates = [i for i in range(1, len(line) - 1)
                   if grid_distance_ft(planner.diagonal, line[i][0] - target.x, line[i][1] - target.y) <= end_within]
     if not _facing_ok(attacker, attacker.pos, target.pos):
@@ -171,11 +172,6 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
     return ChargeLane(attacker.id, target.id, True, tuple(squares[1:]), measured,
                       f"{what} in a straight line (limits {_num(least)}-{_num(most)} ft), heading {FACINGS[direction]}",
                       rule, limits)
-
-
-def _reach(ruleset, figure: Figure) -> int:
-    weapon = ruleset.weapon(figure.ready_weapon)
-    return 5 if weapon is None or weapon["ranged"] else weapon["reach_ft"]
 
 
 def charge_reach(planner, figure: Figure, occupants: dict):

@@ -32,6 +32,12 @@ class PartingShot:
                 "rule": self.rule, "reason": self.reason}
 
 
+def weapon_reach_ft(ruleset: Ruleset, figure: Figure) -> int:
+    """How far the figure's ready weapon strikes in melee (5 ft for missile weapons and unknown ones)."""
+    weapon = ruleset.weapon(figure.ready_weapon)
+    return 5 if weapon is None or weapon["ranged"] else weapon["reach_ft"]
+
+
 class Engagement:
     """Engagement and reach queries for the figures on one map under one ruleset."""
 
@@ -52,10 +58,7 @@ class Engagement:
         return distance_ft(self.diagonal, (ax, ay), b.pos, self.height(ax, ay, alt), self.height(b.x, b.y, b.altitude_ft))
 
     def reach_ft(self, figure: Figure) -> int:
-        weapon = self.ruleset.weapon(figure.ready_weapon)
-        if weapon is None or weapon["ranged"]:
-            return 5
-        return weapon["reach_ft"]
+        return weapon_reach_ft(self.ruleset, figure)
 
     def in_zone(self, a: Figure, b: Figure, a_pos=None, a_alt=None) -> bool:
         """Is b within a's engagement zone when a stands at a_pos (default: where it is)."""
