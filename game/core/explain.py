@@ -97,7 +97,8 @@ def _first_step_turn(figure: Figure, target) -> bool:
 
 def _lateral_deltas(facing: int):
     from .geometry import DIRECTION_DELTAS
-    return [DIRECTION_DELTAS[(facing + 6) % 8], DIRECTION_DELTAS[(facing + 2) % 8]]
+    from .planner import SIDESTEP_DIRECTIONS
+    return [DIRECTION_DELTAS[(facing + d) % 8] for d in SIDESTEP_DIRECTIONS]
 
 
 def _step_too_high(planner, target) -> bool:

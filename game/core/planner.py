@@ -19,6 +19,9 @@ from .geometry import DELTA_TO_DIRECTION, DIRECTION_DELTAS, FACINGS, is_diagonal
 from .ruleset import Ruleset
 
 MODES = ("walk", "jog", "run", "charge", "withdraw", "sidestep")
+# Step directions relative to the facing (in 45-degree turns) for moves that keep the facing.
+WITHDRAW_DIRECTIONS = (3, 4, 5)   # the three directions behind
+SIDESTEP_DIRECTIONS = (6, 2)      # left, right
 _SQ = 5
 
 
@@ -144,10 +147,10 @@ class Planner:
         max_steps = None
         if mode == "withdraw":
             budget = float(figure.move_ft * Fraction(mv["withdraw_fraction"]))
-            directions = (3, 4, 5)
+            directions = WITHDRAW_DIRECTIONS
             keeps_facing = True
         elif mode == "sidestep":
-            directions = (2, 6)
+            directions = SIDESTEP_DIRECTIONS
             keeps_facing = True
             max_steps = 1
         return MoveParams(
