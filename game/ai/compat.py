@@ -1,15 +1,11 @@
-"""Reading a Battle through the names the full resolver offers, with fallbacks while it grows.
+"""Reading a Battle for the AI: status, attack breakdowns, legality checks, round and seed.
 
-The AI only reads a battle here (status, legal actions, explain_attack, winner). Every reader
-accepts what the resolver gives (a dict, a dataclass, a method or a property) and falls back
-to what the first resolver door has (figures, moved_ft, current, round). Nothing here changes
-a battle.
+Written while the resolver was still growing, so the readers accept a dict, a dataclass, a
+method or a property alike. Nothing here changes a battle.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from ..core.actions import ACTION_TYPES, Action, EndTurn, Move, Turn
 
 DOWN_CONDITIONS = frozenset({"dead", "unconscious", "dying", "grievously-wounded", "helpless", "fled", "routed",
                              "surrendered", "captured", "out"})
@@ -100,9 +96,7 @@ def status(battle, figure_id: str) -> Status:
 
 def _moved_ft(battle, figure_id: str) -> float:
     state = (getattr(battle, "states", None) or {}).get(figure_id)
-    if state is not None and isinstance(getattr(state, "moved_ft", None), (int, float)):
-        return float(state.moved_ft)
-    return float((getattr(battle, "moved_ft", None) or {}).get(figure_id, 0.0) or 0.0)
+    return float(state.moved_ft) if state is not None else 0.0
 
 
 def _has_thresholds(battle) -> bool:
@@ -128,33 +122,6 @@ def _num(v):
 
 def _int(v):
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def figures(battle) -> dict:
-    return battle.figures
-
-
-def active_ids(battle) -> list[str]:
-    return [fid for fid in battle.figures if status(battle, fid).active]
-
-
-def movement_left(battle, figure_id: str, budget_ft: float) -> float:
-    st = status(battle, figure_id)
-    if st.movement_left_ft is not None:
-        return st.movement_left_ft
-    return max(0.0, budget_ft - st.moved_ft)
-
-
-def legal_actions(battle, figure_id: str) -> list[Action] | None:
-    """The resolver's list, or None when it cannot give one yet."""
-    fn = getattr(battle, "legal_actions", None)
-    if not callable(fn):
-        return None
-    try:
-        out = fn(figure_id)
-    except Exception:
-        return None
-    return list(out) if out is not None else None
 
 
 def explain_attack(battle, attacker: str, target: str, weapon: str | None = None):
@@ -240,11 +207,5 @@ def battle_seed(battle) -> int:
     return int(getattr(getattr(battle, "setup", None), "seed", 0) or 0)
 
 
-def fallback_kinds(battle) -> set[str]:
-    """Action kinds the resolver has a handler for (used when it cannot list legal actions)."""
-    return {kind for kind in ACTION_TYPES if callable(getattr(battle, "_do_" + kind.replace("-", "_"), None))}
-
-
-__all__ = ["Status", "status", "legal_actions", "explain_attack", "explained_chance", "explained_modifiers",
-           "current", "round_number", "battle_seed", "fallback_kinds", "movement_left", "value", "EndTurn",
-           "Move", "Turn"]
+__all__ = ["Status", "status", "explain_attack", "explained_chance", "explained_modifiers", "explained_refusal",
+           "check", "phase", "current", "round_number", "battle_seed", "value"]
