@@ -480,7 +480,7 @@ class App:
         # The AI may think for a second or more (a flyer's 3-D search): never freeze the window.
         job = [b, cur, _PENDING]
         self._ai_job = job
-        private = clone_battle(b)
+        private = b.clone()  # the AI thinks on its own copy: the window's battle is never touched off-thread
 
         def think():
             job[2] = _choose(controller, private, cur)
@@ -1045,18 +1045,6 @@ def _full_status(battle, figure_id):
         return fn(figure_id)
     except Exception:
         return None
-
-
-def clone_battle(battle):
-    """A private copy of the battle for a thinking AI, so the window's battle is never touched off-thread."""
-    clone = getattr(battle, "clone", None)
-    if callable(clone):
-        return clone()
-    to_data = getattr(battle, "to_save_data", None)
-    if callable(to_data):
-        return type(battle).from_save_data(to_data())
-    import copy as _copy
-    return _copy.deepcopy(battle)
 
 
 def _value(v):
