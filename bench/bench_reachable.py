@@ -17,7 +17,7 @@ import numpy as np
 
 from game.core.battlemap import BattleMap
 from game.core.figure import Figure
-from game.core.planner import Planner
+from game.core.moves.planner import Planner
 from game.io.rulesets import load_ruleset
 
 SIZE = 100

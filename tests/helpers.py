@@ -5,7 +5,7 @@ from game.core.ascii_map import parse_ascii_map
 from game.core.battlemap import BattleMap
 from game.core.figure import Figure
 from game.core.geometry import FACING_INDEX
-from game.core.positioning import Positioning
+from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset
 
 RULESET_IDS = ("bfrpg", "odnd", "cnc", "ch17", "spelljammer")

@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.los import SightMap, crossed_squares
+from game.core.moves.los import SightMap, crossed_squares
 
 from helpers import ascii_map, open_map
 

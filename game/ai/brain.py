@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..core.actions import Action, Attack, Charge, Defend, Disengage, EndTurn, Move, SetAgainstCharge, Turn
-from ..core.charge import charge_lane
+from ..core.moves.charge import charge_lane
 from ..core.errors import RulesError
 from ..core.figure import Figure
 from ..core.geometry import FACINGS, bearing_octant, combine_vertical_ft, grid_distance_ft, relative_arc, turn_octants
@@ -108,7 +108,7 @@ class Decision:
 
 def _lane_steps(fig: Figure, squares, heading: int):
     """Planner steps along a charge lane (enough for Engagement.parting_shots)."""
-    from ..core.planner import Step
+    from ..core.moves.path import Step
     steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "")]
     for i, (x, y) in enumerate(squares, start=1):
         steps.append(Step(x, y, heading, fig.altitude_ft, 5, 5 * i, "step", "", ""))
@@ -461,7 +461,7 @@ class _Turn:
             return 0.0
         if ch.get("requires_charge_weapon") and not m.weapon(e.ready_weapon).get("charge"):
             return 0.0
-        from ..core.charge import charge_limits
+        from ..core.moves.charge import charge_limits
         least, most, _ = charge_limits(self.rs, e)
         d = grid_distance_ft(m.diag, me_there.x - e.x, me_there.y - e.y)
         if d > most + 10 or d < least:
@@ -496,7 +496,7 @@ class _Turn:
 
     def _open_line(self, e: Figure, me_there: Figure, others: dict) -> bool:
         """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
-        from ..core.charge import bresenham
+        from ..core.moves.charge import bresenham
         bm = self.m.map
         taken = {f.pos for f in others.values() if f.id not in (e.id, me_there.id)}
         for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
@@ -1268,7 +1268,7 @@ def _flyer_planner(planner, fig: Figure):
     The states it searches are a subset of the full planner's, so every path it finds is one the
     resolver accepts too; it only leaves out climbs the AI would not make this turn anyway.
     """
-    from ..core.planner import Planner
+    from ..core.moves.planner import Planner
     from ..core.ruleset import Ruleset
     rs = planner.ruleset
     full = rs.section("altitude")["max_altitude_ft"]

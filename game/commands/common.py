@@ -6,7 +6,7 @@ import sys
 
 from ..core.errors import RulesError
 from ..core.geometry import parse_facing
-from ..core.planner import MODES
+from ..core.moves.path import MODES
 
 
 def add_json_flag(parser) -> None:

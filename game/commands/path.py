@@ -5,7 +5,7 @@ import sys
 
 from ..core.errors import RulesError
 from ..core.geometry import FACINGS
-from ..core.positioning import Positioning
+from ..core.moves.positioning import Positioning
 from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load, parse_optional_facing,
                      parse_square)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..core.geometry import FACINGS
-from ..core.positioning import Positioning
+from ..core.moves.positioning import Positioning
 from .common import add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load
 
 

@@ -1,7 +1,7 @@
 """`fivefoot threats SCENARIO`: who is engaged, what each threatens, which charges are legal."""
 from __future__ import annotations
 
-from ..core.positioning import Positioning
+from ..core.moves.positioning import Positioning
 from .common import add_json_flag, add_scenario_arg, emit_json, ft, load
 
 

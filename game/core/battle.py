@@ -31,8 +31,8 @@ from .errors import RulesError
 from .events import ActionRefused, Event, Modifier
 from .figure import Figure
 from .geometry import FACINGS, parse_facing, turn_octants
-from .planner import movement_after
-from .positioning import Positioning
+from .moves.path import movement_after
+from .moves.positioning import Positioning
 from .ruleset import Ruleset
 
 SAVE_FORMAT = "fivefoot-battle"
@@ -1507,7 +1507,7 @@ class Battle:
         shots = self.positioning().engagement.parting_shots(fig, sub, order["mode"], self.positioning().figures)
         order["done"] = reached
         end = steps[reached]
-        from .planner import Path
+        from .moves.path import Path
         path = Path(fid, order["mode"], tuple(sub), sub[-1].total_ft - sub[0].total_ft, total)
         self.states[fid].moved_ft += path.total_ft
         if order["mode"] == "run":

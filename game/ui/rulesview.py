@@ -173,7 +173,7 @@ class RulesView:
                 return self._cache[key]
         if mode == "charge":
             value = _safe(lambda: pos.reach(figure_id, "charge"))
-            from ..core.charge import charge_limits
+            from ..core.moves.charge import charge_limits
             budget = charge_limits(pos.ruleset, pos.figure(figure_id))[1]
             info = ReachInfo(mode, {} if isinstance(value, Exception) else value, budget, 0.0,
                              _error_text(value))

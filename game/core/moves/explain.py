@@ -5,8 +5,9 @@ it is too far; if it is reachable with free turning it is the turning rules; and
 """
 from __future__ import annotations
 
-from .figure import Figure
-from .geometry import FACINGS, turn_octants
+from ..figure import Figure
+from ..geometry import DIRECTION_DELTAS, FACINGS, bearing_octant, turn_octants
+from .path import SIDESTEP_DIRECTIONS
 
 _UNLIMITED_FT = 10_000
 
@@ -91,13 +92,10 @@ def _turning_reason(planner, figure, mode, params, target, facing, with_turning,
 
 
 def _first_step_turn(figure: Figure, target) -> bool:
-    from .geometry import bearing_octant
     return turn_octants(figure.facing, bearing_octant(figure.pos, target)) > 0
 
 
 def _lateral_deltas(facing: int):
-    from .geometry import DIRECTION_DELTAS
-    from .planner import SIDESTEP_DIRECTIONS
     return [DIRECTION_DELTAS[(facing + d) % 8] for d in SIDESTEP_DIRECTIONS]
 
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .battlemap import BattleMap
-from .charge import ChargeLane, charge_lane
+from ..battlemap import BattleMap
+from ..errors import RulesError
+from ..figure import Figure
+from ..geometry import FACINGS, bearing_octant
+from ..ruleset import Ruleset
+from .charge import ChargeLane, charge_lane, charge_limits, charge_reach, lane_step_costs
 from .engagement import Engagement, PartingShot
-from .errors import RulesError
-from .figure import Figure
-from .geometry import FACINGS
+from .explain import why_unreachable
 from .los import Sight, SightMap
-from .planner import Path, Planner, ReachEntry
-from .ruleset import Ruleset
+from .path import Path, ReachEntry, Step, plain_number
+from .planner import Planner
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class PlannedMove:
     def to_json(self) -> dict:
         return {
             "figure": self.path.figure_id, "mode": self.path.mode, "legal": True,
-            "total_ft": _num(self.path.total_ft), "budget_ft": _num(self.path.budget_ft),
+            "total_ft": plain_number(self.path.total_ft), "budget_ft": plain_number(self.path.budget_ft),
             "end": {"x": self.path.end.x, "y": self.path.end.y, "facing": FACINGS[self.path.end.facing],
                     "altitude_ft": self.path.end.altitude_ft},
             "stall": self.path.stall,
@@ -33,9 +35,6 @@ class PlannedMove:
             "parting_shots": [p.to_json() for p in self.parting_shots],
         }
 
-
-def _num(v: float):
-    return int(v) if float(v).is_integer() else round(v, 2)
 
 
 class Positioning:
@@ -58,6 +57,8 @@ class Positioning:
 
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
         fig = self.figure(figure_id)
+        if mode == "charge":
+            return charge_reach(self.planner, fig, self.occupants(fig.id))
         return self.planner.reachable(fig, mode, self.occupants(fig.id))
 
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
@@ -65,7 +66,13 @@ class Positioning:
         fig = self.figure(figure_id)
         if mode == "charge":
             return self._plan_charge(fig, target)
-        path = self.planner.path_to(fig, target, mode, self.occupants(fig.id), facing, altitude_ft)
+        occupants = self.occupants(fig.id)
+        path, result = self.planner.path_to(fig, target, mode, occupants, facing, altitude_ft)
+        if path is None:
+            x, y = target
+            if result is None:
+                raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
+            raise RulesError(why_unreachable(self.planner, fig, mode, occupants, target, facing, altitude_ft, result))
         return self.planned(fig, path)
 
     def planned(self, fig: Figure, path: Path) -> PlannedMove:
@@ -80,8 +87,6 @@ class Positioning:
         lane = self.charge_lane(fig.id, foe.id)
         if not lane.legal:
             raise RulesError(lane.reason)
-        from .charge import lane_step_costs
-        from .planner import Step
         heading = lane_facing(fig.pos, foe.pos)
         steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "starting square")]
         total = 0.0
@@ -91,7 +96,6 @@ class Positioning:
             steps.append(Step(x, y, heading, fig.altitude_ft, cost, total, "step", lane.rule, "charge lane, running straight"))
         steps[-1] = Step(steps[-1].x, steps[-1].y, heading, fig.altitude_ft, steps[-1].cost_ft, total, "step",
                          lane.rule, lane.reason)
-        from .charge import charge_limits
         budget = charge_limits(self.ruleset, fig)[1]
         return self.planned(fig, Path(fig.id, "charge", tuple(steps), total, budget))
 
@@ -113,7 +117,7 @@ class Positioning:
 
     def threats(self) -> dict:
         eng = self.engagement
-        pairs = [{"a": a.id, "b": b.id, "distance_ft": _num(d)} for a, b, d in eng.engaged_pairs(self.figures)]
+        pairs = [{"a": a.id, "b": b.id, "distance_ft": plain_number(d)} for a, b, d in eng.engaged_pairs(self.figures)]
         threatened = {f.id: {"reach_ft": eng.reach_ft(f), "squares": [list(s) for s in eng.threatened_squares(f)]}
                       for f in self.figures}
         lanes = []
@@ -163,5 +167,4 @@ class MoveSearch:
 
 
 def lane_facing(a: tuple[int, int], b: tuple[int, int]) -> int:
-    from .geometry import bearing_octant
     return bearing_octant(a, b)

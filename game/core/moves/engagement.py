@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .battlemap import BattleMap
-from .figure import Figure
-from .geometry import distance_ft
+from ..battlemap import BattleMap
+from ..figure import Figure
+from ..geometry import distance_ft
 from .los import SightMap
-from .ruleset import Ruleset
+from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .figure import Figure
-from .geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
+from ..figure import Figure
+from ..geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
 from .engagement import weapon_reach_ft
 from .los import SightMap
+from .path import ReachEntry
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,6 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
 
 def charge_reach(planner, figure: Figure, occupants: dict):
     """Squares a charge could end on (a straight, clear lane within the limits), for overlays."""
-    from .planner import ReachEntry
     rs = planner.ruleset
     out = {}
     if not rs.section("charge")["allowed"]:

@@ -9,82 +9,15 @@ from __future__ import annotations
 
 import heapq
 import weakref
-from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .battlemap import BattleMap
-from .errors import RulesError
-from .figure import Figure
-from .geometry import DELTA_TO_DIRECTION, DIRECTION_DELTAS, FACINGS, is_diagonal, turn_octants
-from .ruleset import Ruleset
-
-MODES = ("walk", "jog", "run", "charge", "withdraw", "sidestep")
-# Step directions relative to the facing (in 45-degree turns) for moves that keep the facing.
-WITHDRAW_DIRECTIONS = (3, 4, 5)   # the three directions behind
-SIDESTEP_DIRECTIONS = (6, 2)      # left, right
-_SQ = 5
-
-
-@dataclass(frozen=True)
-class Step:
-    x: int
-    y: int
-    facing: int
-    altitude_ft: int
-    cost_ft: float          # what this step cost
-    total_ft: float         # cost so far
-    kind: str               # "start", "step", "turn+step", "climb", "dive", "rise", "descend", "turn"
-    rule: str               # the rule that decided the cost or permission, e.g. "bfrpg:5-10-diagonals"
-    note: str
-
-    def to_json(self) -> dict:
-        return {
-            "x": self.x, "y": self.y, "facing": FACINGS[self.facing], "altitude_ft": self.altitude_ft,
-            "cost_ft": _num(self.cost_ft), "total_ft": _num(self.total_ft), "kind": self.kind,
-            "rule": self.rule, "note": self.note,
-        }
-
-
-@dataclass(frozen=True)
-class Path:
-    figure_id: str
-    mode: str
-    steps: tuple[Step, ...]
-    total_ft: float
-    budget_ft: float
-    stall: bool = False
-
-    @property
-    def end(self) -> Step:
-        return self.steps[-1]
-
-    @property
-    def squares(self) -> list[tuple[int, int]]:
-        return [(s.x, s.y) for s in self.steps]
-
-
-@dataclass
-class ReachEntry:
-    cost_ft: float
-    facings: dict[int, float] = field(default_factory=dict)      # end facing -> least cost
-    altitudes: dict[int, float] = field(default_factory=dict)    # altitude above floor -> least cost
-    can_end: bool = True                                         # False when an ally stands there
-
-
-@dataclass
-class MoveParams:
-    """Everything the search needs to know about one figure's move, derived from the rules."""
-
-    mode: str
-    budget_ft: float
-    turning_ft: int            # feet straight ahead required between facing changes
-    max_turn: int              # octants per facing change
-    free_turning: bool         # turns at any point (turning distance 0, incorporeal)
-    directions: tuple[int, ...] | None  # fixed step directions relative to facing (withdraw, sidestep)
-    keeps_facing: bool
-    flyer: str
-    max_steps: int | None = None
-    rule_notes: dict = field(default_factory=dict)
+from ..battlemap import BattleMap
+from ..errors import RulesError
+from ..figure import Figure
+from ..geometry import DELTA_TO_DIRECTION, DIRECTION_DELTAS, FACINGS, is_diagonal, turn_octants
+from ..ruleset import Ruleset
+from .path import (MODES, SIDESTEP_DIRECTIONS, WITHDRAW_DIRECTIONS, MoveParams, Path, ReachEntry, Step, plain_number,
+                   end_facings)
 
 
 class Planner:
@@ -182,77 +115,35 @@ class Planner:
         return _run_search(self, figure, p, occupants or {}, goal)
 
     def reachable(self, figure: Figure, mode: str = "walk", occupants: dict | None = None) -> dict[tuple[int, int], ReachEntry]:
-        if mode == "charge":
-            from .charge import charge_reach
-            return charge_reach(self, figure, occupants or {})
+        """Every square the figure can move to in this mode (charges: Positioning.reach, by lanes)."""
         self._refuse_mode(figure, mode)
         return self.search(figure, mode, occupants).entries()
 
     def path_to(self, figure: Figure, target: tuple[int, int], mode: str = "walk",
                 occupants: dict | None = None, facing: int | None = None,
-                altitude_ft: int | None = None) -> Path:
-        """The cheapest legal path, or RulesError saying in a player's words why there is none."""
+                altitude_ft: int | None = None) -> tuple[Path | None, "SearchResult | None"]:
+        """The cheapest legal path (searching only until the goal settles) and the search, or
+        (None, search) when there is none; (None, None) for a square off the map.
+        RulesError for a mode the figure may not use now. Why a square is out of reach is
+        moves.explain's work: this module only searches."""
         occupants = occupants or {}
         self._refuse_mode(figure, mode)
-        if mode == "charge":
-            raise RulesError("a charge is planned against a target: use the charge lane for that foe")
-        from .explain import why_unreachable
         x, y = target
         if not self.map.in_bounds(x, y):
-            raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
+            return None, None
         result = self.search(figure, mode, occupants, goal=(target, facing, altitude_ft))
-        path = result.path_to(target, facing, altitude_ft)
-        if path is None:
-            raise RulesError(why_unreachable(self, figure, mode, occupants, target, facing, altitude_ft, result))
-        return path
+        return result.path_to(target, facing, altitude_ft), result
 
     def _refuse_mode(self, figure: Figure, mode: str) -> None:
         """Refuse a mode the figure may not use at all right now."""
         mv = self.ruleset.section("movement")
+        if mode == "charge":
+            raise RulesError("a charge is planned against a target: use the charge lane for that foe")
         if mode == "sidestep":
             if not mv["sidestep"]:
                 raise RulesError(f"{self.ruleset.name} has no sidestep")
             if figure.running and "run" not in mv["sidestep_paces"]:
                 raise RulesError(f"{figure.label} cannot sidestep while running: a sidestep is only allowed at walking pace")
-
-
-def end_facings(state: tuple, p: MoveParams, figure: Figure, start_state: tuple, stationary_free: bool) -> list[int]:
-    """Facings a figure in this search state may end with (a last facing change on the spot)."""
-    _idx, f, _par, s, _h, _ = state
-    if state == start_state and stationary_free:
-        return list(range(8))
-    if f < 0 or p.free_turning:
-        return list(range(8)) if not p.keeps_facing else [figure.facing]
-    if p.keeps_facing:
-        return [f]
-    if s >= p.turning_ft:
-        return [g for g in range(8) if turn_octants(f, g) <= p.max_turn]
-    return [f]
-
-
-def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[int, float]:
-    """(diagonals moved this round, feet straight ahead since the last facing change) after a path."""
-    diagonals = figure.diagonals_moved
-    straight = figure.straight_ft
-    keeps_facing = path.mode in ("withdraw", "sidestep")
-    for prev, step in zip(path.steps, path.steps[1:]):
-        if step.kind == "turn":
-            straight = 0.0
-            continue
-        if step.kind not in ("step", "turn+step"):
-            continue
-        diagonal = prev.x != step.x and prev.y != step.y
-        if diagonal and diagonal_rule == "5-10":
-            distance = 5 if diagonals % 2 == 0 else 10
-        elif diagonal and diagonal_rule == "euclidean":
-            distance = 5 * 2 ** 0.5
-        else:
-            distance = 5
-        diagonals += diagonal
-        if keeps_facing:
-            continue  # backing away or shifting sideways is not moving straight ahead
-        straight = (0.0 if step.facing != prev.facing else straight) + distance
-    return diagonals, straight
 
 
 class _FlatGrid:
@@ -432,11 +323,8 @@ class SearchResult:
             "rise": f"rises {delta_ft} ft straight up at half rate",
             "descend": f"descends {-delta_ft} ft",
         }
-        return rs.cite("flyer-altitude"), f"{words[kind]}, {_num(cost)} ft"
+        return rs.cite("flyer-altitude"), f"{words[kind]}, {plain_number(cost)} ft"
 
-
-def _num(value: float):
-    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def _run_search(planner: Planner, figure: Figure, p: MoveParams, occupants: dict, goal: tuple | None = None) -> SearchResult:

@@ -1,0 +1,124 @@
+"""What a planned move is: its steps and totals, and the per-move parameters the rules give.
+
+A leaf module: the planner, the charge lanes, the engagement rules and the explanations all
+read these values, and none of them is needed to build one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..geometry import FACINGS, turn_octants
+from ..figure import Figure
+
+MODES = ("walk", "jog", "run", "charge", "withdraw", "sidestep")
+# Step directions relative to the facing (in 45-degree turns) for moves that keep the facing.
+WITHDRAW_DIRECTIONS = (3, 4, 5)   # the three directions behind
+SIDESTEP_DIRECTIONS = (6, 2)      # left, right
+_SQ = 5
+
+
+@dataclass(frozen=True)
+class Step:
+    x: int
+    y: int
+    facing: int
+    altitude_ft: int
+    cost_ft: float          # what this step cost
+    total_ft: float         # cost so far
+    kind: str               # "start", "step", "turn+step", "climb", "dive", "rise", "descend", "turn"
+    rule: str               # the rule that decided the cost or permission, e.g. "bfrpg:5-10-diagonals"
+    note: str
+
+    def to_json(self) -> dict:
+        return {
+            "x": self.x, "y": self.y, "facing": FACINGS[self.facing], "altitude_ft": self.altitude_ft,
+            "cost_ft": plain_number(self.cost_ft), "total_ft": plain_number(self.total_ft), "kind": self.kind,
+            "rule": self.rule, "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Path:
+    figure_id: str
+    mode: str
+    steps: tuple[Step, ...]
+    total_ft: float
+    budget_ft: float
+    stall: bool = False
+
+    @property
+    def end(self) -> Step:
+        return self.steps[-1]
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        return [(s.x, s.y) for s in self.steps]
+
+
+@dataclass
+class ReachEntry:
+    cost_ft: float
+    facings: dict[int, float] = field(default_factory=dict)      # end facing -> least cost
+    altitudes: dict[int, float] = field(default_factory=dict)    # altitude above floor -> least cost
+    can_end: bool = True                                         # False when an ally stands there
+
+
+@dataclass
+class MoveParams:
+    """Everything the search needs to know about one figure's move, derived from the rules."""
+
+    mode: str
+    budget_ft: float
+    turning_ft: int            # feet straight ahead required between facing changes
+    max_turn: int              # octants per facing change
+    free_turning: bool         # turns at any point (turning distance 0, incorporeal)
+    directions: tuple[int, ...] | None  # fixed step directions relative to facing (withdraw, sidestep)
+    keeps_facing: bool
+    flyer: str
+    max_steps: int | None = None
+    rule_notes: dict = field(default_factory=dict)
+
+
+def end_facings(state: tuple, p: MoveParams, figure: Figure, start_state: tuple, stationary_free: bool) -> list[int]:
+    """Facings a figure in this search state may end with (a last facing change on the spot)."""
+    _idx, f, _par, s, _h, _ = state
+    if state == start_state and stationary_free:
+        return list(range(8))
+    if f < 0 or p.free_turning:
+        return list(range(8)) if not p.keeps_facing else [figure.facing]
+    if p.keeps_facing:
+        return [f]
+    if s >= p.turning_ft:
+        return [g for g in range(8) if turn_octants(f, g) <= p.max_turn]
+    return [f]
+
+
+def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[int, float]:
+    """(diagonals moved this round, feet straight ahead since the last facing change) after a path."""
+    diagonals = figure.diagonals_moved
+    straight = figure.straight_ft
+    keeps_facing = path.mode in ("withdraw", "sidestep")
+    for prev, step in zip(path.steps, path.steps[1:]):
+        if step.kind == "turn":
+            straight = 0.0
+            continue
+        if step.kind not in ("step", "turn+step"):
+            continue
+        diagonal = prev.x != step.x and prev.y != step.y
+        if diagonal and diagonal_rule == "5-10":
+            distance = 5 if diagonals % 2 == 0 else 10
+        elif diagonal and diagonal_rule == "euclidean":
+            distance = 5 * 2 ** 0.5
+        else:
+            distance = 5
+        diagonals += diagonal
+        if keeps_facing:
+            continue  # backing away or shifting sideways is not moving straight ahead
+        straight = (0.0 if step.facing != prev.facing else straight) + distance
+    return diagonals, straight
+
+
+
+
+def plain_number(value: float):
+    return int(value) if float(value).is_integer() else round(value, 2)
