@@ -17,23 +17,23 @@ import copy
 import random
 from dataclasses import dataclass, replace
 
-from .actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, GmPlace, Hold, Move, SetAgainstCharge,
+from ..actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, GmPlace, Hold, Move, SetAgainstCharge,
                       Turn, action_from_json)
-from .battlemap import BattleMap
-from .combat import damage as damage_mod
-from .combat import rounds
-from .combat.attack import parry, roll_attack
-from .combat.modifiers import (AttackContext, Breakdown, attack_breakdown, fighting, gap_ft, in_melee_reach,
+from ..battlemap import BattleMap
+from ..combat import damage as damage_mod
+from ..combat import rounds
+from ..combat.attack import parry, roll_attack
+from ..combat.modifiers import (AttackContext, Breakdown, attack_breakdown, fighting, gap_ft, in_melee_reach,
                                melee_reach_ft, weapon_data)
-from .combat.morale import morale_after_loss
-from .combat.state import FigureState, combat_profile
-from .errors import RulesError
-from .events import ActionRefused, Event, Modifier
-from .figure import Figure
-from .geometry import FACINGS, parse_facing, turn_octants
-from .moves.path import movement_after
-from .moves.positioning import Positioning
-from .ruleset import Ruleset
+from ..combat.morale import morale_after_loss
+from ..combat.state import FigureState, combat_profile
+from ..errors import RulesError
+from ..events import ActionRefused, Event, Modifier
+from ..figure import Figure
+from ..geometry import FACINGS, parse_facing, turn_octants
+from ..moves.path import movement_after
+from ..moves.positioning import Positioning
+from ..ruleset import Ruleset
 
 SAVE_FORMAT = "fivefoot-battle"
 SAVE_VERSION = 1
@@ -337,7 +337,7 @@ class Battle:
             if prof["hp"] > 0:
                 hp = prof["hp"]
             else:
-                from .combat.dice import parse_dice
+                from ..combat.dice import parse_dice
                 roll = parse_dice(prof["hit_dice"]).roll(self.rng)
                 hp = max(1, roll.total)
                 events.append(Event(kind="hit-points", rule=rs.cite("hit-points"), actor=f.id, rolls=(roll,), total=hp,
@@ -973,7 +973,7 @@ class Battle:
                   and weapon_data(self, target.ready_weapon)["reach_ft"] >= rules["reach_first_long_ft"]
                   and not weapon_data(self, target.ready_weapon)["ranged"]
                   and weapon_data(self, attacker.ready_weapon)["reach_ft"] <= rules["reach_first_short_ft"])
-        from .combat.modifiers import SIZE_ORDER
+        from ..combat.modifiers import SIZE_ORDER
         bigger = (rules["size_first_first_round"] and SIZE_ORDER.get(target.size, 2) >= 3
                   and SIZE_ORDER.get(attacker.size, 2) <= 2)
         if not (longer or bigger):
@@ -1144,7 +1144,7 @@ class Battle:
         if how == "margin" and 0 < result.margin < rules["into_melee_margin"]:
             victim = friends[0] if len(friends) == 1 else friends[self.rng.randint(0, len(friends) - 1)]
             fbd = attack_breakdown(self, bd.attacker, victim, AttackContext(weapon=bd.weapon, free_attack=True))
-            from .combat.dice import parse_dice
+            from ..combat.dice import parse_dice
             dmg = parse_dice(fbd.damage).roll(self.rng)
             events = [Event(kind="friendly-fire", rule=rule, actor=bd.attacker, target=victim, rolls=(dmg,), total=dmg.total,
                             text=f"the missile missed by {result.margin}, less than {rules['into_melee_margin']}: it strikes "
@@ -1317,7 +1317,7 @@ class Battle:
                 raise ActionRefused(f"{fig.label} may trade 1 to {most} SC for DEF (weapon rank x 5)")
         st.defense = style["style"]
         st.defense_amount = amount
-        from .combat.modifiers import defense_bonus
+        from ..combat.modifiers import defense_bonus
         value = defense_bonus(style, self.profiles[fig.id], amount)
         rule = rs.cite(style["rule"])
         words = f"{fig.label} takes up {style['style']}: {value:+d} " + ("DEF" if rs.d100 else "AC")
@@ -1391,13 +1391,13 @@ class Battle:
         events: list[Event] = []
         if action.style in ("retreat", "hasty") and rs.section("facing")["stationary_turns_free"]:
             # Turning to flee: a figure that has not left its square turns freely first.
-            from .geometry import bearing_octant
+            from ..geometry import bearing_octant
             fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
             self._set_figure(fig)
         if action.style == "retreat":
             planned = self._plan(fig, action.to, action.mode or "walk")
             die_text = rules["retreat_die"]
-            from .combat.dice import parse_dice
+            from ..combat.dice import parse_dice
             mine = parse_dice(die_text).roll(self.rng)
             my_total = mine.total + self.profiles[fig.id]["dex_mod"]
             winners = []
@@ -1507,7 +1507,7 @@ class Battle:
         shots = self.positioning().engagement.parting_shots(fig, sub, order["mode"], self.positioning().figures)
         order["done"] = reached
         end = steps[reached]
-        from .moves.path import Path
+        from ..moves.path import Path
         path = Path(fid, order["mode"], tuple(sub), sub[-1].total_ft - sub[0].total_ft, total)
         self.states[fid].moved_ft += path.total_ft
         if order["mode"] == "run":
