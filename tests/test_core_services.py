@@ -3,7 +3,7 @@ import pytest
 
 from game.core.actions import GmPlace, Move, action_from_json
 from game.core.battle import Battle
-from game.core.events import ActionRefused
+from game.core.refusals import ActionRefused
 from game.io.saves import load_battle, save_battle
 from game.io.scenarios import load_scenario
 

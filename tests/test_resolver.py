@@ -2,7 +2,7 @@
 import pytest
 
 from game.core.actions import (Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge)
-from game.core.events import ActionRefused
+from game.core.refusals import ActionRefused
 from game.io.scenarios import load_scenario
 from game.core.battle import Battle
 from game.core.script import parse_script, run_script
@@ -95,9 +95,9 @@ def test_move_budget_and_no_move_after_attacking():
     b = make_battle("bfrpg", OPEN, [fig("a", "blue", 1, 1, "E", stats={"hp": 40}), fig("b", "red", 6, 1, "W", stats={"hp": 40})])
     until_turn(b, "a")
     b.apply(Move("a", to=(5, 1)))
-    assert "movement left" in b.check(Move("a", to=(0, 1)))
+    assert "movement left" in b.check(Move("a", to=(0, 1))).words
     b.apply(Attack("a", target="b"))
-    assert "cannot move again" in b.check(Move("a", to=(4, 1)))
+    assert "cannot move again" in b.check(Move("a", to=(4, 1))).words
 
 
 def test_half_move_then_attack_in_cnc():
@@ -105,7 +105,7 @@ def test_half_move_then_attack_in_cnc():
     b = make_battle("cnc", OPEN, [fig("a", "blue", 1, 1, "E", stats={"hp": 40}), fig("b", "red", 6, 1, "W", stats={"hp": 40})])
     until_turn(b, "a")
     b.apply(Move("a", to=(5, 1)))          # 20 ft of 30
-    assert "at most 15 ft" in b.check(Attack("a", target="b"))
+    assert "at most 15 ft" in b.check(Attack("a", target="b")).words
 
 
 def test_bfrpg_reach_weapon_strikes_a_closing_foe_on_its_number():
@@ -173,12 +173,12 @@ def test_defend_declared_out_of_turn_and_its_bonus():
 def test_hold_until_another_figure_acts_simultaneously():
     b = make_battle("ch17", OPEN, [fig("a", "blue", 1, 1, "E"), fig("b", "red", 8, 8, "W"), fig("c", "blue", 1, 8, "E")])
     first = b.current
-    later = [m for s in b.slots[b.slot_index + 1:] for m in s.members]
+    later = [m for s in b.state.slots[b.state.slot_index + 1:] for m in s.members]
     if not later:
         pytest.skip("everyone rolled the same number")
     events = b.apply(Hold(first, until=later[0]))
     assert events[0].kind == "hold"
-    slot = next(s for s in b.slots if later[0] in s.members)
+    slot = next(s for s in b.state.slots if later[0] in s.members)
     assert first in slot.members
 
 
@@ -216,11 +216,11 @@ def test_spelljammer_round_declarations_segments_and_attacks():
     """spelljammer:initiative: declare, then moves unfold over segments 10..1 and attacks come on their numbers."""
     b = make_battle("spelljammer", OPEN, [fig("a", "blue", 1, 1, "E", stats={"hp": 200}),
                                           fig("b", "red", 5, 1, "W", stats={"hp": 200})])
-    assert b.phase == "declare"
+    assert b.state.phase == "declare"
     b.apply(Move(b.current, to=(3, 1) if b.current == "a" else (3, 1)))
     b.apply(EndTurn(b.current))
     b.apply(EndTurn(b.current))
-    assert b.phase == "act"
+    assert b.state.phase == "act"
     inits = [e for e in b.events if e.kind == "initiative"]
     assert any("-5 move and attack" in e.text for e in inits)
     moves = [e for e in b.events if e.kind == "move" and e.text.startswith("segment")]

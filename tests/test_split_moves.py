@@ -3,7 +3,7 @@ import pytest
 
 from game.core.actions import EndTurn, Move, Turn
 from game.core.battle import Battle, BattleSetup
-from game.core.events import ActionRefused
+from game.core.refusals import ActionRefused
 from game.io.rulesets import load_ruleset
 
 from helpers import fig, open_map

@@ -1,5 +1,8 @@
 """Worked examples from the source documents, each citing its rule."""
+from dataclasses import replace
+
 from game.core.actions import Attack, EndTurn
+from game.core.battle.budgets import attack_limit
 from game.core.combat.attack import d100_ranges, roll_attack
 from game.core.combat.damage import falling_dice
 from game.core.combat.modifiers import AttackContext, attack_breakdown
@@ -14,8 +17,7 @@ def test_cnc_charging_una_may_charge_an_orc_30_to_60_ft_away():
         squares = gap // 5
         b = make_battle("cnc", "\n".join(["." * 20] * 3), [
             fig("una", "blue", 0, 1, "E", stats={"hp": 10}), fig("orc", "red", squares, 1, "W", stats={"hp": 10})])
-        b.figures["una"] = b.figures["una"].__class__(**{**b.figures["una"].__dict__, "move_ft": 30})
-        b._positioning = None
+        b.set_figure(replace(b.figures["una"], move_ft=30))
         lane = b.positioning().charge_lane("una", "orc")
         assert lane.legal is legal, (gap, lane.reason)
         assert lane.rule == "cnc:charging"
@@ -76,7 +78,7 @@ def test_odnd_8th_level_fighter_gets_8_attacks_against_normal_men():
     for i in range(8):
         b.apply(Attack("hero", target="m1" if i % 2 else "m2"))
     assert b.state_of("hero").attacks_made == 8
-    assert "no attacks left" in b.check(Attack("hero", target="m1"))
+    assert "no attacks left" in b.check(Attack("hero", target="m1")).words
 
 
 def test_odnd_monster_attacks_normal_men_once_per_hit_die():
@@ -84,7 +86,7 @@ def test_odnd_monster_attacks_normal_men_once_per_hit_die():
     b = make_battle("odnd", OPEN, [
         fig("troll", "red", 5, 5, "E", template="monster", stats={"hp": 60}),
         fig("man", "blue", 6, 5, "W", template="normal_man", stats={"hp": 300, "morale": 0})])
-    assert b._attack_limit("troll", "man") == 6
+    assert attack_limit(b, "troll", "man") == 6
 
 
 def test_ch17_critical_sub_table():

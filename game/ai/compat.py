@@ -192,7 +192,7 @@ def check(battle, action) -> str | None:
 
 
 def phase(battle) -> str:
-    return str(getattr(battle, "phase", "act") or "act")
+    return battle.state.phase
 
 
 def current(battle) -> str | None:

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 
 from ..core.actions import EndTurn
-from ..core.events import ActionRefused
+from ..core.refusals import ActionRefused
 from . import compat
 from .brain import AI, DIFFICULTIES, stable_seed
 from .outcome import outcome, sides

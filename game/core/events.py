@@ -8,6 +8,64 @@ resolver from the same numbers, so the two never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+
+class EventKind(StrEnum):
+    """Every kind of event the resolver emits. Reports and the window count and filter by
+    these, never by text. The values are the JSON `kind` strings (docs/cli.md)."""
+
+    # the battle and its rounds
+    HIT_POINTS = "hit-points"
+    ROUND = "round"
+    SURPRISE = "surprise"
+    INITIATIVE = "initiative"
+    ORDER = "order"
+    DECLARE = "declare"
+    DECLARE_MOVE = "declare-move"
+    SKIP = "skip"
+    SIMULTANEOUS = "simultaneous"
+    BATTLE_OVER = "battle-over"
+    # moving
+    MOVE = "move"
+    TURN = "turn"
+    STALL = "stall"
+    CHARGE = "charge"
+    DISENGAGE = "disengage"
+    RETREAT = "retreat"
+    FLEE = "flee"
+    # stances and turn-taking
+    SET = "set"
+    AIM = "aim"
+    DEFEND = "defend"
+    HOLD = "hold"
+    END_TURN = "end-turn"
+    GM_PLACE = "gm-place"
+    # attacks (each rolls to hit)
+    ATTACK = "attack"
+    CHARGE_ATTACK = "charge-attack"
+    PARTING_SHOT = "parting-shot"
+    FREE_ATTACK = "free-attack"
+    REACH_ATTACK = "reach-attack-on-a-closing-foe"
+    SET_WEAPON_STRIKE = "set-weapon"
+    STRIKES_FIRST = "strikes-first"
+    FRIENDLY_FIRE = "friendly-fire"
+    # what attacks and the round do to figures
+    CONDITION = "condition"
+    STUNNED = "stunned"
+    GRIEVOUS = "grievous"
+    STUCK = "stuck"
+    FUMBLE = "fumble"
+    DOWN = "down"
+    FALL = "fall"
+    BLEED = "bleed"
+    MORALE = "morale"
+
+
+# Kinds that are a roll to hit (an attack of some sort).
+ATTACK_KINDS = frozenset({EventKind.ATTACK, EventKind.CHARGE_ATTACK, EventKind.PARTING_SHOT, EventKind.FREE_ATTACK,
+                          EventKind.REACH_ATTACK, EventKind.SET_WEAPON_STRIKE, EventKind.STRIKES_FIRST})
 
 
 @dataclass(frozen=True)
@@ -32,7 +90,7 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Event:
-    kind: str                               # "move", "attack", "damage", "parting-shot", "initiative", "refused", ...
+    kind: EventKind
     rule: str                               # the rule that fired
     text: str                               # plain words, with the numbers
     actor: str | None = None                # figure id
@@ -46,7 +104,7 @@ class Event:
     data: dict = field(default_factory=dict)    # anything else, JSON-safe
 
     def to_json(self) -> dict:
-        out = {"kind": self.kind, "rule": self.rule, "text": self.text}
+        out = {"kind": str(self.kind), "rule": self.rule, "text": self.text}
         if self.actor is not None:
             out["actor"] = self.actor
         if self.target is not None:
@@ -64,12 +122,3 @@ class Event:
         if self.data:
             out["data"] = self.data
         return out
-
-
-class ActionRefused(Exception):
-    """The resolver refused an action. Nothing changed. `reason` is in a player's words."""
-
-    def __init__(self, reason: str, rule: str = ""):
-        super().__init__(reason)
-        self.reason = reason
-        self.rule = rule

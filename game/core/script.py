@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from .actions import Action, EndTurn, action_from_json
 from .errors import DataFileError, RulesError
-from .events import ActionRefused, Event
+from .events import Event
+from .refusals import ActionRefused
 
 MAX_PASSES = 200
 

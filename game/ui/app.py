@@ -20,7 +20,7 @@ import numpy as np
 from ..core.actions import Action, EndTurn, Move, Turn
 from ..core.battle import Battle
 from ..core.errors import RulesError
-from ..core.events import ActionRefused
+from ..core.refusals import ActionRefused
 from ..core.geometry import FACINGS
 from . import controllers as ctl
 from . import overlays as ov

@@ -117,7 +117,7 @@ class Panel:
         cur_fig = battle.figures.get(current) if current else None
         if cur_fig is not None and not over:
             who = app.controller_name(cur_fig.side)
-            phase = " (declarations)" if getattr(battle, "phase", "act") == "declare" else ""
+            phase = " (declarations)" if battle.current_phase == "declare" else ""
             y = self._text(y, f"Round {getattr(battle, 'round', 1)}{phase}: {cur_fig.label}'s turn "
                               f"({cur_fig.side}, {who})", 14, theme.PANEL_TEXT, True)
         order = app.turn_order()

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 
 from ..core.errors import RulesError
-from ..core.events import ActionRefused
+from ..core.refusals import ActionRefused
 
 # Modes the player picks; "auto" walks where walking reaches and runs beyond.
 MOVE_MODES = ("auto", "walk", "jog", "run", "withdraw", "sidestep")

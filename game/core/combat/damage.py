@@ -1,7 +1,7 @@
 """Applying damage to a figure: hit point thresholds, subdual, stun, bleeding, falling."""
 from __future__ import annotations
 
-from ..events import Event
+from ..events import Event, EventKind
 from .dice import Dice, die
 
 SIZE_STUN_INDEX = {"large": 0, "giant": 1}
@@ -55,7 +55,7 @@ def set_hp_condition(battle, target_id: str, condition: str, rule: str) -> list[
         "grievously-wounded": "falls, unconscious and grievously wounded",
         "dying": "falls, mortally wounded: it loses 1 hp each round",
     }[condition]
-    events = [Event(kind="down", rule=rule, actor=target_id,
+    events = [Event(kind=EventKind.DOWN, rule=rule, actor=target_id,
                     text=f"{fig.label} {words} ({effective} hp) ({rule})", outcome=condition,
                     squares=(fig.pos,), data={"hp": state.hp, "subdual": state.subdual, "condition": condition})]
     if not was_out:
@@ -110,11 +110,11 @@ def fall(battle, figure_id: str, fall_ft: int, rng) -> list[Event]:
         rolls.append(save)
         dex = battle.profile(figure_id)["dex_mod"]
         if save.total + dex >= 12:
-            return [Event(kind="fall", rule=rule, actor=figure_id, rolls=tuple(rolls),
+            return [Event(kind=EventKind.FALL, rule=rule, actor=figure_id, rolls=tuple(rolls),
                           text=f"{fig.label} falls {fall_ft} ft: DEX check d20 {save.total}{dex:+d} succeeds, no damage ({rule})")]
     roll = dice.roll(rng)
     rolls.append(roll)
-    events = [Event(kind="fall", rule=rule, actor=figure_id, rolls=tuple(rolls), total=roll.total,
+    events = [Event(kind=EventKind.FALL, rule=rule, actor=figure_id, rolls=tuple(rolls), total=roll.total,
                     text=f"{fig.label} falls {fall_ft} ft: {dice.text} ({how}) = {roll.total} damage ({rule})",
                     data={"fall_ft": fall_ft, "damage": roll.total})]
     events.extend(apply_damage(battle, figure_id, roll.total, False, rule))
@@ -131,13 +131,13 @@ def bleed(battle, figure_id: str) -> list[Event]:
     rule = rs.cite(rs.section("damage")["rule"])
     if bleed_condition and state.has(bleed_condition) and not state.has("dead"):
         state.hp -= 1
-        events.append(Event(kind="bleed", rule=rule, actor=figure_id,
+        events.append(Event(kind=EventKind.BLEED, rule=rule, actor=figure_id,
                             text=f"{fig.label} is {bleed_condition} and loses 1 hp ({state.hp} hp) ({rule})"))
         condition = hp_condition(rs, state.hp - state.subdual, state.subdual > 0, state.hp)
         events.extend(set_hp_condition(battle, figure_id, condition, rule))
     for dex, per_round in state.stuck:
         if per_round and not state.out_of_fight:
-            events.append(Event(kind="bleed", rule=rs.cite("critical-or-grievous-hits"), actor=figure_id,
+            events.append(Event(kind=EventKind.BLEED, rule=rs.cite("critical-or-grievous-hits"), actor=figure_id,
                                 text=f"{fig.label} bleeds {per_round} from a stuck missile ({rs.cite('critical-or-grievous-hits')})"))
             events.extend(apply_damage(battle, figure_id, per_round, False, rs.cite("critical-or-grievous-hits")))
     return events

@@ -1,9 +1,10 @@
 """The situational modifiers of an attack, derived from position, without rolling anything.
 
-`attack_breakdown` is the one function that says what an attack would be: every modifier
-with its value and the rule granting it, the defense it is rolled against, the target
-number, the damage dice and multipliers. The resolver's real attack uses the same breakdown,
-so the "what if" view and the roll can never disagree.
+`attack_breakdown` builds the one Breakdown that says what an attack would be. It is a list of
+small functions, one per family of modifiers (facing, crowding, ground, mounts, the kind of
+attack, missiles, cover, the target's defenses, damage); each reads the battle view and adds
+named modifiers with the rule that grants them. The resolver's real attack, the what-if view, the
+AI's odds and the CLI all use it, so they can never disagree.
 
 Where things stand comes from Positioning: sight() for cover and concealment, relative_arc
 for front, flank and rear, the engagement zone for who is fighting whom.
@@ -11,514 +12,405 @@ for front, flank and rear, the engagement zone for who is fighting whom.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..events import Modifier
-from ..geometry import ARC_NAMES, DIRECTION_DELTAS, bearing_octant, distance_ft, relative_arc
 from ..battlemap import COVER_INDEX
+from ..events import Modifier
+from ..geometry import ARC_NAMES, bearing_octant, relative_arc
+from ..refusals import Refusal
+from .breakdown import AttackContext, Breakdown, plain_number
 from .dice import parse_dice
-
-SIZE_ORDER = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "giant": 4}
-DEFAULT_RANGES_FT = [50, 100, 150]
-
-
-@dataclass(frozen=True)
-class AttackContext:
-    """What kind of attack this is, beyond who strikes whom."""
-    weapon: str | None = None
-    parting_shot: bool = False
-    charge: bool = False
-    set_vs_charge: bool = False
-    subdue: bool = False
-    careful: bool = False          # a shooter taking the penalty so as never to hit friends
-    free_attack: bool = False      # does not use up an attack
-    reach_first: bool = False
-    surprise_round: bool = False
+from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, fighting, gap_ft, height_ft,
+                    in_melee_reach, melee_reach_ft, range_band, weapon_data)
 
 
-@dataclass(frozen=True)
-class Breakdown:
-    attacker: str
-    target: str
-    weapon: str
-    kind: str                      # "melee" or "ranged"
-    resolution: str                # "d20" or "d100"
-    allowed: bool
-    reason: str                    # why not, in a player's words ("" when allowed)
-    base_attack: int
-    attack_name: str               # "AB" or "SC"
-    attack_mods: tuple = ()
-    base_defense: int = 0
-    defense_name: str = "AC"
-    defense_mods: tuple = ()
-    distance_ft: float = 0.0
-    range_band: str = ""
-    damage: str = "1d6"
-    damage_mods: tuple = ()
-    damage_multipliers: tuple = ()   # Modifier(name, factor, source)
-    subdue: bool = False
-    auto_hit: str = ""              # e.g. "helpless": melee on a helpless foe always hits
-    friends_in_melee: tuple = ()    # ids of the attacker's friends fighting the target
-    rule: str = ""
-    notes: tuple = ()
+@dataclass
+class _Sheet:
+    """The attack being worked out: who, with what, and the modifiers found so far."""
+    battle: object
+    ctx: AttackContext
+    attacker: object
+    target: object
+    a_prof: dict
+    t_prof: dict
+    a_state: object
+    t_state: object
+    weapon_name: str
+    weapon: dict
+    kind: str
+    dist: float
+    att: list = field(default_factory=list)
+    dfn: list = field(default_factory=list)
+    dmg: list = field(default_factory=list)
+    mult: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    refusals: list = field(default_factory=list)
+    band_index: int = -1
+    band: str = ""
+    from_rear: bool = False
+    from_flank: bool = False
+    friends: tuple = ()
+    auto_hit: str = ""
 
     @property
-    def attack_total(self) -> int:
-        return self.base_attack + sum(m.value for m in self.attack_mods)
+    def rs(self):
+        return self.battle.ruleset
 
     @property
-    def defense_total(self) -> int:
-        return self.base_defense + sum(m.value for m in self.defense_mods)
+    def rules(self) -> dict:
+        return self.battle.ruleset.section("modifiers")
 
-    @property
-    def modifier_total(self) -> int:
-        return sum(m.value for m in self.attack_mods)
+    def add(self, where: list, name: str, value, rule: str) -> None:
+        if value:
+            where.append(Modifier(name, int(value), self.rs.cite(rule)))
 
-    @property
-    def target_number(self) -> int:
-        """d20: the AC to reach. d100: the highest roll that hits (modified SC)."""
-        if self.resolution == "d100":
-            return self.attack_total - self.defense_total
-        return self.defense_total
-
-    @property
-    def needed_on_die(self) -> int:
-        """The die roll needed (d20: at least this; d100: at most this)."""
-        if self.resolution == "d100":
-            return self.target_number
-        return self.defense_total - self.attack_total
-
-    @property
-    def damage_multiplier(self) -> int:
-        factor = 1
-        for m in self.damage_multipliers:
-            factor *= m.value
-        return factor
-
-    def chance(self) -> float:
-        """Chance to hit before automatic results, 0..1."""
-        if self.resolution == "d100":
-            return max(0, min(100, self.target_number)) / 100
-        need = self.needed_on_die
-        return max(0, min(20, 21 - need)) / 20
-
-    def to_json(self) -> dict:
-        return {
-            "attacker": self.attacker, "target": self.target, "weapon": self.weapon, "kind": self.kind,
-            "resolution": self.resolution, "allowed": self.allowed, "reason": self.reason,
-            "base_attack": {"name": self.attack_name, "value": self.base_attack},
-            "attack_modifiers": [m.to_json() for m in self.attack_mods],
-            "attack_total": self.attack_total,
-            "base_defense": {"name": self.defense_name, "value": self.base_defense},
-            "defense_modifiers": [m.to_json() for m in self.defense_mods],
-            "defense_total": self.defense_total, "target_number": self.target_number,
-            "needed_on_die": self.needed_on_die, "chance": round(self.chance(), 3),
-            "distance_ft": _num(self.distance_ft), "range_band": self.range_band,
-            "damage": self.damage, "damage_modifiers": [m.to_json() for m in self.damage_mods],
-            "damage_multipliers": [m.to_json() for m in self.damage_multipliers],
-            "subdue": self.subdue, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
-            "rule": self.rule, "notes": list(self.notes),
-        }
-
-    def lines(self) -> list[str]:
-        """The breakdown in plain words, one line each, for the CLI and the log panel."""
-        out = []
-        if not self.allowed:
-            out.append(f"not possible now: {self.reason}")
-        out.append(f"{self.kind} attack with {self.weapon} at {_num(self.distance_ft)} ft"
-                   + (f" ({self.range_band} range)" if self.range_band else "") + f" [{self.rule}]")
-        out.append(f"  {self.attack_name} {self.base_attack}")
-        for m in self.attack_mods:
-            out.append(f"  {m.value:+d} {m.name} ({m.source})")
-        out.append(f"  = {self.attack_total}")
-        out.append(f"  against {self.defense_name} {self.base_defense}")
-        for m in self.defense_mods:
-            out.append(f"  {m.value:+d} {m.name} ({m.source})")
-        out.append(f"  = {self.defense_name} {self.defense_total}")
-        if self.resolution == "d100":
-            out.append(f"  hits on d100 <= {self.target_number} ({self.attack_total} - {self.defense_total}); "
-                       f"chance {self.chance():.0%}")
-        else:
-            out.append(f"  hits on d20 >= {self.needed_on_die}; chance {self.chance():.0%}")
-        if self.auto_hit:
-            out.append(f"  hits automatically: the target is {self.auto_hit}")
-        mult = "".join(f" x{m.value} {m.name} ({m.source})" for m in self.damage_multipliers)
-        adds = "".join(f" {m.value:+d} {m.name} ({m.source})" for m in self.damage_mods)
-        out.append(f"  damage {self.damage}{adds}{mult}" + (" (subdual)" if self.subdue else ""))
-        for note in self.notes:
-            out.append(f"  note: {note}")
-        return out
+    def sight(self):
+        return self.battle.positioning().sight(self.attacker.id, self.target.id)
 
 
-def _num(v: float):
-    return int(v) if float(v).is_integer() else round(v, 1)
-
-
-# ----- geometry helpers shared with the resolver -----
-def height_ft(bmap, fig) -> float:
-    return float(bmap.elevation_ft[fig.y, fig.x]) + fig.altitude_ft
-
-
-def gap_ft(battle, a, b) -> float:
-    return distance_ft(battle.ruleset.diagonal, a.pos, b.pos, height_ft(battle.map, a), height_ft(battle.map, b))
-
-
-def weapon_data(battle, name: str) -> dict:
-    return battle.ruleset.weapon(name) or {"reach_ft": 5, "ranged": False, "thrown": False, "damage": "1d2",
-                                           "damage_large": "", "range_ft": [], "reload_rounds": 0,
-                                           "reload_is_busy": False, "in_melee_penalty": 0, "stuck_dex": 0,
-                                           "stuck_bleed": 0, "charge": False, "set": False, "hands": 1,
-                                           "subdual": True}
-
-
-def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
-    """How far a figure strikes in melee: its weapon's reach, at least the engagement zone."""
-    weapon = weapon_data(battle, weapon_name or fig.ready_weapon)
-    reach = 5 if weapon["ranged"] else weapon["reach_ft"]
-    return max(reach, battle.ruleset.section("engagement")["zone_ft"])
-
-
-def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
-    if attacker.pos == target.pos:
-        return False
-    # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
-    # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
-    neighbours = (max(abs(attacker.x - target.x), abs(attacker.y - target.y)) == 1
-                  and abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) <= 5)
-    if not neighbours and gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
-        return False
-    return battle.positioning().sight_map.clear_line(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
-
-
-def fighting(battle, fig) -> list:
-    """Able foes within melee reach of fig, or whose reach fig stands in."""
-    out = []
-    for other in battle.figures.values():
-        if other.side == fig.side or not battle.able(other.id):
-            continue
-        if in_melee_reach(battle, other, fig) or in_melee_reach(battle, fig, other):
-            out.append(other)
-    return out
-
-
-def attack_kind(battle, attacker, target, weapon_name: str) -> str:
-    weapon = weapon_data(battle, weapon_name)
-    if weapon["ranged"]:
-        return "ranged"
-    if weapon["thrown"] and not in_melee_reach(battle, attacker, target, weapon_name):
-        return "ranged"
-    return "melee"
-
-
-def range_band(battle, weapon: dict, dist: float) -> tuple[int, str]:
-    bands = weapon["range_ft"] or DEFAULT_RANGES_FT
-    for i, (limit, name) in enumerate(zip(bands, ("short", "medium", "long"))):
-        if dist <= limit:
-            return i, name
-    return -1, "out of range"
-
-
-def back_to_wall(battle, fig) -> bool:
-    dx, dy = DIRECTION_DELTAS[(fig.facing + 4) % 8]
-    x, y = fig.x + dx, fig.y + dy
-    return not battle.map.in_bounds(x, y) or bool(battle.map.blocks_move[y, x])
-
-
-# ----- the breakdown -----
 def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackContext | None = None) -> Breakdown:
     """Every number of the attack attacker would make on target now. Rolls nothing."""
     ctx = context or AttackContext()
-    rs = battle.ruleset
-    mods_rules = rs.section("modifiers")
-    attack_rules = rs.section("attack")
-    attacker = battle.figures[attacker_id]
-    target = battle.figures[target_id]
-    a_prof, t_prof = battle.profile(attacker_id), battle.profile(target_id)
-    a_state, t_state = battle.state_of(attacker_id), battle.state_of(target_id)
+    attacker, target = battle.figures[attacker_id], battle.figures[target_id]
     weapon_name = ctx.weapon or attacker.ready_weapon
-    weapon = weapon_data(battle, weapon_name)
-    d100 = attack_rules["resolution"] == "d100"
-    kind = attack_kind(battle, attacker, target, weapon_name)
-    dist = gap_ft(battle, attacker, target)
-    cite = rs.cite
-    att: list[Modifier] = []
-    dfn: list[Modifier] = []
-    dmg: list[Modifier] = []
-    mult: list[Modifier] = []
-    notes: list[str] = []
-    reasons: list[str] = []
+    sheet = _Sheet(battle, ctx, attacker, target, battle.profile(attacker_id), battle.profile(target_id),
+                   battle.state_of(attacker_id), battle.state_of(target_id), weapon_name,
+                   weapon_data(battle, weapon_name), attack_kind(battle, attacker, target, weapon_name),
+                   gap_ft(battle, attacker, target))
+    for family in _FAMILIES:
+        family(sheet)
+    rs = battle.ruleset
+    d100 = rs.section("attack")["resolution"] == "d100"
+    base_attack, attack_name = (sheet.a_prof["sc"], "SC") if d100 else (sheet.a_prof["attack_bonus"], "AB")
+    base_defense, defense_name = (sheet.t_prof["def"], "DEF") if d100 else (sheet.t_prof["ac"], "AC")
+    return Breakdown(
+        attacker=attacker_id, target=target_id, weapon=weapon_name, kind=sheet.kind,
+        resolution="d100" if d100 else "d20",
+        base_attack=base_attack, attack_name=attack_name, attack_mods=tuple(sheet.att),
+        base_defense=base_defense, defense_name=defense_name, defense_mods=tuple(sheet.dfn),
+        distance_ft=sheet.dist, range_band=sheet.band, damage=_damage_dice(sheet), damage_mods=tuple(sheet.dmg),
+        damage_multipliers=tuple(sheet.mult), subdue=ctx.subdue or sheet.weapon["subdual"], auto_hit=sheet.auto_hit,
+        friends_in_melee=sheet.friends, rule=rs.cite(rs.section("attack")["rule"]), notes=tuple(sheet.notes),
+        refusals=tuple(sheet.refusals),
+    )
 
-    def add(lst, name, value, rule):
-        if value:
-            lst.append(Modifier(name, int(value), cite(rule)))
 
-    # --- can it be made at all, by position ---
-    band_index, band = -1, ""
-    if kind == "melee":
-        if not in_melee_reach(battle, attacker, target, weapon_name):
-            reach = melee_reach_ft(battle, attacker, weapon_name)
-            reasons.append(f"{target.label} is {_num(dist)} ft away, beyond the {reach} ft melee reach of "
-                           f"{attacker.label}'s {weapon_name}")
-    else:
-        band_index, band = range_band(battle, weapon, dist)
-        sight = battle.positioning().sight(attacker_id, target_id)
-        if band_index < 0:
-            reasons.append(f"{target.label} is {_num(dist)} ft away, beyond the long range "
-                           f"({(weapon['range_ft'] or DEFAULT_RANGES_FT)[-1]} ft) of the {weapon_name}")
-        if not sight.visible:
-            reasons.append(f"{attacker.label} cannot see {target.label}: no line of sight")
+# ----- can it be made at all, by position -----
+def _position(s: _Sheet) -> None:
+    if s.kind == "melee":
+        if not in_melee_reach(s.battle, s.attacker, s.target, s.weapon_name):
+            s.refusals.append(Refusal.of("attack.beyond-reach", target=s.target.label, distance_ft=plain_number(s.dist),
+                                         reach_ft=melee_reach_ft(s.battle, s.attacker, s.weapon_name),
+                                         who=s.attacker.label, weapon=s.weapon_name))
+        return
+    s.band_index, s.band = range_band(s.weapon, s.dist)
+    if s.band_index < 0:
+        s.refusals.append(Refusal.of("attack.beyond-range", target=s.target.label, distance_ft=plain_number(s.dist),
+                                     long_ft=(s.weapon["range_ft"] or DEFAULT_RANGES_FT)[-1], weapon=s.weapon_name))
+    if not s.sight().visible:
+        s.refusals.append(Refusal.of("attack.no-sight", who=s.attacker.label, target=s.target.label))
 
-    # --- base numbers ---
-    if d100:
-        base_attack, attack_name = a_prof["sc"], "SC"
-        base_defense, defense_name = t_prof["def"], "DEF"
-    else:
-        base_attack, attack_name = a_prof["attack_bonus"], "AB"
-        base_defense, defense_name = t_prof["ac"], "AC"
 
-    # ability modifier to the roll
-    if kind == "melee":
+# ----- the attacker -----
+def _ability(s: _Sheet) -> None:
+    attack_rules = s.rs.section("attack")
+    if s.kind == "melee":
         ability = attack_rules["melee_ability"]
+    elif s.weapon["thrown"] and not s.weapon["ranged"]:
+        ability = attack_rules["thrown_ability"]
     else:
-        ability = attack_rules["thrown_ability"] if (weapon["thrown"] and not weapon["ranged"]) else attack_rules["propelled_ability"]
-    ability_value = a_prof.get(f"{ability}_mod", 0) if ability != "none" else 0
-    if ability == "dex" and ctx.charge and mods_rules["charge_no_dex"]:
-        ability_value = min(0, ability_value)
+        ability = attack_rules["propelled_ability"]
+    value = s.a_prof.get(f"{ability}_mod", 0) if ability != "none" else 0
+    if ability == "dex" and s.ctx.charge and s.rules["charge_no_dex"]:
+        value = min(0, value)
     if ability == "dex":
-        ability_value += sum(s[0] for s in a_state.stuck)
-    add(att, f"{ability.upper()} modifier", ability_value, attack_rules["rule"])
+        value += sum(stuck[0] for stuck in s.a_state.stuck)
+    s.add(s.att, f"{ability.upper()} modifier", value, attack_rules["rule"])
 
-    # wounds (d100)
-    for level in sorted(mods_rules["wound_levels"], key=lambda w: w["at_or_below"]):
-        if a_state.hp <= level["at_or_below"] < a_state.max_hp:
-            add(att, f"wounded ({a_state.hp} hp)", level["modifier"], mods_rules["wound_rule"])
+
+def _wounds(s: _Sheet) -> None:
+    """d100: a wounded attacker strikes worse."""
+    for level in sorted(s.rules["wound_levels"], key=lambda w: w["at_or_below"]):
+        if s.a_state.hp <= level["at_or_below"] < s.a_state.max_hp:
+            s.add(s.att, f"wounded ({s.a_state.hp} hp)", level["modifier"], s.rules["wound_rule"])
             break
 
-    # the attacker's own conditions
-    for name in sorted(a_state.conditions):
-        cond = rs.condition(name)
+
+def _attacker_conditions(s: _Sheet) -> None:
+    for name in sorted(s.a_state.conditions):
+        cond = s.rs.condition(name)
         if cond and cond["attack"]:
-            add(att, f"attacker {name}", cond["attack"], cond["rule"])
+            s.add(s.att, f"attacker {name}", cond["attack"], cond["rule"])
 
-    # facing: rear and flank, from where the attacker stands against the target's facing
-    arc = relative_arc(target.pos, target.facing, attacker.pos)
-    from_rear = arc in mods_rules["rear_arcs"] and mods_rules["rear_bonus"] > 0
-    from_flank = arc in mods_rules["flank_arcs"] and mods_rules["flank_bonus"] > 0
-    if from_rear:
-        add(att, f"from behind ({ARC_NAMES[arc]})", mods_rules["rear_bonus"], mods_rules["rear_rule"])
-    elif from_flank:
-        add(att, f"flank ({ARC_NAMES[arc]})", mods_rules["flank_bonus"], mods_rules["flank_rule"])
-    if kind == "melee" and mods_rules["flank_by_opposite_ally"]:
-        ally = _opposite_ally(battle, attacker, target)
+
+# ----- where the attacker stands -----
+def _facing(s: _Sheet) -> None:
+    """Rear and flank, from where the attacker stands against the target's facing."""
+    r = s.rules
+    arc = relative_arc(s.target.pos, s.target.facing, s.attacker.pos)
+    s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
+    s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
+    if s.from_rear:
+        s.add(s.att, f"from behind ({ARC_NAMES[arc]})", r["rear_bonus"], r["rear_rule"])
+    elif s.from_flank:
+        s.add(s.att, f"flank ({ARC_NAMES[arc]})", r["flank_bonus"], r["flank_rule"])
+    if s.kind == "melee" and r["flank_by_opposite_ally"]:
+        ally = opposite_ally(s.battle, s.attacker, s.target)
         if ally is not None:
-            add(att, f"flanked with {ally.label} opposite", mods_rules["flank_by_opposite_ally"], mods_rules["flank_rule"])
+            s.add(s.att, f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
 
-    # many on one
-    if kind == "melee":
-        crowd = [f for f in fighting(battle, target) if f.side == attacker.side]
-        if attacker not in crowd:
-            crowd.append(attacker)
-        if mods_rules["surrounded_bonus"] and len(crowd) > mods_rules["surrounded_after"]:
-            if back_to_wall(battle, target):
-                notes.append(f"{target.label} has its back to a wall: no surrounded bonus")
-            else:
-                add(att, f"surrounded ({min(len(crowd), 6)} attackers)", mods_rules["surrounded_bonus"],
-                    mods_rules["surrounded_rule"])
-        if mods_rules["multiple_attackers_bonus"] and len(crowd) > 1:
-            add(att, f"multiple attackers ({len(crowd)})", mods_rules["multiple_attackers_bonus"] * (len(crowd) - 1),
-                mods_rules["multiple_attackers_rule"])
 
-    # high ground
-    rise = height_ft(battle.map, attacker) - height_ft(battle.map, target)
-    if rise >= mods_rules["high_ground_min_ft"]:
-        add(att, f"higher ground ({_num(rise)} ft above)", mods_rules["higher_bonus"], mods_rules["high_ground_rule"])
-    elif -rise >= mods_rules["high_ground_min_ft"]:
-        add(att, f"lower ground ({_num(-rise)} ft below)", mods_rules["lower_penalty"], mods_rules["high_ground_rule"])
-
-    # mounts
-    if kind == "melee":
-        cancel = mods_rules["polearm_cancels_mounted"] and (
-            (not a_prof["mounted"] and weapon["set"]) or
-            (not t_prof["mounted"] and weapon_data(battle, target.ready_weapon)["set"]))
-        if a_prof["mounted"] and not t_prof["mounted"] and not cancel:
-            add(att, "mounted against a foe on foot", mods_rules["mounted_hit"], mods_rules["mounted_rule"])
-        if t_prof["mounted"] and not a_prof["mounted"] and not cancel:
-            add(att, "on foot against a mounted foe", mods_rules["vs_mounted_hit"], mods_rules["mounted_rule"])
-            add(dfn, "mounted against a foe on foot", mods_rules["mounted_defense"], mods_rules["mounted_rule"])
-        if cancel and (a_prof["mounted"] != t_prof["mounted"]):
-            notes.append("a polearm or long spear cancels the mounted modifiers")
-
-    # kinds of attack
-    charge_negated = ctx.charge and mods_rules["charge_negated_if_hit_first"] and target_id in a_state.hit_by
-    if ctx.charge:
-        add(att, "charge", mods_rules["charge_hit"], rs.section("charge")["rule"])
-        if charge_negated:
-            notes.append(f"{target.label} hit {attacker.label} first: the charge is negated (no extra damage)")
+def _crowd(s: _Sheet) -> None:
+    """Many on one: surrounded (until the target has its back to a wall), multiple attackers."""
+    if s.kind != "melee":
+        return
+    r = s.rules
+    crowd = [f for f in fighting(s.battle, s.target) if f.side == s.attacker.side]
+    if all(f.id != s.attacker.id for f in crowd):
+        crowd.append(s.attacker)
+    if r["surrounded_bonus"] and len(crowd) > r["surrounded_after"]:
+        if back_to_wall(s.battle, s.target):
+            s.notes.append(f"{s.target.label} has its back to a wall: no surrounded bonus")
         else:
-            if mods_rules["charge_damage_multiplier"] > 1:
-                mult.append(Modifier("charge", mods_rules["charge_damage_multiplier"], cite(rs.section("charge")["rule"])))
-            add(dmg, "charge", mods_rules["charge_damage_bonus"], rs.section("charge")["rule"])
-    if ctx.set_vs_charge:
-        add(att, "set against the charge", mods_rules["set_hit"], mods_rules["set_rule"])
-        if mods_rules["set_damage_multiplier"] > 1:
-            mult.append(Modifier("set against a charge", mods_rules["set_damage_multiplier"], cite(mods_rules["set_rule"])))
-    if ctx.parting_shot:
-        ps = rs.section("parting_shots")
-        add(att, "parting shot", ps["attack_bonus"], ps["rule"])
-    if a_state.aim and a_state.aim.get("target") == target_id and kind == "ranged":
-        wanted = battle.round - 1 if mods_rules["aim_next_round"] else battle.round
-        if a_state.aim.get("round") == wanted:
-            add(att, "aimed shot", mods_rules["aim_bonus"], mods_rules["aim_rule"])
-    if t_state.aim and t_state.aim.get("round") == battle.round and not mods_rules["aim_next_round"]:
-        add(att, "target standing still to aim", mods_rules["aim_target_bonus"], mods_rules["aim_rule"])
-    if a_state.withdrawing:
-        add(att, "fighting withdrawal", mods_rules["withdraw_attack"], "fighting-withdrawal")
-    if a_state.defense:
-        style = rs.defense(a_state.defense)
+            s.add(s.att, f"surrounded ({min(len(crowd), 6)} attackers)", r["surrounded_bonus"], r["surrounded_rule"])
+    if r["multiple_attackers_bonus"] and len(crowd) > 1:
+        s.add(s.att, f"multiple attackers ({len(crowd)})", r["multiple_attackers_bonus"] * (len(crowd) - 1),
+              r["multiple_attackers_rule"])
+
+
+def _ground(s: _Sheet) -> None:
+    r = s.rules
+    rise = height_ft(s.battle.map, s.attacker) - height_ft(s.battle.map, s.target)
+    if rise >= r["high_ground_min_ft"]:
+        s.add(s.att, f"higher ground ({plain_number(rise)} ft above)", r["higher_bonus"], r["high_ground_rule"])
+    elif -rise >= r["high_ground_min_ft"]:
+        s.add(s.att, f"lower ground ({plain_number(-rise)} ft below)", r["lower_penalty"], r["high_ground_rule"])
+
+
+def _mounts(s: _Sheet) -> None:
+    if s.kind != "melee":
+        return
+    r = s.rules
+    a_mounted, t_mounted = s.a_prof["mounted"], s.t_prof["mounted"]
+    cancel = r["polearm_cancels_mounted"] and (
+        (not a_mounted and s.weapon["set"]) or
+        (not t_mounted and weapon_data(s.battle, s.target.ready_weapon)["set"]))
+    if a_mounted and not t_mounted and not cancel:
+        s.add(s.att, "mounted against a foe on foot", r["mounted_hit"], r["mounted_rule"])
+    if t_mounted and not a_mounted and not cancel:
+        s.add(s.att, "on foot against a mounted foe", r["vs_mounted_hit"], r["mounted_rule"])
+        s.add(s.dfn, "mounted against a foe on foot", r["mounted_defense"], r["mounted_rule"])
+    if cancel and a_mounted != t_mounted:
+        s.notes.append("a polearm or long spear cancels the mounted modifiers")
+
+
+# ----- what kind of attack, and what the attacker did this round -----
+def _charge_and_set(s: _Sheet) -> None:
+    r = s.rules
+    charge_rule = s.rs.section("charge")["rule"]
+    if s.ctx.charge:
+        s.add(s.att, "charge", r["charge_hit"], charge_rule)
+        if r["charge_negated_if_hit_first"] and s.target.id in s.a_state.hit_by:
+            s.notes.append(f"{s.target.label} hit {s.attacker.label} first: the charge is negated (no extra damage)")
+        else:
+            if r["charge_damage_multiplier"] > 1:
+                s.mult.append(Modifier("charge", r["charge_damage_multiplier"], s.rs.cite(charge_rule)))
+            s.add(s.dmg, "charge", r["charge_damage_bonus"], charge_rule)
+    if s.ctx.set_vs_charge:
+        s.add(s.att, "set against the charge", r["set_hit"], r["set_rule"])
+        if r["set_damage_multiplier"] > 1:
+            s.mult.append(Modifier("set against a charge", r["set_damage_multiplier"], s.rs.cite(r["set_rule"])))
+
+
+def _attack_kind(s: _Sheet) -> None:
+    r = s.rules
+    battle = s.battle
+    if s.ctx.parting_shot:
+        ps = s.rs.section("parting_shots")
+        s.add(s.att, "parting shot", ps["attack_bonus"], ps["rule"])
+    aim = s.a_state.aim
+    if aim and aim.get("target") == s.target.id and s.kind == "ranged":
+        wanted = battle.round - 1 if r["aim_next_round"] else battle.round
+        if aim.get("round") == wanted:
+            s.add(s.att, "aimed shot", r["aim_bonus"], r["aim_rule"])
+    if s.t_state.aim and s.t_state.aim.get("round") == battle.round and not r["aim_next_round"]:
+        s.add(s.att, "target standing still to aim", r["aim_target_bonus"], r["aim_rule"])
+    if s.a_state.withdrawing:
+        s.add(s.att, "fighting withdrawal", r["withdraw_attack"], "fighting-withdrawal")
+    if s.a_state.defense:
+        style = s.rs.defense(s.a_state.defense)
         if style:
             if style["formula"] == "trade":
-                add(att, f"{style['style']} (SC traded for DEF)", -a_state.defense_amount, style["rule"])
+                s.add(s.att, f"{style['style']} (SC traded for DEF)", -s.a_state.defense_amount, style["rule"])
             else:
-                add(att, style["style"], style["attack_penalty"], style["rule"])
-    if ctx.subdue:
-        add(att, "attacking to subdue", mods_rules["subdue_hit"], mods_rules["subdue_rule"])
-    if a_state.move_mode in ("run", "jog") and rs.section("round")["run_attack_hit"]:
-        add(att, "ran before attacking", rs.section("round")["run_attack_hit"], rs.section("round")["rule"])
-    if ctx.surprise_round and mods_rules["surprise_round_hit"]:
-        add(att, "surprise", mods_rules["surprise_round_hit"], rs.section("surprise")["rule"])
-    if t_state.has("surprised") and t_state.surprise_bonus:
-        add(att, "ambush", t_state.surprise_bonus, rs.section("surprise")["rule"])
+                s.add(s.att, style["style"], style["attack_penalty"], style["rule"])
+    if s.ctx.subdue:
+        s.add(s.att, "attacking to subdue", r["subdue_hit"], r["subdue_rule"])
+    round_rules = s.rs.section("round")
+    if s.a_state.move_mode in ("run", "jog") and round_rules["run_attack_hit"]:
+        s.add(s.att, "ran before attacking", round_rules["run_attack_hit"], round_rules["rule"])
+    if s.ctx.surprise_round and r["surprise_round_hit"]:
+        s.add(s.att, "surprise", r["surprise_round_hit"], s.rs.section("surprise")["rule"])
+    if s.t_state.has("surprised") and s.t_state.surprise_bonus:
+        s.add(s.att, "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
 
-    # missiles
-    friends = ()
-    if kind == "ranged":
-        if 0 <= band_index < 3:
-            add(att, f"{band} range", mods_rules["range_band_mods"][band_index], mods_rules["range_rule"])
-        if t_state.ran_last_action or t_state.move_mode in ("run", "jog", "charge"):
-            add(att, "target running", mods_rules["running_target_ranged"], mods_rules["target_movement_rule"])
-        elif t_state.moved_ft == 0 and not t_state.ran_last_action:
-            add(att, "target stationary", mods_rules["stationary_target_ranged"], mods_rules["target_movement_rule"])
-        if dist <= 5:
-            add(att, "target within 5 ft of the shooter", mods_rules["ranged_engaged_penalty"], mods_rules["ranged_rule"])
-        shooter_engaged = [f for f in fighting(battle, attacker)]
-        if shooter_engaged:
-            add(att, f"{weapon_name} used in melee", weapon["in_melee_penalty"], mods_rules["ranged_rule"])
-        target_fighting = fighting(battle, target)
-        friends = tuple(f.id for f in target_fighting if f.side == attacker.side and f.id != attacker.id)
-        if target_fighting and mods_rules["ranged_fighting_target"]:
-            add(att, "target fighting in melee", mods_rules["ranged_fighting_target"], mods_rules["ranged_rule"])
-        if friends and mods_rules["into_melee"] == "margin":
-            exempt = SIZE_ORDER.get(target.size, 2) >= 3 and all(
-                SIZE_ORDER.get(battle.figures[f].size, 2) <= 2 for f in friends)
-            if exempt:
-                friends = ()
-                notes.append(f"{target.label} is large and its melee foes are not: no risk to friends")
-            elif ctx.careful:
-                add(att, "careful shot into melee", mods_rules["into_melee_careful_penalty"], mods_rules["into_melee_rule"])
-                friends = ()
-            else:
-                notes.append(f"a miss by less than {mods_rules['into_melee_margin']} hits a friend in the melee "
-                             f"({', '.join(battle.figures[f].label for f in friends)})")
-        elif friends and mods_rules["into_melee"] != "none":
-            notes.append(f"shooting into a melee with friends ({', '.join(battle.figures[f].label for f in friends)})")
 
-    # cover and concealment
-    cover_rules = rs.section("cover_effects")
-    if kind == "ranged" or cover_rules["in_melee"]:
-        sight = battle.positioning().sight(attacker_id, target_id)
-        for degree, table, mode, what in ((sight.cover, cover_rules["hard"], cover_rules["hard_mode"], "cover"),
-                                          (sight.concealment, cover_rules["soft"], cover_rules["soft_mode"], "concealment")):
-            value = table[COVER_INDEX[degree]] if COVER_INDEX[degree] < len(table) else 0
-            if value:
-                if mode == "ac":
-                    add(dfn, f"{degree} {what}", value, cover_rules["rule"])
-                else:
-                    add(att, f"{degree} {what}", value, cover_rules["rule"])
+def _missiles(s: _Sheet) -> None:
+    if s.kind != "ranged":
+        return
+    r = s.rules
+    battle = s.battle
+    if 0 <= s.band_index < 3:
+        s.add(s.att, f"{s.band} range", r["range_band_mods"][s.band_index], r["range_rule"])
+    t_state = s.t_state
+    if t_state.ran_last_action or t_state.move_mode in ("run", "jog", "charge"):
+        s.add(s.att, "target running", r["running_target_ranged"], r["target_movement_rule"])
+    elif t_state.moved_ft == 0 and not t_state.ran_last_action:
+        s.add(s.att, "target stationary", r["stationary_target_ranged"], r["target_movement_rule"])
+    if s.dist <= 5:
+        s.add(s.att, "target within 5 ft of the shooter", r["ranged_engaged_penalty"], r["ranged_rule"])
+    if fighting(battle, s.attacker):
+        s.add(s.att, f"{s.weapon_name} used in melee", s.weapon["in_melee_penalty"], r["ranged_rule"])
+    target_fighting = fighting(battle, s.target)
+    friends = tuple(f.id for f in target_fighting if f.side == s.attacker.side and f.id != s.attacker.id)
+    if target_fighting and r["ranged_fighting_target"]:
+        s.add(s.att, "target fighting in melee", r["ranged_fighting_target"], r["ranged_rule"])
+    names = ", ".join(battle.figures[f].label for f in friends)
+    if friends and r["into_melee"] == "margin":
+        exempt = SIZE_ORDER.get(s.target.size, 2) >= 3 and all(
+            SIZE_ORDER.get(battle.figures[f].size, 2) <= 2 for f in friends)
+        if exempt:
+            friends = ()
+            s.notes.append(f"{s.target.label} is large and its melee foes are not: no risk to friends")
+        elif s.ctx.careful:
+            s.add(s.att, "careful shot into melee", r["into_melee_careful_penalty"], r["into_melee_rule"])
+            friends = ()
+        else:
+            s.notes.append(f"a miss by less than {r['into_melee_margin']} hits a friend in the melee ({names})")
+    elif friends and r["into_melee"] != "none":
+        s.notes.append(f"shooting into a melee with friends ({names})")
+    s.friends = friends
 
-    # the target's side: shield, DEX, stances, conditions
-    shield_lost = ""
-    if t_prof["shield"] != "none":
-        if (from_rear and mods_rules["rear_no_shield"]) or (from_flank and mods_rules["flank_no_shield"]):
-            shield_lost = "attacked from " + ("behind" if from_rear else "the flank")
-        elif ctx.parting_shot and mods_rules["parting_shot_no_shield"]:
-            shield_lost = "turned away from the attacker"
-        elif mods_rules["shield_attackers"] and attacker_id not in t_state.shield_used_by:
-            covers = mods_rules["shield_attackers"][["small", "medium", "large"].index(t_prof["shield"])]
-            if len(t_state.shield_used_by) >= covers:
-                shield_lost = f"its {t_prof['shield']} shield already covers {covers} other attacker(s) this round"
-    if shield_lost:
-        add(dfn, f"no shield: {shield_lost}", -t_prof["shield_bonus"], mods_rules["shield_rule"] if "covers" in shield_lost
-            else (mods_rules["rear_rule"] if from_rear else mods_rules["flank_rule"] if from_flank else rs.section("parting_shots")["rule"]))
-    dex = t_prof["dex_mod"]
-    if dex > 0:
-        lost = ""
-        if from_rear and mods_rules["rear_no_dex"]:
-            lost, rule = "attacked from behind", mods_rules["rear_rule"]
-        elif from_flank and mods_rules["flank_no_dex"]:
-            lost, rule = "attacked from the flank", mods_rules["flank_rule"]
-        elif t_state.charging and mods_rules["charge_no_dex"]:
-            lost, rule = "charging", rs.section("charge")["rule"]
-        elif t_state.has("surprised") and mods_rules["surprised_no_dex"]:
-            lost, rule = "surprised", rs.section("surprise")["rule"]
-        elif t_state.aim and t_state.aim.get("round") == battle.round and not mods_rules["aim_next_round"]:
-            lost, rule = "taking careful aim", mods_rules["aim_rule"]
-        if lost:
-            add(dfn, f"no DEX bonus: {lost}", -dex, rule)
+
+def _cover(s: _Sheet) -> None:
+    cover_rules = s.rs.section("cover_effects")
+    if s.kind != "ranged" and not cover_rules["in_melee"]:
+        return
+    sight = s.sight()
+    for degree, table, mode, what in ((sight.cover, cover_rules["hard"], cover_rules["hard_mode"], "cover"),
+                                      (sight.concealment, cover_rules["soft"], cover_rules["soft_mode"], "concealment")):
+        value = table[COVER_INDEX[degree]] if COVER_INDEX[degree] < len(table) else 0
+        if value:
+            s.add(s.dfn if mode == "ac" else s.att, f"{degree} {what}", value, cover_rules["rule"])
+
+
+# ----- the target's side -----
+def _shield(s: _Sheet) -> None:
+    r = s.rules
+    if s.t_prof["shield"] == "none":
+        return
+    lost, rule = "", ""
+    if (s.from_rear and r["rear_no_shield"]) or (s.from_flank and r["flank_no_shield"]):
+        lost = "attacked from " + ("behind" if s.from_rear else "the flank")
+        rule = r["rear_rule"] if s.from_rear else r["flank_rule"]
+    elif s.ctx.parting_shot and r["parting_shot_no_shield"]:
+        lost, rule = "turned away from the attacker", s.rs.section("parting_shots")["rule"]
+    elif r["shield_attackers"] and s.attacker.id not in s.t_state.shield_used_by:
+        covers = r["shield_attackers"][["small", "medium", "large"].index(s.t_prof["shield"])]
+        if len(s.t_state.shield_used_by) >= covers:
+            lost = f"its {s.t_prof['shield']} shield already covers {covers} other attacker(s) this round"
+            rule = r["shield_rule"]
+    if lost:
+        s.add(s.dfn, f"no shield: {lost}", -s.t_prof["shield_bonus"], rule)
+
+
+def _dexterity(s: _Sheet) -> None:
+    r = s.rules
+    dex = s.t_prof["dex_mod"]
+    if dex <= 0:
+        return
+    t_state = s.t_state
+    lost = ""
+    if s.from_rear and r["rear_no_dex"]:
+        lost, rule = "attacked from behind", r["rear_rule"]
+    elif s.from_flank and r["flank_no_dex"]:
+        lost, rule = "attacked from the flank", r["flank_rule"]
+    elif t_state.charging and r["charge_no_dex"]:
+        lost, rule = "charging", s.rs.section("charge")["rule"]
+    elif t_state.has("surprised") and r["surprised_no_dex"]:
+        lost, rule = "surprised", s.rs.section("surprise")["rule"]
+    elif t_state.aim and t_state.aim.get("round") == s.battle.round and not r["aim_next_round"]:
+        lost, rule = "taking careful aim", r["aim_rule"]
+    if lost:
+        s.add(s.dfn, f"no DEX bonus: {lost}", -dex, rule)
+
+
+def _target_stances(s: _Sheet) -> None:
+    r = s.rules
+    t_state = s.t_state
     if t_state.charging:
-        add(dfn, "charged this round", mods_rules["charge_defense"], rs.section("charge")["rule"])
+        s.add(s.dfn, "charged this round", r["charge_defense"], s.rs.section("charge")["rule"])
     if t_state.hasty:
-        add(dfn, "disengaging hastily", mods_rules["hasty_defense"], rs.section("disengage")["rule"])
+        s.add(s.dfn, "disengaging hastily", r["hasty_defense"], s.rs.section("disengage")["rule"])
     if t_state.withdrawing:
-        add(dfn, "fighting withdrawal", mods_rules["withdraw_defense"], "fighting-withdrawal")
-    if t_state.defense:
-        style = rs.defense(t_state.defense)
-        if style:
-            value = defense_bonus(style, t_prof, t_state.defense_amount)
-            faced = relative_arc(target.pos, target.facing, attacker.pos) in (0, 1, 7)
-            used = t_state.defended_against
-            if style["faced_only"] and not faced:
-                notes.append(f"{target.label}'s {style['style']} only works against attackers in front")
-            elif style["attackers"] and attacker_id not in used and len(used) >= style["attackers"]:
-                notes.append(f"{target.label}'s {style['style']} already covers {style['attackers']} attacker(s)")
-            else:
-                add(dfn, style["style"], value, style["rule"])
-    for name in sorted(t_state.conditions):
-        cond = rs.condition(name)
-        if cond:
-            value = cond["ranged_defense"] if kind == "ranged" else cond["defense"]
-            add(dfn, f"target {name}", value, cond["rule"])
-
-    auto_hit = ""
-    helpless = t_state.has("helpless") or t_state.has("unconscious")
-    if helpless and kind == "melee":
-        if mods_rules["helpless"] == "auto-double-max":
-            auto_hit = "helpless"
-            mult.append(Modifier("helpless: maximum damage doubled", 2, cite("prone-and-helpless-opponents")))
-        elif mods_rules["helpless"] == "bonus":
-            add(att, "target helpless", mods_rules["helpless_hit"], "situational-modifiers")
-
-    # damage
-    big = SIZE_ORDER.get(target.size, 2) >= 3
-    damage_text = weapon["damage_large"] if (big and weapon["damage_large"]) else weapon["damage"]
-    dmg_rules = rs.section("damage")
-    if kind == "melee":
-        d_ability = dmg_rules["melee_ability"]
+        s.add(s.dfn, "fighting withdrawal", r["withdraw_defense"], "fighting-withdrawal")
+    if not t_state.defense:
+        return
+    style = s.rs.defense(t_state.defense)
+    if not style:
+        return
+    value = defense_bonus(style, s.t_prof, t_state.defense_amount)
+    faced = relative_arc(s.target.pos, s.target.facing, s.attacker.pos) in (0, 1, 7)
+    used = t_state.defended_against
+    if style["faced_only"] and not faced:
+        s.notes.append(f"{s.target.label}'s {style['style']} only works against attackers in front")
+    elif style["attackers"] and s.attacker.id not in used and len(used) >= style["attackers"]:
+        s.notes.append(f"{s.target.label}'s {style['style']} already covers {style['attackers']} attacker(s)")
     else:
-        d_ability = dmg_rules["thrown_ability"] if weapon["thrown"] and not weapon["ranged"] else dmg_rules["propelled_ability"]
-    if d_ability != "none":
-        add(dmg, f"{d_ability.upper()} modifier", a_prof.get(f"{d_ability}_mod", 0), dmg_rules["rule"])
-    subdue = ctx.subdue or weapon["subdual"]
+        s.add(s.dfn, style["style"], value, style["rule"])
 
-    allowed = not reasons
-    return Breakdown(
-        attacker=attacker_id, target=target_id, weapon=weapon_name, kind=kind,
-        resolution="d100" if d100 else "d20", allowed=allowed, reason="; ".join(reasons),
-        base_attack=base_attack, attack_name=attack_name, attack_mods=tuple(att),
-        base_defense=base_defense, defense_name=defense_name, defense_mods=tuple(dfn),
-        distance_ft=dist, range_band=band, damage=damage_text, damage_mods=tuple(dmg),
-        damage_multipliers=tuple(mult), subdue=subdue, auto_hit=auto_hit, friends_in_melee=friends,
-        rule=cite(attack_rules["rule"]), notes=tuple(notes),
-    )
+
+def _target_conditions(s: _Sheet) -> None:
+    for name in sorted(s.t_state.conditions):
+        cond = s.rs.condition(name)
+        if cond:
+            value = cond["ranged_defense"] if s.kind == "ranged" else cond["defense"]
+            s.add(s.dfn, f"target {name}", value, cond["rule"])
+
+
+def _helpless(s: _Sheet) -> None:
+    r = s.rules
+    if not (s.t_state.has("helpless") or s.t_state.has("unconscious")) or s.kind != "melee":
+        return
+    if r["helpless"] == "auto-double-max":
+        s.auto_hit = "helpless"
+        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("prone-and-helpless-opponents")))
+    elif r["helpless"] == "bonus":
+        s.add(s.att, "target helpless", r["helpless_hit"], "situational-modifiers")
+
+
+# ----- damage -----
+def _damage_bonus(s: _Sheet) -> None:
+    dmg_rules = s.rs.section("damage")
+    if s.kind == "melee":
+        ability = dmg_rules["melee_ability"]
+    elif s.weapon["thrown"] and not s.weapon["ranged"]:
+        ability = dmg_rules["thrown_ability"]
+    else:
+        ability = dmg_rules["propelled_ability"]
+    if ability != "none":
+        s.add(s.dmg, f"{ability.upper()} modifier", s.a_prof.get(f"{ability}_mod", 0), dmg_rules["rule"])
+
+
+def _damage_dice(s: _Sheet) -> str:
+    big = SIZE_ORDER.get(s.target.size, 2) >= 3
+    return s.weapon["damage_large"] if (big and s.weapon["damage_large"]) else s.weapon["damage"]
+
+
+# The order is the order the modifiers are listed in (the log, the tooltip, the CLI).
+_FAMILIES = (_position, _ability, _wounds, _attacker_conditions, _facing, _crowd, _ground, _mounts, _charge_and_set,
+             _attack_kind, _missiles, _cover, _shield, _dexterity, _target_stances, _target_conditions, _helpless,
+             _damage_bonus)
 
 
 def defense_bonus(style: dict, profile: dict, amount: int = 0) -> int:
@@ -532,7 +424,8 @@ def defense_bonus(style: dict, profile: dict, amount: int = 0) -> int:
     return style["bonus"]
 
 
-def _opposite_ally(battle, attacker, target):
+def opposite_ally(battle, attacker, target):
+    """An ally of the attacker on the far side of the target, within 5 ft of it (flanking)."""
     toward_attacker = bearing_octant(target.pos, attacker.pos)
     for ally in battle.figures.values():
         if ally.side != attacker.side or ally.id == attacker.id or not battle.able(ally.id):

@@ -6,7 +6,7 @@ and the side fights to the death.
 """
 from __future__ import annotations
 
-from ..events import Event
+from ..events import Event, EventKind
 from .dice import parse_dice
 
 
@@ -27,7 +27,7 @@ def check_morale(battle, side: str, reason: str, rng) -> list[Event]:
     roll = parse_dice(rules["dice"]).roll(rng)
     rule = rs.cite(rules["rule"])
     passed = roll.total <= score
-    events = [Event(kind="morale", rule=rule, actor=None, rolls=(roll,), total=roll.total, target_number=score,
+    events = [Event(kind=EventKind.MORALE, rule=rule, actor=None, rolls=(roll,), total=roll.total, target_number=score,
                     outcome="stands" if passed else "flees",
                     text=f"side {side} checks morale ({reason}): {rules['dice']} {roll.total} vs morale {score}: "
                          + ("stands" if passed else "breaks and flees") + f" ({rule})",
@@ -35,7 +35,7 @@ def check_morale(battle, side: str, reason: str, rng) -> list[Event]:
     if passed:
         record["passes"] += 1
         if rules["passes_to_fearless"] and record["passes"] >= rules["passes_to_fearless"]:
-            events.append(Event(kind="morale", rule=rule, text=f"side {side} has held twice: it fights to the death ({rule})",
+            events.append(Event(kind=EventKind.MORALE, rule=rule, text=f"side {side} has held twice: it fights to the death ({rule})",
                                 data={"side": side}))
     else:
         for f in scored:

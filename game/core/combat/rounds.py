@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..events import Event, Modifier
+from ..events import Event, EventKind, Modifier
 from .dice import die, parse_dice
 
 
@@ -49,7 +49,7 @@ def roll_surprise(battle, rng) -> list[Event]:
             surprised = roll.total <= chance
             text = (f"side {side} checks surprise: d6 {roll.total} vs surprised on 1-{chance}"
                     + (" (foes in ambush)" if ambush and method == "d6" else "") + (": surprised" if surprised else ": not surprised"))
-            events.append(Event(kind="surprise", rule=rule, rolls=(roll,), total=roll.total, target_number=chance,
+            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=roll.total, target_number=chance,
                                 outcome="surprised" if surprised else "ready", text=text + f" ({rule})",
                                 data={"side": side}))
             if surprised:
@@ -60,7 +60,7 @@ def roll_surprise(battle, rng) -> list[Event]:
             bonus = rules["ambush_bonus"] if ambush else 0
             dc = max((battle.profile(f.id)["surprised_on"] or 0) for f in unaware) or rules["dc"]
             surprised = roll.total + bonus >= dc
-            events.append(Event(kind="surprise", rule=rule, rolls=(roll,), total=roll.total + bonus, target_number=dc,
+            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=roll.total + bonus, target_number=dc,
                                 modifiers=(Modifier("ambush", bonus, rule),) if bonus else (),
                                 outcome="surprised" if surprised else "ready",
                                 text=f"side {side} checks surprise: d20 {roll.total}" + (f" +{bonus} ambush" if bonus else "")
@@ -77,7 +77,7 @@ def roll_surprise(battle, rng) -> list[Event]:
                 roll = die(rng, 20)
                 total = roll.total + prof["level"] + prof["wis_mod"] + penalty
                 surprised = total < base
-                events.append(Event(kind="surprise", rule=rule, actor=f.id, rolls=(roll,), total=total, target_number=base,
+                events.append(Event(kind=EventKind.SURPRISE, rule=rule, actor=f.id, rolls=(roll,), total=total, target_number=base,
                                     outcome="surprised" if surprised else "ready",
                                     text=f"{f.label} makes a wisdom check against surprise: d20 {roll.total} +{prof['level']} level"
                                          f" {prof['wis_mod']:+d} WIS" + (f" {penalty:+d} ambush" if penalty else "")
@@ -92,7 +92,7 @@ def roll_surprise(battle, rng) -> list[Event]:
                 multiple = min(len(bonuses), max(1, math.ceil(roll.total / max(1, per))))
                 bonus = bonuses[multiple - 1]
                 surprised = multiple >= 3
-                events.append(Event(kind="surprise", rule=rule, actor=f.id, rolls=(roll,), total=roll.total,
+                events.append(Event(kind=EventKind.SURPRISE, rule=rule, actor=f.id, rolls=(roll,), total=roll.total,
                                     target_number=per, outcome="surprised" if surprised else "ready",
                                     text=f"{f.label} rolls PER against the ambush: d100 {roll.total} vs PER {per}: "
                                          f"{multiple}x PER" + (f", attackers +{bonus} in the surprise round" if bonus else "")
@@ -136,7 +136,7 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
             roll = parse_dice(rules["initiative_die"]).roll(rng)
             for f in members:
                 numbers[f.id] = roll.total + _init_mods(battle, f.id)
-            events.append(Event(kind="initiative", rule=rule, rolls=(roll,), total=roll.total,
+            events.append(Event(kind=EventKind.INITIATIVE, rule=rule, rolls=(roll,), total=roll.total,
                                 text=f"initiative for {group}: {rules['initiative_die']} {roll.total} "
                                      f"({', '.join(f.label for f in members)}) ({rule})",
                                 data={"group": group, "figures": [f.id for f in members], "number": roll.total}))
@@ -147,7 +147,7 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
             numbers[f.id] = roll.total + sum(m.value for m in mods)
             battle.state_of(f.id).initiative = [numbers[f.id]]
             mod_text = "".join(f" {m.value:+d} {m.name}" for m in mods)
-            events.append(Event(kind="initiative", rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(mods),
+            events.append(Event(kind=EventKind.INITIATIVE, rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(mods),
                                 total=numbers[f.id],
                                 text=f"{f.label} rolls initiative: {rules['initiative_die']} {roll.total}{mod_text} = {numbers[f.id]} ({rule})",
                                 data={"number": numbers[f.id]}))
@@ -197,23 +197,23 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     fig = battle.figures[figure_id]
     n = prof["attacks"]
     mods: list[Modifier] = []
-    order = battle.move_orders.get(figure_id)
+    order = battle.state.move_orders.get(figure_id)
     free = rs.section("movement")["free_step_ft"]
     style = rs.defense(state.defense) if state.defense else None
     if style and not style["can_attack"]:
         return 0, 0, [Modifier(f"{style['style']}: no attacks", 0, rs.cite(style["rule"]))]
     if style and style["initiative"]:
         mods.append(Modifier(style["style"], style["initiative"], rs.cite(style["rule"])))
-    if order is not None and order["cost_ft"] > free:
-        if order["mode"] == "run":
-            if order["cost_ft"] > fig.move_ft:
-                return 0, 0, [Modifier(f"ran {order['cost_ft']:.0f} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
+    if order is not None and order.cost_ft > free:
+        if order.mode == "run":
+            if order.cost_ft > fig.move_ft:
+                return 0, 0, [Modifier(f"ran {order.cost_ft:.0f} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
             if rules["move_attack_halves"]:
                 n = max(1, n // 2)
             mods.append(Modifier("run and attack", rules["run_attack_initiative"], rs.cite("run-and-attack")))
         else:
-            if order["cost_ft"] > fig.move_ft / 2:
-                return 0, 0, [Modifier(f"moves {order['cost_ft']:.0f} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
+            if order.cost_ft > fig.move_ft / 2:
+                return 0, 0, [Modifier(f"moves {order.cost_ft:.0f} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
             if rules["move_attack_halves"]:
                 n = n - n // 2
             mods.append(Modifier("move and attack", rules["move_attack_initiative"], rs.cite("move-and-attack")))
@@ -236,7 +236,7 @@ def roll_attack_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
         numbers = []
         if count == 0:
             words = "; ".join(m.name for m in why) or "no attacks"
-            events.append(Event(kind="initiative", rule=rule, actor=f.id, text=f"{f.label} makes no attacks this round: {words} ({rule})"))
+            events.append(Event(kind=EventKind.INITIATIVE, rule=rule, actor=f.id, text=f"{f.label} makes no attacks this round: {words} ({rule})"))
             continue
         dice_list = [rules["initiative_die"]] + list(rules["later_attack_dice"])
         previous = None
@@ -252,7 +252,7 @@ def roll_attack_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
             previous = number
             mod_text = "".join(f" {m.value:+d} {m.name}" for m in mods if m.value)
             lost = number <= lose_at
-            events.append(Event(kind="initiative", rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(m for m in mods if m.value),
+            events.append(Event(kind=EventKind.INITIATIVE, rule=rule, actor=f.id, rolls=(roll,), modifiers=tuple(m for m in mods if m.value),
                                 total=number, outcome="lost" if lost else "",
                                 text=f"{f.label} attack {k + 1} initiative: {dice_text} {roll.total}{mod_text} = {number}{note}"
                                      + (f": at {lose_at} or later, the attack is lost" if lost else "") + f" ({rule})",

@@ -7,7 +7,7 @@ points, conditions, and what is used up this round.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from ..figure import Figure
 from ..ruleset import COMBAT_STAT_FIELDS, Ruleset
@@ -69,6 +69,16 @@ class FigureState:
     charges_made: int = 0
     fled: bool = False
     acts_before_falling: bool = False   # felled on its own initiative number: still acts (simultaneous)
+
+    def copy(self) -> "FigureState":
+        """An exact copy sharing nothing that changes (the lists and dicts are copied)."""
+        twin = replace(self)
+        twin.conditions = dict(self.conditions)
+        for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.aim = dict(self.aim)
+        twin.stuck = [list(s) for s in self.stuck]
+        return twin
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

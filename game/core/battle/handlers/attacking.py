@@ -1,0 +1,147 @@
+"""Attack: a melee blow or a missile at a foe, on the figure's turn."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...actions import Attack
+from ...combat.breakdown import AttackContext, Breakdown
+from ...combat.modifiers import attack_breakdown
+from ...combat.reach import SIZE_ORDER, in_melee_reach, weapon_data
+from ...events import Event, EventKind
+from ...figure import Figure
+from ...refusals import ActionRefused, refuse
+from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, current_phase, require_turn
+from ..strikes import resolve
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    figure: Figure
+    target: Figure
+    context: AttackContext
+    breakdown: Breakdown
+
+
+def require_can_attack(battle, fig: Figure, target_id: str | None = None) -> None:
+    """Refuse when the figure may make no attack now, whoever the target (turn, round, budget)."""
+    st = battle.state_of(fig.id)
+    if battle.state.phase == "declare":
+        refuse("declare.only-declarations", what="attacks")
+    if st.no_attack_round == battle.round:
+        refuse("attack.fumbled", who=fig.label)
+    if st.has("prone"):
+        refuse("prone", who=fig.label)
+    if attacks_left(battle, fig.id, target_id) <= 0:
+        style = battle.ruleset.defense(st.defense) if st.defense else None
+        if style and not style["can_attack"]:
+            refuse("attack.stance", who=fig.label, stance=style["style"])
+        if st.hasty:
+            refuse("attack.disengaging", who=fig.label)
+        refuse("attack.none-left", who=fig.label, made=st.attacks_made, limit=attack_limit(battle, fig.id, target_id))
+
+
+def require_attack_phase(battle, kind: str | None = None) -> None:
+    """bfrpg inside a shared number: movement first, then missiles, then melee."""
+    phase = current_phase(battle)
+    if phase == "movement":
+        refuse("attack.movement-phase")
+    if phase == "missile" and kind == "melee":
+        refuse("attack.missile-phase")
+    if phase == "melee" and kind == "ranged":
+        refuse("attack.melee-phase")
+
+
+def check_attack(battle, action: Attack) -> AttackPlan:
+    fig = require_turn(battle, action.figure)
+    target = battle.figure(action.target)
+    st = battle.state_of(fig.id)
+    if battle.state.phase == "declare":
+        refuse("declare.only-declarations", what="attacks")
+    if target.side == fig.side:
+        refuse("attack.own-side", who=fig.label, target=target.label)
+    if not battle.able(target.id):
+        refuse("attack.target-down", target=target.label)
+    weapon = action.weapon or fig.ready_weapon
+    if weapon not in fig.weapons and weapon != "fist":
+        refuse("attack.no-such-weapon", who=fig.label, weapon=weapon, has=", ".join(fig.weapons))
+    if st.has("disarmed") and weapon == fig.ready_weapon:
+        refuse("attack.disarmed", who=fig.label, weapon=weapon)
+    require_can_attack(battle, fig, target.id)
+    ctx = AttackContext(weapon=weapon, subdue=action.subdue, careful=action.careful, surprise_round=battle.round == 1)
+    bd = attack_breakdown(battle, fig.id, target.id, ctx)
+    if not bd.allowed:
+        refuse_breakdown(bd)
+    require_attack_phase(battle, bd.kind)
+    require_may_attack_after_moving(battle, fig)
+    if bd.kind == "ranged" and st.reload_until_round >= battle.round:
+        refuse("attack.reloading", who=fig.label, weapon=weapon, ready_round=st.reload_until_round + 1)
+    return AttackPlan(fig, target, ctx, bd)
+
+
+def refuse_breakdown(bd: Breakdown):
+    """Refuse an attack its breakdown says cannot be made (out of reach, out of range, unseen)."""
+    if len(bd.refusals) == 1:
+        raise ActionRefused(bd.refusals[0])
+    refuse("attack.several", why=bd.reason, keys=tuple(r.key for r in bd.refusals))
+
+
+def require_may_attack_after_moving(battle, fig: Figure) -> None:
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    if rs.d100 or st.charging:
+        return
+    if st.move_mode in ("run", "jog") and rs.section("round")["run_attack_hit"] == 0:
+        refuse("attack.ran", who=fig.label)
+    allowed = attack_move_allowance_ft(battle, fig)
+    if st.moved_ft > allowed + 1e-9:
+        refuse("attack.moved-too-far", rule=rs.cite("movement"), who=fig.label, moved_ft=st.moved_ft,
+               allowed_ft=float(allowed))
+    if st.withdrawing is False and st.move_mode == "withdraw-disengage":
+        refuse("attack.disengaging", who=fig.label)
+
+
+def apply_attack(battle, plan: AttackPlan) -> list[Event]:
+    fig, target, bd = plan.figure, plan.target, plan.breakdown
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    events: list[Event] = []
+    if bd.kind == "melee" and not rs.d100:
+        events.extend(_reach_first(battle, fig.id, target.id))
+        if not battle.able(fig.id) and not st.acts_before_falling:
+            return events
+        bd = attack_breakdown(battle, fig.id, target.id, plan.context)
+    events.extend(resolve(battle, bd, EventKind.ATTACK, rule=bd.rule, reason=""))
+    if bd.kind == "ranged":
+        reload_rounds = weapon_data(battle, bd.weapon)["reload_rounds"]
+        if reload_rounds:
+            st.reload_until_round = battle.round + reload_rounds
+    if rs.d100:
+        battle.state.done.add(fig.id)
+    return events
+
+
+def _reach_first(battle, attacker_id: str, target_id: str) -> list[Event]:
+    """odnd/cnc: in the first round of a melee, the longer reach (or larger size) strikes first."""
+    rs = battle.ruleset
+    rules = rs.section("round")
+    pair = tuple(sorted((attacker_id, target_id)))
+    if pair in battle.state.fought or not (rules["reach_first_first_round"] or rules["size_first_first_round"]):
+        return []
+    attacker, target = battle.figures[attacker_id], battle.figures[target_id]
+    tst = battle.states[target_id]
+    if tst.attacked or attacks_left(battle, target_id) <= 0 or tst.has("surprised") or not battle.able(target_id):
+        return []
+    if not in_melee_reach(battle, target, attacker):
+        return []
+    their, mine = weapon_data(battle, target.ready_weapon), weapon_data(battle, attacker.ready_weapon)
+    longer = (rules["reach_first_first_round"] and their["reach_ft"] >= rules["reach_first_long_ft"]
+              and not their["ranged"] and mine["reach_ft"] <= rules["reach_first_short_ft"])
+    bigger = (rules["size_first_first_round"] and SIZE_ORDER.get(target.size, 2) >= 3
+              and SIZE_ORDER.get(attacker.size, 2) <= 2)
+    if not (longer or bigger):
+        return []
+    why = (f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}" if longer
+           else f"{target.label} is {target.size} and {attacker.label} is {attacker.size}")
+    bd = attack_breakdown(battle, target_id, attacker_id, AttackContext(surprise_round=battle.round == 1))
+    return resolve(battle, bd, EventKind.STRIKES_FIRST, rule=rs.cite(rules["rule"]),
+                   reason=f"first round of this melee: {why}, so it strikes first")

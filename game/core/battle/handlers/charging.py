@@ -1,0 +1,138 @@
+"""Charge, and setting a weapon against one."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...actions import Charge, SetAgainstCharge
+from ...combat.breakdown import AttackContext
+from ...combat.modifiers import attack_breakdown
+from ...combat.reach import in_melee_reach, weapon_data
+from ...events import Event, EventKind
+from ...figure import Figure
+from ...moves.positioning import PlannedMove
+from ...refusals import refuse
+from ..budgets import attacks_left, current_phase, require_can_move, require_turn
+from ..strikes import resolve
+from ..walking import may_strike_closing_foe, strike_closing_foe, walk
+from .moving import plan_route
+
+
+@dataclass(frozen=True)
+class ChargePlan:
+    figure: Figure
+    target: Figure
+    planned: PlannedMove
+
+
+@dataclass(frozen=True)
+class SetPlan:
+    figure: Figure
+    out_of_turn: bool
+
+
+def check_charge(battle, action: Charge) -> ChargePlan:
+    fig = require_turn(battle, action.figure)
+    target = battle.figure(action.target)
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    ch = rs.section("charge")
+    if battle.state.phase == "declare":
+        refuse("charge.declare-run", ruleset=rs.name)
+    if not ch["allowed"]:
+        refuse("charge.none", ruleset=rs.name)
+    if target.side == fig.side or not battle.able(target.id):
+        refuse("charge.not-a-foe", target=target.label)
+    if st.moved_ft > 0:
+        refuse("charge.already-moved", who=fig.label)
+    if st.attacked or attacks_left(battle, fig.id) <= 0:
+        refuse("charge.no-attack", who=fig.label)
+    limit = ch["max_per_battle"]
+    if limit and st.charges_made >= limit:
+        refuse("charge.limit", rule=rs.cite(ch["rule"]), who=fig.label, limit=limit)
+    require_can_move(battle, fig)
+    if current_phase(battle) not in ("all", "movement"):
+        refuse("charge.wrong-phase")
+    return ChargePlan(fig, target, plan_route(battle, fig, target.pos, "charge"))
+
+
+def apply_charge(battle, plan: ChargePlan) -> list[Event]:
+    fig, target, planned = plan.figure, plan.target, plan.planned
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    ch_rule = rs.cite(rs.section("charge")["rule"])
+    st.charging = target.id
+    st.charges_made += 1
+    events = [Event(kind=EventKind.CHARGE, rule=ch_rule, actor=fig.id, target=target.id,
+                    text=f"{fig.label} charges {target.label}: {planned.path.steps[-1].note} ({ch_rule})",
+                    squares=tuple((s.x, s.y) for s in planned.path.steps))]
+    start = fig.pos
+    events.extend(walk(battle, fig, planned, "charge"))
+    if not battle.able(fig.id):
+        return events
+    # the charged figure's answer: a set weapon, or a reach weapon striking the closing charger
+    tst = battle.state_of(target.id)
+    mods = rs.section("modifiers")
+    charger = battle.figures[fig.id]
+    before = replace(charger, x=start[0], y=start[1])
+    charger_attacks = True
+    if (tst.set_vs_charge and battle.able(target.id) and in_melee_reach(battle, target, charger)
+            and _initiative_at_least(battle, target.id, fig.id)):
+        bd = attack_breakdown(battle, target.id, fig.id, AttackContext(set_vs_charge=True, free_attack=True))
+        first = mods["set_strikes_first"] and not battle.profile(fig.id)["mounted"]
+        words = "strikes first" if first else "strikes at the same moment (simultaneous)"
+        tst.set_vs_charge = False
+        events.extend(resolve(battle, bd, EventKind.SET_WEAPON_STRIKE, rule=rs.cite(mods["set_rule"]),
+                              reason=f"{target.label} has its {target.ready_weapon} set against the charge and {words}",
+                              consume=False))
+        if first and not battle.able(fig.id):
+            charger_attacks = False
+    elif may_strike_closing_foe(battle, target, charger, before):
+        events.extend(strike_closing_foe(battle, target, charger,
+                                         f"{target.label}'s {target.ready_weapon} reaches the charging {fig.label}; "
+                                         f"it strikes on {fig.label}'s number"))
+    if charger_attacks and battle.able(target.id):
+        if not battle.able(fig.id):
+            events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(mods["set_rule"]), actor=fig.id,
+                                text=f"{fig.label} falls, but the blows are simultaneous: its charge attack still lands"))
+        bd = attack_breakdown(battle, fig.id, target.id, AttackContext(charge=True, surprise_round=battle.round == 1))
+        if not bd.allowed:
+            events.append(Event(kind=EventKind.CHARGE, rule=ch_rule, actor=fig.id,
+                                text=f"{fig.label}'s charge ends out of reach: {bd.reason}"))
+        else:
+            events.extend(resolve(battle, bd, EventKind.CHARGE_ATTACK, rule=ch_rule, reason=""))
+    return events
+
+
+def _initiative_at_least(battle, a: str, b: str) -> bool:
+    ia, ib = battle.states[a].initiative, battle.states[b].initiative
+    if not ia or not ib:
+        return True
+    return max(ia) >= max(ib)
+
+
+# ----- setting a weapon against a charge -----
+def check_set(battle, action: SetAgainstCharge) -> SetPlan:
+    fig = battle.figure(action.figure)
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    out_of_turn = battle.current != fig.id
+    if out_of_turn and not (battle.state.declarations_open and not rs.d100 and battle.able(fig.id)):
+        require_turn(battle, fig.id)
+    if not weapon_data(battle, fig.ready_weapon)["set"]:
+        fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["set"]))
+        if not fit:
+            refuse("set.no-rule", ruleset=rs.name)
+        refuse("set.wrong-weapon", who=fig.label, weapon=fig.ready_weapon, fit=fit)
+    if st.moved_ft > 0 or st.attacked:
+        refuse("set.already-acted", who=fig.label)
+    return SetPlan(fig, out_of_turn)
+
+
+def apply_set(battle, plan: SetPlan) -> list[Event]:
+    fig = plan.figure
+    battle.state_of(fig.id).set_vs_charge = True
+    rule = battle.ruleset.cite(battle.ruleset.section("modifiers")["set_rule"])
+    if not plan.out_of_turn:
+        battle.state.done.add(fig.id)
+    return [Event(kind=EventKind.SET, rule=rule, actor=fig.id,
+                  text=f"{fig.label} sets its {fig.ready_weapon} against a charge and holds its action ({rule})")]

@@ -1,0 +1,112 @@
+"""Disengage: leaving melee the ruleset's way (odnd retreat, cnc hasty or fighting)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...actions import Disengage
+from ...combat.dice import parse_dice
+from ...combat.reach import fighting
+from ...events import Event, EventKind
+from ...figure import Figure
+from ...geometry import bearing_octant
+from ...moves.positioning import PlannedMove, Positioning
+from ...refusals import refuse
+from ..budgets import require_can_move, require_turn
+from ..walking import walk
+from .moving import plan_route
+
+# The move mode each style of disengagement walks in.
+STYLE_MODES = {"retreat": "walk", "hasty": "run", "fighting": "withdraw"}
+
+
+@dataclass(frozen=True)
+class DisengagePlan:
+    figure: Figure              # as it leaves: turned to flee where the rules let it turn first
+    style: str
+    mode: str
+    planned: PlannedMove
+    foes: tuple[str, ...]       # the foes it is fighting
+
+
+def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
+    """Refuse when the figure may not leave melee in this style now; else the foes it is fighting."""
+    rs = battle.ruleset
+    rules = rs.section("disengage")
+    st = battle.state_of(fig.id)
+    if style not in rules["styles"] or style not in STYLE_MODES:
+        refuse("disengage.unknown-style", ruleset=rs.name, style=style, styles=", ".join(rules["styles"]),
+               withdraw_hint=rs.section("parting_shots")["withdrawal_avoids"])
+    if battle.state.phase == "declare":
+        refuse("disengage.on-turn")
+    foes = fighting(battle, fig)
+    if not foes:
+        refuse("disengage.not-in-melee", who=fig.label)
+    if st.attacked or st.moved_ft > 0:
+        refuse("disengage.already-acted", who=fig.label)
+    require_can_move(battle, fig)
+    return foes
+
+
+def check_disengage(battle, action: Disengage) -> DisengagePlan:
+    fig = require_turn(battle, action.figure)
+    rs = battle.ruleset
+    rules = rs.section("disengage")
+    foes = require_can_disengage(battle, fig, action.style)
+    positioning = battle.positioning()
+    if action.style in ("retreat", "hasty") and rs.section("facing")["stationary_turns_free"]:
+        # Turning to flee: a figure that has not left its square turns freely first.
+        fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
+        positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures])
+    mode = (action.mode or "walk") if action.style == "retreat" else STYLE_MODES[action.style]
+    planned = plan_route(battle, fig, action.to, mode, positioning=positioning)
+    if action.style == "hasty":
+        budget = fig.move_ft * rules["hasty_multiplier"]
+        if planned.path.total_ft > budget + 1e-9:
+            refuse("disengage.hasty-too-far", budget_ft=budget, needed_ft=planned.path.total_ft)
+    return DisengagePlan(fig, action.style, mode, planned, tuple(f.id for f in foes))
+
+
+def apply_disengage(battle, plan: DisengagePlan) -> list[Event]:
+    fig = plan.figure
+    rs = battle.ruleset
+    rules = rs.section("disengage")
+    rule = rs.cite(rules["rule"])
+    st = battle.state_of(fig.id)
+    battle.set_figure(fig)
+    events: list[Event] = []
+    if plan.style == "retreat":
+        die_text = rules["retreat_die"]
+        mine = parse_dice(die_text).roll(battle.rng)
+        my_total = mine.total + battle.profile(fig.id)["dex_mod"]
+        winners = []
+        for foe_id in plan.foes:
+            foe = battle.figures[foe_id]
+            theirs = parse_dice(die_text).roll(battle.rng)
+            their_total = theirs.total + battle.profile(foe_id)["dex_mod"]
+            escaped = my_total > their_total
+            if not escaped:
+                winners.append(foe_id)
+            events.append(Event(kind=EventKind.RETREAT, rule=rule, actor=fig.id, target=foe_id, rolls=(mine, theirs),
+                                total=my_total, target_number=their_total, outcome="escapes" if escaped else "caught",
+                                text=f"{fig.label} retreats from {foe.label}: {die_text}+DEX {my_total} vs {their_total}: "
+                                     + ("ducks away without a parting shot" if escaped
+                                        else f"{foe.label} gets a free attack at +2")
+                                     + f" ({rule})"))
+        allowed = set(winners) | {s.attacker_id for s in plan.planned.parting_shots if s.attacker_id not in plan.foes}
+        events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=allowed))
+    elif plan.style == "hasty":
+        st.hasty = True
+        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id,
+                            text=f"{fig.label} disengages hastily: {rs.section('modifiers')['hasty_defense']:+d} AC for "
+                                 f"the round, and each foe it leaves gets a free attack ({rule})"))
+        events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=set(plan.foes)))
+    else:  # fighting
+        st.hasty = False
+        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id,
+                            text=f"{fig.label} makes a fighting disengagement: half its move, no free attacks, "
+                                 f"no other action this round ({rule})"))
+        events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=set()))
+        st.withdrawing = False
+        st.move_mode = "withdraw-disengage"
+    battle.state.done.add(fig.id)
+    return events

@@ -1,0 +1,144 @@
+"""Move and Turn: the figure's own movement (walk, jog, run, withdraw, sidestep; facing changes).
+
+Each handler is a pair: `check_*` works out the plan or refuses, changing nothing; `apply_*`
+carries the plan out and returns the events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...actions import Move, Turn
+from ...errors import RulesError
+from ...events import Event, EventKind
+from ...figure import Figure
+from ...geometry import FACINGS, parse_facing, turn_octants
+from ...moves.positioning import PlannedMove
+from ...refusals import feet, refuse
+from ..budgets import require_can_move, require_turn
+from ..state import MoveOrder
+from ..turns import flee
+from ..walking import on_edge, walk
+
+DECLARABLE_MODES = ("walk", "run", "sidestep", "withdraw")
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    figure: Figure
+    planned: PlannedMove
+    mode: str
+    exit: bool = False
+    declared: bool = False        # d100: declared now, walked across the segments
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    figure: Figure
+    facing: int
+
+
+def plan_route(battle, fig: Figure, to, mode: str, facing=None, altitude_ft=None, positioning=None) -> PlannedMove:
+    """The planner's path for this move, or a refusal with its reason."""
+    positioning = positioning or battle.positioning()
+    try:
+        face = None if facing is None else parse_facing(facing)
+        return positioning.plan(fig.id, tuple(to), mode, face, altitude_ft)
+    except RulesError as err:
+        refuse("move.no-path", why=str(err))
+
+
+def check_move(battle, action: Move) -> MovePlan:
+    fig = require_turn(battle, action.figure)
+    st = battle.state_of(fig.id)
+    rs = battle.ruleset
+    if battle.state.phase == "declare":
+        if fig.id in battle.state.move_orders:
+            refuse("move.already-declared", who=fig.label)
+        style = rs.defense(st.defense) if st.defense else None
+        if style and style["max_move_ft"] == 0:
+            refuse("move.stance-no-move", who=fig.label, stance=style["style"])
+        mode = action.mode if action.mode in DECLARABLE_MODES else "walk"
+        planned = plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft)
+        return MovePlan(fig, planned, mode, declared=True)
+    if rs.d100:
+        refuse("move.declared-in-segments", who=fig.label)
+    require_can_move(battle, fig)
+    planned = plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft)
+    path = planned.path
+    style = rs.defense(st.defense) if st.defense else None
+    if style and style["max_move_ft"] > 0 and st.moved_ft + path.total_ft > style["max_move_ft"]:
+        refuse("move.stance-limit", who=fig.label, stance=style["style"], max_ft=style["max_move_ft"])
+    if st.moved_ft + path.total_ft > path.budget_ft + 1e-9:
+        refuse("move.too-far", who=fig.label, left_ft=max(0, path.budget_ft - st.moved_ft), needed_ft=path.total_ft)
+    if action.exit and not on_edge(battle, path.end):
+        refuse("move.exit-not-on-edge", who=fig.label)
+    return MovePlan(fig, planned, action.mode, exit=action.exit)
+
+
+def apply_move(battle, plan: MovePlan) -> list[Event]:
+    fig = plan.figure
+    if plan.declared:
+        return _declare(battle, plan)
+    events = walk(battle, fig, plan.planned, plan.mode)
+    if plan.exit and battle.able(fig.id):
+        events.extend(flee(battle, fig.id, battle.ruleset.cite("evasion-and-pursuit")))
+    return events
+
+
+def _declare(battle, plan: MovePlan) -> list[Event]:
+    from ...combat import rounds
+    fig = plan.figure
+    path = plan.planned.path
+    battle.state.move_orders[fig.id] = MoveOrder(tuple(path.steps), plan.mode, path.total_ft)
+    kept, _change, why = rounds.attacks_this_round(battle, fig.id)
+    words = "; ".join(m.name + (f" {m.value:+d} initiative" if m.value else "") for m in why) or "no effect on its attacks"
+    end = path.end
+    return [Event(kind=EventKind.DECLARE_MOVE, rule=battle.ruleset.cite("the-initiative-round"), actor=fig.id,
+                  text=f"{fig.label} declares a {plan.mode} to {end.x},{end.y} ({feet(path.total_ft)} ft), spread over "
+                       f"segments 10 to 1: {words}; {kept} attack(s) this round",
+                  squares=tuple((s.x, s.y) for s in path.steps), data={"cost_ft": path.total_ft})]
+
+
+# ----- turning on the spot -----
+def check_turn(battle, action: Turn) -> TurnPlan:
+    fig = require_turn(battle, action.figure)
+    if battle.ruleset.d100 and battle.state.phase != "declare":
+        refuse("turn.declared-with-move")
+    try:
+        facing = parse_facing(action.facing)
+    except RulesError as err:
+        refuse("battle.bad-value", why=str(err))
+    require_may_turn(battle, fig, facing)
+    return TurnPlan(fig, facing)
+
+
+def require_may_turn(battle, fig: Figure, facing: int) -> None:
+    """Refuse a facing change on the spot that the maneuverability rules forbid now."""
+    rs = battle.ruleset
+    fc = rs.section("facing")
+    if not fig.has_moved and fc["stationary_turns_free"]:
+        return
+    if fig.flyer == "incorporeal" and fc["incorporeal_flyers_turn_free"]:
+        return
+    running = fig.running
+    turning = rs.running_turning_ft(fig.turning_ft) if running else fig.turning_ft
+    if turning == 0:
+        return
+    rule = rs.cite("maneuverability")
+    limit = fc["run_turn_max_deg"] if running else fc["walk_turn_max_deg"]
+    turn_deg = turn_octants(fig.facing, facing) * 45
+    if turn_deg > limit:
+        refuse("turn.too-sharp", rule=rule, who=fig.label, limit_deg=limit, running=running,
+               turn_deg=turn_deg, **{"from": FACINGS[fig.facing], "to": FACINGS[facing]})
+    if fig.straight_ft + 1e-9 < turning:
+        refuse("turn.too-soon", rule=rule, who=fig.label, turning_ft=turning, straight_ft=fig.straight_ft,
+               running=running)
+
+
+def apply_turn(battle, plan: TurnPlan) -> list[Event]:
+    fig = plan.figure
+    where = "without leaving its square" if not fig.has_moved else f"after {fig.straight_ft:g} ft straight ahead"
+    battle.set_figure(replace(fig, facing=plan.facing, straight_ft=0.0))
+    return [Event(kind=EventKind.TURN, rule=battle.ruleset.cite("maneuverability"), actor=fig.id,
+                  text=f"{fig.label} turns to face {FACINGS[plan.facing]} {where}",
+                  squares=(fig.pos,), data={"from": FACINGS[fig.facing], "to": FACINGS[plan.facing]})]

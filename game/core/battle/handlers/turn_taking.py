@@ -1,0 +1,74 @@
+"""EndTurn, and the game master's GmPlace (an edit out of turn, logged like any action)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...actions import EndTurn, GmPlace
+from ...errors import RulesError
+from ...events import Event, EventKind
+from ...figure import Figure
+from ...geometry import FACINGS, parse_facing
+from ...refusals import refuse
+from ..budgets import require_turn
+
+
+@dataclass(frozen=True)
+class EndTurnPlan:
+    figure: Figure
+
+
+@dataclass(frozen=True)
+class PlacePlan:
+    figure: Figure
+    placed: Figure
+
+
+def check_end_turn(battle, action: EndTurn) -> EndTurnPlan:
+    return EndTurnPlan(require_turn(battle, action.figure))
+
+
+def apply_end_turn(battle, plan: EndTurnPlan) -> list[Event]:
+    fig = plan.figure
+    s = battle.state
+    if s.phase == "declare":
+        s.declare_done.add(fig.id)
+        return [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("action-declaration"), actor=fig.id,
+                      text=f"{fig.label} has declared")]
+    s.done.add(fig.id)
+    return [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("turn-order"), actor=fig.id,
+                  text=f"{fig.label} ends its turn")]
+
+
+def check_gm_place(battle, action: GmPlace) -> PlacePlan:
+    fig = battle.figure(action.figure)
+    x = fig.x if action.x is None else action.x
+    y = fig.y if action.y is None else action.y
+    try:
+        facing = fig.facing if action.facing is None else parse_facing(action.facing)
+    except RulesError as err:
+        refuse("battle.bad-value", why=str(err))
+    altitude = fig.altitude_ft if action.altitude_ft is None else action.altitude_ft
+    bmap = battle.map
+    if not bmap.in_bounds(x, y):
+        refuse("place.off-map", x=x, y=y, width=bmap.width, height=bmap.height)
+    if altitude < 0:
+        refuse("place.below-floor")
+    if altitude and fig.flyer == "none":
+        refuse("place.not-a-flyer", who=fig.label)
+    if bmap.blocks_move[y, x] and not (fig.flyer != "none" and altitude > 0):
+        refuse("place.wall", x=x, y=y)
+    for other in battle.figures.values():
+        if other.id != fig.id and other.pos == (x, y) and battle.able(other.id):
+            refuse("place.occupied", x=x, y=y, other=other.label)
+    return PlacePlan(fig, fig.moved_to(x, y, facing, altitude))
+
+
+def apply_gm_place(battle, plan: PlacePlan) -> list[Event]:
+    fig, placed = plan.figure, plan.placed
+    battle.set_figure(placed)
+    where = f"{placed.x},{placed.y} facing {FACINGS[placed.facing]}" + (
+        f" at {placed.altitude_ft} ft" if fig.flyer != "none" else "")
+    return [Event(kind=EventKind.GM_PLACE, rule="gm:place", actor=fig.id,
+                  text=f"the game master places {fig.label} on {where}",
+                  squares=((fig.x, fig.y), (placed.x, placed.y)),
+                  data={"x": placed.x, "y": placed.y, "facing": FACINGS[placed.facing], "altitude_ft": placed.altitude_ft})]

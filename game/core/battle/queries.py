@@ -1,0 +1,238 @@
+"""Questions about what a figure may do, answered with the handlers' own checks (so the answer is
+exactly what `apply` would do): each kind of action allowed or why not, what one action would
+do, and the list of actions the AI chooses from. Nothing here changes the battle."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..actions import Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge
+from ..combat.breakdown import Breakdown
+from ..combat.reach import fighting, gap_ft, weapon_data
+from ..errors import RulesError
+from ..moves.positioning import PlannedMove
+from ..refusals import ActionRefused, Refusal, refuse
+from .budgets import movement_left, move_allowed_after_attack, require_can_move, require_turn
+from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
+from .handlers.charging import ChargePlan
+from .handlers.disengaging import require_can_disengage
+
+# The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
+ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "end-turn")
+MOVE_MODES = ("walk", "run", "withdraw", "sidestep", "jog")
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an action would do now, worked out by the same check `apply` runs."""
+    action: Action
+    refusal: Refusal | None
+    planned: PlannedMove | None = None       # the path it would walk and the parting shots it would draw
+    breakdown: Breakdown | None = None       # the attack it would make: every modifier and the odds
+
+    @property
+    def allowed(self) -> bool:
+        return self.refusal is None
+
+    def to_json(self) -> dict:
+        out: dict = {"action": self.action.to_json(), "allowed": self.allowed}
+        if self.refusal is not None:
+            out["refusal"] = self.refusal.to_json()
+        if self.planned is not None:
+            out["move"] = self.planned.to_json()
+        if self.breakdown is not None:
+            out["breakdown"] = self.breakdown.to_json()
+        return out
+
+
+def preview(battle, action: Action) -> Preview:
+    try:
+        plan = battle._plan(action)
+    except ActionRefused as refused:
+        return Preview(action, refused.refusal)
+    planned = getattr(plan, "planned", None)
+    breakdown = None
+    if isinstance(plan, AttackPlan):
+        breakdown = plan.breakdown
+    elif isinstance(plan, ChargePlan):
+        end = plan.planned.path.end
+        breakdown = battle.explain_attack(plan.figure.id, plan.target.id, at=(end.x, end.y), facing=end.facing,
+                                          charge=True, surprise_round=battle.round == 1)
+    return Preview(action, None, planned, breakdown)
+
+
+# ----- each kind of action: allowed, or why not -----
+def options(battle, figure_id: str) -> dict[str, Refusal | None]:
+    fig = battle.figure(figure_id)
+    out: dict[str, Refusal | None] = {}
+    for kind in ACTION_KINDS:
+        try:
+            out[kind] = _PROBES[kind](battle, fig)
+        except ActionRefused as refused:
+            out[kind] = refused.refusal
+    return out
+
+
+def _foes_nearest_first(battle, fig) -> list:
+    foes = [f for f in battle.figures.values() if f.side != fig.side and battle.able(f.id)]
+    return sorted(foes, key=lambda f: (gap_ft(battle, fig, f), f.id))
+
+
+def _first_allowed(battle, actions: list[Action], none_key: str, **params) -> Refusal | None:
+    """None when any of the actions is allowed; else the first one's refusal (the nearest foe's)."""
+    first = None
+    for action in actions:
+        refusal = battle.check(action)
+        if refusal is None:
+            return None
+        first = first or refusal
+    return first or Refusal.of(none_key, **params)
+
+
+def _probe_move(battle, fig) -> Refusal | None:
+    require_turn(battle, fig.id)
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    if battle.state.phase == "declare":
+        if fig.id in battle.state.move_orders:
+            refuse("move.already-declared", who=fig.label)
+        style = rs.defense(st.defense) if st.defense else None
+        if style and style["max_move_ft"] == 0:
+            refuse("move.stance-no-move", who=fig.label, stance=style["style"])
+        return None
+    if rs.d100:
+        refuse("move.declared-in-segments", who=fig.label)
+    require_can_move(battle, fig)
+    if movement_left(battle, fig.id) <= 0:
+        refuse("move.none-left", who=fig.label, moved_ft=st.moved_ft)
+    return None
+
+
+def _probe_turn(battle, fig) -> Refusal | None:
+    require_turn(battle, fig.id)
+    if battle.ruleset.d100 and battle.state.phase != "declare":
+        refuse("turn.declared-with-move")
+    return None
+
+
+def _probe_attack(battle, fig) -> Refusal | None:
+    require_turn(battle, fig.id)
+    require_can_attack(battle, fig)
+    require_attack_phase(battle)
+    foes = _foes_nearest_first(battle, fig)
+    return _first_allowed(battle, [Attack(fig.id, target=f.id, weapon=w) for f in foes
+                                   for w in dict.fromkeys(fig.weapons)], "attack.no-foe", who=fig.label)
+
+
+def _probe_charge(battle, fig) -> Refusal | None:
+    foes = _foes_nearest_first(battle, fig)
+    if not foes:
+        require_turn(battle, fig.id)
+    return _first_allowed(battle, [Charge(fig.id, target=f.id) for f in foes], "attack.no-foe", who=fig.label)
+
+
+def _probe_set(battle, fig) -> Refusal | None:
+    return battle.check(SetAgainstCharge(fig.id))
+
+
+def _probe_aim(battle, fig) -> Refusal | None:
+    foes = _foes_nearest_first(battle, fig)
+    return _first_allowed(battle, [Aim(fig.id, target=f.id) for f in foes] or [Aim(fig.id)], "attack.no-foe",
+                          who=fig.label)
+
+
+def _probe_defend(battle, fig) -> Refusal | None:
+    return _first_allowed(battle, _defend_actions(battle, fig.id), "defend.none", ruleset=battle.ruleset.name)
+
+
+def _probe_disengage(battle, fig) -> Refusal | None:
+    require_turn(battle, fig.id)
+    styles = battle.ruleset.section("disengage")["styles"]
+    if not styles:
+        refuse("disengage.none", ruleset=battle.ruleset.name)
+    require_can_disengage(battle, fig, styles[0])
+    return None
+
+
+_PROBES = {
+    "move": _probe_move, "turn": _probe_turn, "attack": _probe_attack, "charge": _probe_charge, "set": _probe_set,
+    "aim": _probe_aim, "defend": _probe_defend, "disengage": _probe_disengage,
+    "hold": lambda battle, fig: battle.check(Hold(fig.id)),
+    "end-turn": lambda battle, fig: battle.check(EndTurn(fig.id)),
+}
+
+
+def _defend_actions(battle, figure_id: str) -> list[Action]:
+    out: list[Action] = []
+    for d in battle.ruleset.data["defenses"]:
+        if d["formula"] == "trade":
+            rank = battle.profile(figure_id)["weapon_rank"]
+            if rank:
+                out.append(Defend(figure_id, style=d["style"], amount=rank * 5))
+        else:
+            out.append(Defend(figure_id, style=d["style"]))
+    return out
+
+
+# ----- the AI's menu -----
+def legal_actions(battle, figure_id: str) -> list[Action]:
+    """A reasonable list of what the figure may do now. Every entry passes check(), except moves:
+    those are the squares Positioning.reach() offers in each mode (apply checks their budget)."""
+    if battle.current != figure_id:
+        return []
+    fig = battle.figures[figure_id]
+    rs = battle.ruleset
+    s = battle.state
+    candidates: list[Action] = []
+    foes = [f for f in battle.figures.values() if f.side != fig.side and battle.able(f.id)]
+    positioning = battle.positioning()
+    if s.phase == "act":
+        for foe in foes:
+            for weapon in dict.fromkeys(fig.weapons):
+                candidates.append(Attack(figure_id, target=foe.id, weapon=weapon))
+        if rs.section("charge")["allowed"]:
+            for foe in foes:
+                if positioning.charge_lane(figure_id, foe.id).legal:
+                    candidates.append(Charge(figure_id, target=foe.id))
+        if weapon_data(battle, fig.ready_weapon)["set"]:
+            candidates.append(SetAgainstCharge(figure_id))
+        if rs.section("modifiers")["aim_bonus"] and weapon_data(battle, fig.ready_weapon)["ranged"]:
+            for foe in foes:
+                candidates.append(Aim(figure_id, target=foe.id))
+        if fighting(battle, fig):
+            for style in rs.section("disengage")["styles"]:
+                mode = "withdraw" if style == "fighting" else "run" if style == "hasty" else "walk"
+                try:
+                    reach = positioning.reach(figure_id, mode)
+                except RulesError:
+                    reach = {}
+                far = sorted((sq for sq, e in reach.items() if e.can_end and sq != fig.pos),
+                             key=lambda sq: -min(gap_ft(battle, replace(fig, x=sq[0], y=sq[1]), f) for f in foes))[:3]
+                for sq in far:
+                    candidates.append(Disengage(figure_id, to=sq, style=style))
+    candidates.extend(_defend_actions(battle, figure_id))
+    out = [a for a in candidates if battle.check(a) is None]
+    if s.phase == "declare" or movement_left(battle, figure_id) > 0:
+        if _may_move(battle, figure_id):
+            for mode in MOVE_MODES:
+                if mode == "jog" and not rs.section("movement")["jog_multiplier"]:
+                    continue
+                try:
+                    reach = positioning.reach(figure_id, mode)
+                except RulesError:
+                    continue
+                out.extend(Move(figure_id, to=sq, mode=mode) for sq, entry in sorted(reach.items())
+                           if entry.can_end and sq != fig.pos)
+    if s.phase == "act" and not rs.d100 and battle.check(Hold(figure_id)) is None:
+        out.append(Hold(figure_id))
+    out.append(EndTurn(figure_id))
+    return out
+
+
+def _may_move(battle, figure_id: str) -> bool:
+    s = battle.state
+    if s.phase == "declare":
+        return figure_id not in s.move_orders
+    return move_allowed_after_attack(battle, figure_id)
+
+
+__all__ = ["ACTION_KINDS", "Preview", "preview", "options", "legal_actions"]

@@ -1,0 +1,84 @@
+"""d100 rules: declared moves unfold across segments 10..1, a tenth of the move each segment,
+with the attack slots on their initiative numbers in between."""
+from __future__ import annotations
+
+from ..events import Event, EventKind
+from ..refusals import feet
+from ..moves.path import Path
+from .state import MoveOrder
+from .strikes import free_attack, may_free_attack
+from .walking import carry_movement
+
+
+def run_segments_to(battle, number: int) -> list[Event]:
+    """Advance declared movement through every segment down to `number` (movement happens on 10..1)."""
+    seg = battle.ruleset.section("round")["segments"]
+    if not seg:
+        return []
+    first, last = seg
+    s = battle.state
+    events: list[Event] = []
+    if number > first:
+        return []
+    target_segment = max(last, number)
+    while s.segment > target_segment:
+        s.segment = min(s.segment - 1, first) if s.segment > first else s.segment - 1
+        fraction = (first + 1 - s.segment) / (first + 1 - last)
+        for fid, order in list(s.move_orders.items()):
+            events.extend(_advance_mover(battle, fid, order, fraction))
+    return events
+
+
+def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[Event]:
+    if not battle.able(fid):
+        return []
+    steps = order.steps
+    total = order.cost_ft
+    goal = 0
+    for i, step in enumerate(steps):
+        if step.total_ft <= total * fraction + 1e-9:
+            goal = i
+    if goal <= order.done:
+        return []
+    fig = battle.figures[fid]
+    occupied = {f.pos for f in battle.figures.values() if f.id != fid and not battle.states[f.id].has("dead")
+                and not battle.states[f.id].has("fled")}
+    start_index = order.done
+    reached = start_index
+    for i in range(start_index + 1, goal + 1):
+        step = steps[i]
+        if (step.x, step.y) in occupied and (step.x, step.y) != fig.pos:
+            break
+        reached = i
+    if reached == start_index:
+        return []
+    sub = steps[start_index: reached + 1]
+    positioning = battle.positioning()
+    shots = positioning.engagement.parting_shots(fig, sub, order.mode, positioning.figures)
+    order.done = reached
+    end = steps[reached]
+    path = Path(fid, order.mode, tuple(sub), sub[-1].total_ft - sub[0].total_ft, total)
+    st = battle.states[fid]
+    st.moved_ft += path.total_ft
+    if order.mode == "run":
+        st.move_mode = "run"
+    elif not st.move_mode:
+        st.move_mode = order.mode
+    events = [Event(kind=EventKind.MOVE, rule=battle.ruleset.cite("the-initiative-round"), actor=fid,
+                    text=f"segment {battle.state.segment}: {fig.label} moves to {end.x},{end.y} "
+                         f"({feet(end.total_ft)} of {feet(total)} ft)",
+                    squares=tuple((step.x, step.y) for step in sub), data={"segment": battle.state.segment})]
+    for shot in sorted(shots, key=lambda s: s.step_index):
+        if not may_free_attack(battle, shot.attacker_id, fid):
+            continue
+        events.extend(free_attack(battle, shot.attacker_id, fid, shot.rule, shot.reason, parting=True))
+        if not battle.able(fid):
+            break
+    if battle.able(fid):
+        battle.set_figure(carry_movement(battle, battle.figures[fid].moved_to(end.x, end.y, end.facing, end.altitude_ft),
+                                         path, order.mode))
+    else:
+        here = sub[max(0, shots[0].step_index if shots else 0)]
+        battle.set_figure(battle.figures[fid].moved_to(here.x, here.y, here.facing, here.altitude_ft))
+        order.done = len(steps)
+    return events

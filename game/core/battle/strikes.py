@@ -1,0 +1,242 @@
+"""Rolling an attack and applying what it does: the hit, the damage, criticals and fumbles,
+parries, missiles that miss into a melee, and free attacks (parting shots).
+
+Every strike goes through `resolve(battle, breakdown, kind, rule, reason)`: the breakdown it rolls
+against is the same one the what-if view shows (combat.modifiers.attack_breakdown).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..combat import damage as damage_mod
+from ..combat.attack import parry, roll_attack
+from ..combat.breakdown import AttackContext, Breakdown
+from ..combat.dice import parse_dice
+from ..combat.modifiers import attack_breakdown
+from ..combat.reach import in_melee_reach, melee_weapon, weapon_data
+from ..events import Event, EventKind, Modifier
+
+# What each kind of strike is called in the log.
+STRIKE_WORDS = {
+    EventKind.ATTACK: "attack",
+    EventKind.CHARGE_ATTACK: "charge attack",
+    EventKind.PARTING_SHOT: "parting shot",
+    EventKind.FREE_ATTACK: "free attack",
+    EventKind.REACH_ATTACK: "reach attack on a closing foe",
+    EventKind.SET_WEAPON_STRIKE: "set weapon",
+    EventKind.STRIKES_FIRST: "strikes first",
+}
+
+
+def resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, consume: bool = True) -> list[Event]:
+    """Roll an attack from its breakdown and apply it. Returns the events."""
+    rs = battle.ruleset
+    attacker, target = battle.figures[bd.attacker], battle.figures[bd.target]
+    ast, tst = battle.states[bd.attacker], battle.states[bd.target]
+    tprof = battle.profile(bd.target)
+    result = roll_attack(battle, bd, battle.rng, tprof, tst)
+    if consume:
+        ast.attacks_made += 1
+        if tprof["normal_man"]:
+            ast.attacks_vs_normal_men += 1
+        ast.attacked = True
+    battle.state.fought.add(tuple(sorted((bd.attacker, bd.target))))
+    if bd.attacker not in tst.shield_used_by:
+        tst.shield_used_by.append(bd.attacker)
+    if tst.defense and bd.attacker not in tst.defended_against:
+        tst.defended_against.append(bd.attacker)
+    events: list[Event] = []
+    extra_words = []
+    friend_hit = None
+    if bd.kind == "ranged" and bd.friends_in_melee and not result.hit:
+        friend_hit, rolls = _into_melee_miss(battle, bd, result)
+        result.rolls.extend(rolls)
+    parried = False
+    if result.hit and bd.kind == "melee" and tst.defense:
+        parried, prolls, pwords = parry(battle, bd.target, result.total, result.damage, battle.rng)
+        result.rolls.extend(prolls)
+        if pwords:
+            extra_words.append(pwords)
+    what = STRIKE_WORDS[kind]
+    text = attack_text(battle, bd, result, what, parried)
+    if extra_words:
+        text += "; " + "; ".join(extra_words)
+    text += f" ({rule})"
+    if reason:
+        text = f"{reason}: " + text
+    events.append(Event(
+        kind=kind, rule=rule, actor=bd.attacker, target=bd.target,
+        rolls=tuple(result.rolls), modifiers=tuple([Modifier(bd.attack_name, bd.base_attack, bd.rule)] + list(bd.attack_mods)),
+        total=result.total, target_number=bd.target_number,
+        outcome=("parried" if parried else "hit" if result.hit else "miss"), text=text,
+        squares=(attacker.pos, target.pos),
+        data={"breakdown": bd.to_json(), "die": result.die_result, "hit": result.hit,
+              "damage": 0 if parried else result.damage, "damage_text": result.damage_text,
+              "critical": result.critical, "fumble": result.fumble, "condition": result.condition,
+              "notes": result.notes, "what": what},
+    ))
+    if result.hit and not parried:
+        tst.hit_by.append(bd.attacker)
+        if tst.charging == bd.attacker and rs.section("modifiers")["charge_negated_if_hit_first"]:
+            tst.charge_negated = True
+        events.extend(_after_hit(battle, bd, result))
+    if result.fumble:
+        events.extend(_apply_fumble(battle, bd, result))
+    if friend_hit:
+        events.extend(friend_hit)
+    return events
+
+
+def attack_text(battle, bd: Breakdown, result, what: str, parried: bool) -> str:
+    attacker, target = battle.figures[bd.attacker], battle.figures[bd.target]
+    head = f"{attacker.label}'s {what} at {target.label}" if what != "attack" else f"{attacker.label} attacks {target.label}"
+    if bd.resolution == "d100":
+        mods = "".join(f", {m.value:+d} {m.name}" for m in bd.attack_mods)
+        dmods = "".join(f", {m.value:+d} {m.name}" for m in bd.defense_mods)
+        body = (f"d100 {result.die_result:02d} vs {bd.target_number} (SC {bd.base_attack}{mods} = {bd.attack_total}; "
+                f"DEF {bd.base_defense}{dmods} = {bd.defense_total})")
+    else:
+        parts = [f"d20 {result.die_result}"]
+        if bd.base_attack:
+            parts.append(f"{bd.base_attack:+d} {bd.attack_name}")
+        parts += [f"{m.value:+d} {m.name}" for m in bd.attack_mods]
+        defense = f"{bd.defense_name} {bd.defense_total}"
+        if bd.defense_mods:
+            defense += f" ({bd.base_defense}" + "".join(f" {m.value:+d} {m.name}" for m in bd.defense_mods) + ")"
+        body = ", ".join(parts) + f" = {result.total} vs {defense}"
+    outcome = result.outcome
+    if parried:
+        outcome += ", but parried"
+    elif result.hit:
+        outcome += f", {result.damage} damage" + (f" ({result.damage_text})" if result.damage_text else "")
+        if result.subdual:
+            outcome += " subdual"
+    return f"{head} with {bd.weapon}: {body}: {outcome}"
+
+
+def _after_hit(battle, bd: Breakdown, result) -> list[Event]:
+    rs = battle.ruleset
+    events: list[Event] = []
+    target = battle.figures[bd.target]
+    tst = battle.states[bd.target]
+    dmg_rule = rs.cite(rs.section("damage")["rule"])
+    events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule))
+    if result.critical == "grievous":
+        tst.prot_lost += 1
+        events.append(Event(kind=EventKind.GRIEVOUS, rule=rs.cite("critical-and-grievous-hits"), actor=bd.attacker,
+                            target=bd.target,
+                            text=f"{target.label}'s armour loses 1 PROT until repaired; a grievous wound may follow "
+                                 f"(the grievous tables are not in the document) ({rs.cite('critical-and-grievous-hits')})"))
+    if result.critical in ("grievous", "critical") and rs.d100 and bd.kind == "ranged":
+        w = weapon_data(battle, bd.weapon)
+        if w["stuck_dex"]:
+            dex = w["stuck_dex"] - (1 if result.critical == "grievous" else 0)
+            tst.stuck.append([dex, w["stuck_bleed"]])
+            rule = rs.cite("critical-or-grievous-hits")
+            events.append(Event(kind=EventKind.STUCK, rule=rule, target=bd.target,
+                                text=f"the {bd.weapon}'s missile sticks in {target.label}: {dex} DEX and "
+                                     f"{w['stuck_bleed']} bleeding a round until removed ({rule})"))
+    if result.condition and battle.able(bd.target):
+        tst.conditions[result.condition] = 0
+        rule = rs.cite("critical-hit")
+        events.append(Event(kind=EventKind.CONDITION, rule=rule, target=bd.target, outcome=result.condition,
+                            text=f"{target.label} is {result.condition} ({rule})"))
+    if rs.section("damage")["stun_over_con"] and battle.able(bd.target):
+        threshold = damage_mod.stun_threshold(rs, battle.profile(bd.target), target.size, tst.max_hp)
+        if result.damage > threshold:
+            tst.conditions["stunned"] = battle.round
+            rule = rs.cite("taking-damage")
+            events.append(Event(kind=EventKind.STUNNED, rule=rule, target=bd.target, outcome="stunned",
+                                text=f"{result.damage} damage is more than {target.label}'s CON {threshold}: stunned "
+                                     f"for the rest of the round, its remaining attacks are lost ({rule})"))
+    if not battle.able(bd.target) and target.altitude_ft > 0 and not tst.has("fled"):
+        fall_ft = target.altitude_ft
+        battle.set_figure(replace(target, altitude_ft=0))
+        events.extend(damage_mod.fall(battle, bd.target, fall_ft, battle.rng))
+    return events
+
+
+def _apply_fumble(battle, bd: Breakdown, result) -> list[Event]:
+    rs = battle.ruleset
+    st = battle.states[bd.attacker]
+    fig = battle.figures[bd.attacker]
+    effect = result.fumble
+    rule = rs.cite("critical-miss") if rs.section("attack")["fumble"] == "table" else rs.cite(rs.section("attack")["rule"])
+    if effect in ("weapon-breaks", "drop-weapon", "lose-next-attack"):
+        st.no_attack_round = battle.round + 1
+        words = {"weapon-breaks": "its weapon breaks", "drop-weapon": "it drops its weapon",
+                 "lose-next-attack": "it fumbles"}[effect]
+        return [Event(kind=EventKind.FUMBLE, rule=rule, actor=fig.id, outcome=effect,
+                      text=f"{fig.label}: {words}; no attack next round ({rule})")]
+    if effect == "stumble" and result.fumble_failed_check:
+        rounds_roll = battle.rng.randint(1, 2)
+        st.conditions["stumbling"] = battle.round + rounds_roll
+        return [Event(kind=EventKind.FUMBLE, rule=rule, actor=fig.id, outcome=effect,
+                      text=f"{fig.label} stumbles: -1 to combat rolls for {rounds_roll} round(s) ({rule})")]
+    if effect == "sloppy" and result.fumble_failed_check:
+        target = bd.target
+        if battle.able(target) and in_melee_reach(battle, battle.figures[target], fig):
+            return free_attack(battle, target, fig.id, rule, f"{fig.label}'s sloppy attack opens it up", parting=False)
+    return []
+
+
+def _into_melee_miss(battle, bd: Breakdown, result):
+    """A missile that missed into a melee: does it strike a friend instead? (events or None, extra rolls)"""
+    rs = battle.ruleset
+    rules = rs.section("modifiers")
+    how = rules["into_melee"]
+    rule = rs.cite(rules["into_melee_rule"])
+    friends = [f for f in bd.friends_in_melee if battle.able(f)]
+    if not friends:
+        return None, []
+    if how == "margin" and 0 < result.margin < rules["into_melee_margin"]:
+        victim = friends[0] if len(friends) == 1 else friends[battle.rng.randint(0, len(friends) - 1)]
+        fbd = attack_breakdown(battle, bd.attacker, victim, AttackContext(weapon=bd.weapon, free_attack=True))
+        dmg = parse_dice(fbd.damage).roll(battle.rng)
+        events = [Event(kind=EventKind.FRIENDLY_FIRE, rule=rule, actor=bd.attacker, target=victim, rolls=(dmg,),
+                        total=dmg.total,
+                        text=f"the missile missed by {result.margin}, less than {rules['into_melee_margin']}: it "
+                             f"strikes {battle.figures[victim].label} instead for {dmg.total} damage ({rule})")]
+        events.extend(damage_mod.apply_damage(battle, victim, dmg.total, False, rule))
+        return events, [dmg]
+    if how == "reroll-allies":
+        events: list[Event] = []
+        for victim in friends:
+            fbd = attack_breakdown(battle, bd.attacker, victim, AttackContext(weapon=bd.weapon, free_attack=True))
+            fres = roll_attack(battle, fbd, battle.rng, battle.profile(victim), battle.states[victim])
+            text = (f"the missile flies on into the melee: against {battle.figures[victim].label} d20 "
+                    f"{fres.die_result} = {fres.total} vs AC {fbd.defense_total}: "
+                    + (f"hit, {fres.damage} damage" if fres.hit else "miss"))
+            events.append(Event(kind=EventKind.FRIENDLY_FIRE, rule=rule, actor=bd.attacker, target=victim,
+                                rolls=tuple(fres.rolls), total=fres.total, target_number=fbd.defense_total,
+                                outcome="hit" if fres.hit else "miss", text=text + f" ({rule})"))
+            if fres.hit:
+                events.extend(damage_mod.apply_damage(battle, victim, fres.damage, False, rule))
+                break
+        return events, []
+    return None, []
+
+
+# ----- free attacks -----
+def may_free_attack(battle, attacker_id: str, target_id: str) -> bool:
+    if not battle.able(attacker_id) or not battle.able(target_id):
+        return False
+    ast = battle.states[attacker_id]
+    if target_id in ast.free_attacked_by:
+        return False
+    style = battle.ruleset.defense(ast.defense) if ast.defense else None
+    if style and style["no_parting_shot"]:
+        return False
+    return not ast.has("surprised")
+
+
+def free_attack(battle, attacker_id: str, target_id: str, rule: str, reason: str, parting: bool) -> list[Event]:
+    """A strike that uses up no attack: a parting shot, or the answer to a sloppy fumble."""
+    battle.states[attacker_id].free_attacked_by.append(target_id)
+    ctx = AttackContext(parting_shot=parting, free_attack=True)
+    bd = attack_breakdown(battle, attacker_id, target_id, ctx)
+    if bd.kind != "melee":
+        bd = attack_breakdown(battle, attacker_id, target_id,
+                              replace(ctx, weapon=melee_weapon(battle, battle.figures[attacker_id])))
+    kind = EventKind.PARTING_SHOT if parting else EventKind.FREE_ATTACK
+    return resolve(battle, bd, kind, rule=rule, reason=reason, consume=False)

@@ -1,0 +1,249 @@
+"""The round and its turns: who acts now, and the upkeep between turns and rounds.
+
+A round follows the ruleset (see docs/resolver.md): surprise in the first round, initiative per
+figure, per side or per attack, turns in initiative order with equal numbers acting together,
+bfrpg's phase order inside one number, and, in the d100 rules, a declaration turn for everyone,
+then attacks on their initiative numbers while declared moves unfold across segments 10..1.
+"""
+from __future__ import annotations
+
+from ..combat import damage as damage_mod
+from ..combat import rounds
+from ..combat.dice import parse_dice
+from ..combat.morale import morale_after_loss
+from ..combat.reach import in_melee_reach, weapon_data
+from ..combat.state import FigureState
+from ..events import Event, EventKind
+from .budgets import attacks_left, in_slot_of, reloading_words, slot_phases
+from .segments import run_segments_to
+
+
+def start(battle) -> list[Event]:
+    """Hit points, then the first round."""
+    events: list[Event] = []
+    rs = battle.ruleset
+    for f in battle.figures.values():
+        prof = battle.profile(f.id)
+        if prof["hp"] > 0:
+            hp = prof["hp"]
+        else:
+            roll = parse_dice(prof["hit_dice"]).roll(battle.rng)
+            hp = max(1, roll.total)
+            events.append(Event(kind=EventKind.HIT_POINTS, rule=rs.cite("hit-points"), actor=f.id, rolls=(roll,),
+                                total=hp, text=f"{f.label} rolls {prof['hit_dice']} for hit points: {hp}"))
+        state = FigureState(hp=hp, max_hp=hp)
+        for name in prof["start_conditions"]:
+            state.conditions[name] = 0
+        battle.states[f.id] = state
+    events.extend(begin_round(battle))
+    events.extend(advance(battle))
+    return events
+
+
+def begin_round(battle) -> list[Event]:
+    s = battle.state
+    s.round += 1
+    rs = battle.ruleset
+    events = [Event(kind=EventKind.ROUND, rule=rs.cite("combat-round"), text=f"round {s.round} begins",
+                    data={"round": s.round})]
+    for fid, state in s.states.items():
+        if s.round > 1:
+            events.extend(damage_mod.bleed(battle, fid))
+        state.new_round()
+        s.figures[fid] = s.figures[fid].fresh_round()
+        for name, last in list(state.conditions.items()):
+            if last and last < s.round:
+                del state.conditions[name]
+    battle.figures_moved()
+    s.declarations_open = True
+    s.slots, s.slot_index, s.phase_index, s.done = [], 0, 0, set()
+    s.move_orders = {}
+    s.segment = 11
+    if s.round == 1:
+        events.extend(rounds.roll_surprise(battle, battle.rng))
+    if rs.section("round")["declarations"]:
+        s.phase = "declare"
+        s.declare_order = [f.id for f in s.figures.values() if battle.able(f.id)]
+        s.declare_done = set()
+        events.append(Event(kind=EventKind.DECLARE, rule=rs.cite("action-declaration"),
+                            text="declarations: each figure declares its move and stance for the round"))
+    else:
+        s.phase = "act"
+        s.slots, init_events = rounds.roll_initiative(battle, battle.rng)
+        events.extend(init_events)
+        events.extend(order_event(battle))
+    return events
+
+
+def order_event(battle) -> list[Event]:
+    slots = battle.state.slots
+    words = "; ".join(f"{s.number}: " + ", ".join(battle.figures[m].label for m in s.members) for s in slots)
+    return [Event(kind=EventKind.ORDER, rule=battle.ruleset.cite(battle.ruleset.section("round")["rule"]),
+                  text=f"order of action: {words}" if words else "nobody acts this round",
+                  data={"slots": [s.to_json() for s in slots]})]
+
+
+def end_round(battle) -> list[Event]:
+    s = battle.state
+    events: list[Event] = []
+    segments = battle.ruleset.section("round")["segments"]
+    if s.phase == "act" and segments:
+        events.extend(run_segments_to(battle, segments[1]))
+    for fid in s.pending_fallen:
+        s.states[fid].acts_before_falling = False
+    s.pending_fallen = []
+    return events
+
+
+def advance(battle) -> list[Event]:
+    """Move the turn pointer to the next figure that can act, running round upkeep on the way."""
+    s = battle.state
+    events: list[Event] = []
+    for _guard in range(10000):
+        events.extend(check_over(battle))
+        if s.over:
+            s.current = None
+            return events
+        if s.phase == "declare":
+            nxt = next((f for f in s.declare_order if f not in s.declare_done and battle.able(f)), None)
+            if nxt is not None:
+                s.current = nxt
+                return events
+            s.phase = "act"
+            s.slots, init_events = rounds.roll_attack_initiative(battle, battle.rng)
+            events.extend(init_events)
+            events.extend(order_event(battle))
+            s.slot_index, s.phase_index, s.done = 0, 0, set()
+            continue
+        if s.slot_index >= len(s.slots):
+            events.extend(end_round(battle))
+            events.extend(check_over(battle))
+            if s.over:
+                s.current = None
+                return events
+            events.extend(begin_round(battle))
+            continue
+        slot = s.slots[s.slot_index]
+        if battle.ruleset.section("round")["segments"] and s.phase_index == 0 and not s.done:
+            events.extend(run_segments_to(battle, slot.number))
+        phases = slot_phases(battle, slot)
+        if s.phase_index >= len(phases):
+            for m in slot.members:
+                s.states[m].acts_before_falling = False
+            s.slot_index += 1
+            s.phase_index, s.done = 0, set()
+            battle.figures_moved()
+            continue
+        phase = phases[s.phase_index]
+        for member in slot.members:
+            if member in s.done:
+                continue
+            ok, why = can_take_turn(battle, member, slot, phase)
+            if ok:
+                s.current = member
+                return events
+            s.done.add(member)
+            if why:
+                events.append(why)
+        s.phase_index += 1
+        s.done = set()
+    raise AssertionError("turn order did not settle")
+
+
+def can_take_turn(battle, fid: str, slot, phase: str) -> tuple[bool, Event | None]:
+    st = battle.states[fid]
+    fig = battle.figures[fid]
+    if st.out_of_fight and not st.acts_before_falling:
+        return False, None
+    rs = battle.ruleset
+    if st.has("surprised"):
+        if phase in ("all", "movement") and slot.attack_index <= 0:
+            return False, Event(kind=EventKind.SKIP, rule=rs.cite(rs.section("surprise")["rule"]), actor=fid,
+                                text=f"{fig.label} is surprised and cannot act this round")
+        return False, None
+    if st.has("stunned") and rs.d100:
+        return False, Event(kind=EventKind.SKIP, rule=rs.cite("taking-damage"), actor=fid,
+                            text=f"{fig.label} is stunned and loses its attack on {slot.number}")
+    busy = reloading_words(battle, fid)
+    if busy:
+        if phase in ("all", "movement"):
+            return False, Event(kind=EventKind.SKIP, rule=rs.cite("missile-weapon-rate-of-fire"), actor=fid, text=busy)
+        return False, None
+    if phase == "missile":
+        return (attacks_left(battle, fid) > 0 and any(weapon_data(battle, w)["ranged"] or weapon_data(battle, w)["thrown"]
+                                                      for w in fig.weapons)), None
+    if phase == "melee":
+        return (attacks_left(battle, fid) > 0 and any(in_melee_reach(battle, fig, o) for o in battle.figures.values()
+                                                      if o.side != fig.side and battle.able(o.id))), None
+    return True, None
+
+
+def check_over(battle) -> list[Event]:
+    s = battle.state
+    if s.over:
+        return []
+    standing = {f.side for f in s.figures.values() if battle.able(f.id)}
+    if len(standing) <= 1 and len(battle.sides()) > 1:
+        s.over = True
+        s.winner = next(iter(standing)) if standing else None
+        return [Event(kind=EventKind.BATTLE_OVER, rule=battle.ruleset.cite("combat-round"),
+                      text=f"the battle is over: {over_words(battle)}", outcome=s.winner or "draw",
+                      data={"winner": s.winner})]
+    return []
+
+
+def over_words(battle) -> str:
+    if battle.state.winner:
+        return f"side {battle.state.winner} wins; every foe is down, routed or fled"
+    return "no side is left standing"
+
+
+def settle(battle) -> list[Event]:
+    """After an action: advance the turn if the current figure's turn has ended, check the end."""
+    s = battle.state
+    events = check_over(battle)
+    if s.over:
+        s.current = None
+        return events
+    cur = s.current
+    if cur is not None and cur not in s.done and s.phase == "act":
+        st = s.states[cur]
+        if st.out_of_fight and not st.acts_before_falling:
+            s.done.add(cur)
+    if cur is not None and s.phase == "declare" and not battle.able(cur):
+        s.declare_done.add(cur)
+    if s.current is None or s.current in s.done or s.current in s.declare_done:
+        events.extend(advance(battle))
+    return events
+
+
+# ----- figures falling and fleeing (called from damage and morale) -----
+def figure_fell(battle, fid: str) -> list[Event]:
+    """A figure went out of the fight: it may still act on its own number (simultaneous), and its
+    side checks morale."""
+    s = battle.state
+    events: list[Event] = []
+    st = s.states[fid]
+    slot = in_slot_of(battle, fid)
+    rs = battle.ruleset
+    if (slot is not None and rs.section("round")["fallen_act_on_ties"] and fid not in s.done
+            and s.current != fid and not rs.d100 and len(slot.members) > 1):
+        st.acts_before_falling = True
+        s.pending_fallen.append(fid)
+        events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(rs.section("round")["rule"]), actor=fid,
+                            text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
+                                 f"action before it falls"))
+    battle.figures_moved()
+    events.extend(morale_after_loss(battle, battle.figures[fid].side, battle.rng))
+    return events
+
+
+def flee(battle, fid: str, rule: str) -> list[Event]:
+    st = battle.states[fid]
+    if st.has("fled"):
+        return []
+    st.conditions["fled"] = 0
+    st.fled = True
+    battle.figures_moved()
+    return [Event(kind=EventKind.FLEE, rule=rule, actor=fid, text=f"{battle.figures[fid].label} flees the battle",
+                  outcome="fled", squares=(battle.figures[fid].pos,))]

@@ -1,0 +1,43 @@
+"""A hypothetical position: the battle as it would read with some figures standing elsewhere.
+
+A `BattleView` is read-only and answers the same questions the battle does about position and
+odds (`explain_attack`, `positioning`), with the same code: the combat modules read any object
+with `ruleset`, `map`, `round`, `figures`, `profile`, `state_of`, `able` and `positioning`. The AI
+scores squares with it; the window and the CLI show "what if I stood there".
+"""
+from __future__ import annotations
+
+from ..combat.breakdown import AttackContext, Breakdown
+from ..combat.modifiers import attack_breakdown
+from ..figure import Figure
+from ..moves.positioning import Positioning
+
+
+class BattleView:
+    def __init__(self, battle, placed: dict[str, Figure]):
+        self._battle = battle
+        self.ruleset = battle.ruleset
+        self.map = battle.map
+        self.round = battle.round
+        self.figures = dict(battle.figures)
+        self.figures.update(placed)
+        self._placed = placed
+        self._positioning: Positioning | None = None
+
+    def profile(self, figure_id: str) -> dict:
+        return self._battle.profile(figure_id)
+
+    def state_of(self, figure_id: str):
+        return self._battle.state_of(figure_id)
+
+    def able(self, figure_id: str) -> bool:
+        return self._battle.able(figure_id)
+
+    def positioning(self) -> Positioning:
+        if self._positioning is None:
+            present = [self.figures[f.id] for f in self._battle.positioning().figures]
+            self._positioning = Positioning(self.map, self.ruleset, present)
+        return self._positioning
+
+    def explain_attack(self, attacker_id: str, target_id: str, weapon: str | None = None, **context) -> Breakdown:
+        return attack_breakdown(self, attacker_id, target_id, AttackContext(weapon=weapon, **context))

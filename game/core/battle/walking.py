@@ -1,0 +1,111 @@
+"""Carrying out a planned move: the mover walks its path, foes it leaves take their parting shots
+as it goes, a felled mover stops where it fell, and reach weapons strike a foe that closes."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..combat.breakdown import AttackContext
+from ..combat.modifiers import attack_breakdown
+from ..combat.reach import in_melee_reach, melee_reach_ft
+from ..events import Event, EventKind
+from ..refusals import feet
+from ..figure import Figure
+from ..geometry import FACINGS
+from ..moves.path import movement_after
+from ..moves.positioning import PlannedMove
+from .budgets import attacks_left, turn_still_to_come
+from .strikes import free_attack, may_free_attack, resolve
+
+
+def carry_movement(battle, fig: Figure, path, mode: str) -> Figure:
+    """The figure after a move, remembering what the rest of its round's movement must obey."""
+    diagonals, straight = movement_after(battle.figures[fig.id], path, battle.ruleset.diagonal)
+    return replace(fig, diagonals_moved=diagonals, straight_ft=straight, has_moved=True,
+                   running=fig.running or mode in ("run", "jog", "charge"))
+
+
+def on_edge(battle, step) -> bool:
+    return step.x in (0, battle.map.width - 1) or step.y in (0, battle.map.height - 1)
+
+
+def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=None,
+         record_mode: str | None = None) -> list[Event]:
+    """Walk a planned move: parting shots as the mover leaves, closing reach attacks at the end."""
+    st = battle.states[fig.id]
+    path = planned.path
+    end = path.end
+    start_pos = fig.pos
+    events = [Event(
+        kind=EventKind.MOVE, rule=path.steps[-1].rule or battle.ruleset.cite("movement"), actor=fig.id,
+        text=f"{fig.label} moves ({mode}) to {end.x},{end.y} facing {FACINGS[end.facing]}, {feet(path.total_ft)} ft",
+        squares=tuple((s.x, s.y) for s in path.steps),
+        data={"mode": mode, "cost_ft": path.total_ft, "steps": [s.to_json() for s in path.steps]},
+    )]
+    st.moved_ft += path.total_ft
+    st.moved_squares += len(path.steps) - 1
+    if mode in ("run", "jog", "charge") or not st.move_mode:
+        st.move_mode = record_mode or mode
+    if mode == "withdraw":
+        st.withdrawing = True
+    stop_at = None
+    for shot in sorted(planned.parting_shots, key=lambda s: s.step_index):
+        if allowed_shots is not None and shot.attacker_id not in allowed_shots:
+            continue
+        if not may_free_attack(battle, shot.attacker_id, fig.id):
+            continue
+        i = shot.step_index
+        step = path.steps[i]
+        nxt = path.steps[min(i + 1, len(path.steps) - 1)]
+        battle.set_figure(battle.figures[fig.id].moved_to(step.x, step.y, nxt.facing, step.altitude_ft))
+        events.extend(free_attack(battle, shot.attacker_id, fig.id, shot.rule, shot.reason, parting=True))
+        if not battle.able(fig.id):
+            stop_at = step
+            break
+    final = stop_at or end
+    battle.set_figure(carry_movement(battle, battle.figures[fig.id].moved_to(
+        final.x, final.y, final.facing, final.altitude_ft), path, mode))
+    if stop_at is not None:
+        events.append(Event(kind=EventKind.MOVE, rule=battle.ruleset.cite("movement"), actor=fig.id,
+                            text=f"{fig.label} falls at {final.x},{final.y} and moves no further",
+                            squares=((final.x, final.y),)))
+        return events
+    if path.stall:
+        events.append(Event(kind=EventKind.STALL, rule=battle.ruleset.cite("flyer-altitude"), actor=fig.id,
+                            text=f"{fig.label} flew too little to stay aloft and stalls: it must dive next round"))
+    if mode != "charge":
+        events.extend(closing_reach_attacks(battle, fig.id, start_pos))
+    return events
+
+
+def may_strike_closing_foe(battle, foe: Figure, mover: Figure, before: Figure) -> bool:
+    """bfrpg/ch17: a foe with a reach weapon whose turn is still to come may strike a figure that
+    just closed into its reach (it was not in reach before the move)."""
+    rs = battle.ruleset
+    if not rs.section("round")["reach_attacks_closing_foe"] or rs.d100:
+        return False
+    if not battle.able(foe.id) or not battle.able(mover.id):
+        return False
+    if melee_reach_ft(battle, foe) <= rs.section("engagement")["zone_ft"] or not turn_still_to_come(battle, foe.id):
+        return False
+    if attacks_left(battle, foe.id) <= 0 or battle.states[foe.id].attacked:
+        return False
+    return in_melee_reach(battle, foe, mover) and not in_melee_reach(battle, foe, before)
+
+
+def strike_closing_foe(battle, foe: Figure, mover: Figure, reason: str) -> list[Event]:
+    rs = battle.ruleset
+    bd = attack_breakdown(battle, foe.id, mover.id, AttackContext())
+    return resolve(battle, bd, EventKind.REACH_ATTACK, rule=rs.cite(rs.section("round")["rule"]), reason=reason)
+
+
+def closing_reach_attacks(battle, mover_id: str, start_pos) -> list[Event]:
+    events = []
+    mover = battle.figures[mover_id]
+    before = replace(mover, x=start_pos[0], y=start_pos[1])
+    for foe in list(battle.figures.values()):
+        if foe.side == mover.side or not may_strike_closing_foe(battle, foe, battle.figures[mover_id], before):
+            continue
+        events.extend(strike_closing_foe(battle, foe, battle.figures[mover_id],
+                                         f"{foe.label}'s {foe.ready_weapon} reaches {mover.label} as it closes; "
+                                         f"it strikes on {mover.label}'s number"))
+    return events

@@ -1,0 +1,152 @@
+"""What an attack would be, as a value: every modifier with its value and source, the defense it
+is rolled against, the damage, and whether it can be made at all (and if not, why).
+
+The resolver's roll, the window's tooltip, the AI's odds and the CLI's `explain` all read this one
+value (built by modifiers.attack_breakdown), so they can never disagree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..refusals import Refusal
+
+
+@dataclass(frozen=True)
+class AttackContext:
+    """What kind of attack this is, beyond who strikes whom."""
+    weapon: str | None = None
+    parting_shot: bool = False
+    charge: bool = False
+    set_vs_charge: bool = False
+    subdue: bool = False
+    careful: bool = False          # a shooter taking the penalty so as never to hit friends
+    free_attack: bool = False      # does not use up an attack
+    reach_first: bool = False
+    surprise_round: bool = False
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    attacker: str
+    target: str
+    weapon: str
+    kind: str                      # "melee" or "ranged"
+    resolution: str                # "d20" or "d100"
+    base_attack: int
+    attack_name: str               # "AB" or "SC"
+    attack_mods: tuple = ()
+    base_defense: int = 0
+    defense_name: str = "AC"
+    defense_mods: tuple = ()
+    distance_ft: float = 0.0
+    range_band: str = ""
+    damage: str = "1d6"
+    damage_mods: tuple = ()
+    damage_multipliers: tuple = ()   # Modifier(name, factor, source)
+    subdue: bool = False
+    auto_hit: str = ""              # e.g. "helpless": melee on a helpless foe always hits
+    friends_in_melee: tuple = ()    # ids of the attacker's friends fighting the target
+    rule: str = ""
+    notes: tuple = ()
+    refusals: tuple[Refusal, ...] = ()   # why it cannot be made from where they stand (empty: it can)
+
+    @property
+    def allowed(self) -> bool:
+        return not self.refusals
+
+    @property
+    def reason(self) -> str:
+        """Why not, in a player's words ("" when allowed)."""
+        return "; ".join(r.words for r in self.refusals)
+
+    @property
+    def attack_total(self) -> int:
+        return self.base_attack + sum(m.value for m in self.attack_mods)
+
+    @property
+    def defense_total(self) -> int:
+        return self.base_defense + sum(m.value for m in self.defense_mods)
+
+    @property
+    def modifier_total(self) -> int:
+        return sum(m.value for m in self.attack_mods)
+
+    @property
+    def target_number(self) -> int:
+        """d20: the AC to reach. d100: the highest roll that hits (modified SC)."""
+        if self.resolution == "d100":
+            return self.attack_total - self.defense_total
+        return self.defense_total
+
+    @property
+    def needed_on_die(self) -> int:
+        """The die roll needed (d20: at least this; d100: at most this)."""
+        if self.resolution == "d100":
+            return self.target_number
+        return self.defense_total - self.attack_total
+
+    @property
+    def damage_multiplier(self) -> int:
+        factor = 1
+        for m in self.damage_multipliers:
+            factor *= m.value
+        return factor
+
+    def chance(self) -> float:
+        """Chance to hit before automatic results, 0..1."""
+        if self.resolution == "d100":
+            return max(0, min(100, self.target_number)) / 100
+        need = self.needed_on_die
+        return max(0, min(20, 21 - need)) / 20
+
+    def to_json(self) -> dict:
+        return {
+            "attacker": self.attacker, "target": self.target, "weapon": self.weapon, "kind": self.kind,
+            "resolution": self.resolution, "allowed": self.allowed, "reason": self.reason,
+            "refusals": [r.to_json() for r in self.refusals],
+            "base_attack": {"name": self.attack_name, "value": self.base_attack},
+            "attack_modifiers": [m.to_json() for m in self.attack_mods],
+            "attack_total": self.attack_total,
+            "base_defense": {"name": self.defense_name, "value": self.base_defense},
+            "defense_modifiers": [m.to_json() for m in self.defense_mods],
+            "defense_total": self.defense_total, "target_number": self.target_number,
+            "needed_on_die": self.needed_on_die, "chance": round(self.chance(), 3),
+            "distance_ft": plain_number(self.distance_ft), "range_band": self.range_band,
+            "damage": self.damage, "damage_modifiers": [m.to_json() for m in self.damage_mods],
+            "damage_multipliers": [m.to_json() for m in self.damage_multipliers],
+            "subdue": self.subdue, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
+            "rule": self.rule, "notes": list(self.notes),
+        }
+
+    def lines(self) -> list[str]:
+        """The breakdown in plain words, one line each, for the CLI and the log panel."""
+        out = []
+        if not self.allowed:
+            out.append(f"not possible now: {self.reason}")
+        out.append(f"{self.kind} attack with {self.weapon} at {plain_number(self.distance_ft)} ft"
+                   + (f" ({self.range_band} range)" if self.range_band else "") + f" [{self.rule}]")
+        out.append(f"  {self.attack_name} {self.base_attack}")
+        for m in self.attack_mods:
+            out.append(f"  {m.value:+d} {m.name} ({m.source})")
+        out.append(f"  = {self.attack_total}")
+        out.append(f"  against {self.defense_name} {self.base_defense}")
+        for m in self.defense_mods:
+            out.append(f"  {m.value:+d} {m.name} ({m.source})")
+        out.append(f"  = {self.defense_name} {self.defense_total}")
+        if self.resolution == "d100":
+            out.append(f"  hits on d100 <= {self.target_number} ({self.attack_total} - {self.defense_total}); "
+                       f"chance {self.chance():.0%}")
+        else:
+            out.append(f"  hits on d20 >= {self.needed_on_die}; chance {self.chance():.0%}")
+        if self.auto_hit:
+            out.append(f"  hits automatically: the target is {self.auto_hit}")
+        mult = "".join(f" x{m.value} {m.name} ({m.source})" for m in self.damage_multipliers)
+        adds = "".join(f" {m.value:+d} {m.name} ({m.source})" for m in self.damage_mods)
+        out.append(f"  damage {self.damage}{adds}{mult}" + (" (subdual)" if self.subdue else ""))
+        for note in self.notes:
+            out.append(f"  note: {note}")
+        return out
+
+
+def plain_number(v: float):
+    return int(v) if float(v).is_integer() else round(v, 1)

@@ -1,0 +1,89 @@
+"""Who is in melee reach of whom, and at what distance: the geometry combat shares.
+
+Every function reads a *battle view*: anything with `ruleset`, `map`, `figures` (id -> Figure),
+`able(id)` and `positioning()`. The live battle is one; a hypothetical position (a figure put on
+another square, facing another way) is another, so "what if" answers use these same functions.
+"""
+from __future__ import annotations
+
+from ..geometry import DIRECTION_DELTAS, distance_ft
+
+SIZE_ORDER = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "giant": 4}
+DEFAULT_RANGES_FT = [50, 100, 150]
+UNKNOWN_WEAPON = {"reach_ft": 5, "ranged": False, "thrown": False, "damage": "1d2", "damage_large": "", "range_ft": [],
+                  "reload_rounds": 0, "reload_is_busy": False, "in_melee_penalty": 0, "stuck_dex": 0, "stuck_bleed": 0,
+                  "charge": False, "set": False, "hands": 1, "subdual": True}
+
+
+def height_ft(bmap, fig) -> float:
+    return float(bmap.elevation_ft[fig.y, fig.x]) + fig.altitude_ft
+
+
+def gap_ft(battle, a, b) -> float:
+    return distance_ft(battle.ruleset.diagonal, a.pos, b.pos, height_ft(battle.map, a), height_ft(battle.map, b))
+
+
+def weapon_data(battle, name: str) -> dict:
+    """The ruleset's numbers for a weapon; a weapon the ruleset does not know strikes like a fist."""
+    return battle.ruleset.weapon(name) or UNKNOWN_WEAPON
+
+
+def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
+    """How far a figure strikes in melee: its weapon's reach, at least the engagement zone."""
+    weapon = weapon_data(battle, weapon_name or fig.ready_weapon)
+    reach = 5 if weapon["ranged"] else weapon["reach_ft"]
+    return max(reach, battle.ruleset.section("engagement")["zone_ft"])
+
+
+def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
+    if attacker.pos == target.pos:
+        return False
+    # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
+    # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
+    neighbours = (max(abs(attacker.x - target.x), abs(attacker.y - target.y)) == 1
+                  and abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) <= 5)
+    if not neighbours and gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
+        return False
+    return battle.positioning().sight_map.clear_line(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
+
+
+def fighting(battle, fig) -> list:
+    """Able foes within melee reach of fig, or whose reach fig stands in."""
+    out = []
+    for other in battle.figures.values():
+        if other.side == fig.side or not battle.able(other.id):
+            continue
+        if in_melee_reach(battle, other, fig) or in_melee_reach(battle, fig, other):
+            out.append(other)
+    return out
+
+
+def attack_kind(battle, attacker, target, weapon_name: str) -> str:
+    weapon = weapon_data(battle, weapon_name)
+    if weapon["ranged"]:
+        return "ranged"
+    if weapon["thrown"] and not in_melee_reach(battle, attacker, target, weapon_name):
+        return "ranged"
+    return "melee"
+
+
+def range_band(weapon: dict, dist: float) -> tuple[int, str]:
+    bands = weapon["range_ft"] or DEFAULT_RANGES_FT
+    for i, (limit, name) in enumerate(zip(bands, ("short", "medium", "long"))):
+        if dist <= limit:
+            return i, name
+    return -1, "out of range"
+
+
+def back_to_wall(battle, fig) -> bool:
+    dx, dy = DIRECTION_DELTAS[(fig.facing + 4) % 8]
+    x, y = fig.x + dx, fig.y + dy
+    return not battle.map.in_bounds(x, y) or bool(battle.map.blocks_move[y, x])
+
+
+def melee_weapon(battle, fig) -> str:
+    """The first weapon the figure can strike with in melee (its fists when it has none)."""
+    for w in fig.weapons:
+        if not weapon_data(battle, w)["ranged"]:
+            return w
+    return "fist"
