@@ -27,7 +27,7 @@ def write(tmp_path, name, text):
     (lambda t: t.replace("run_multiplier = 2 ", 'run_multiplier = "fast" '), "movement.run_multiplier", "a number"),
     (lambda t: t.replace("[grid]", "[grid]\nhex = true"), "grid.hex", "allowed keys here"),
     (lambda t: t.replace('withdraw_fraction = "1/2"', 'withdraw_fraction = "half"'), "movement.withdraw_fraction", "not a fraction"),
-    (lambda t: t.replace('weapons = ["spear"]', 'weapons = ["laser"]'), "templates.spearman.weapons", "unknown weapon"),
+    (lambda t: t + '[templates.spearman]\nweapons = ["laser"]\n', "templates.spearman.weapons", "unknown weapon"),
     (lambda t: t.replace('trigger = "leave-reach"', ""), "parting_shots.trigger", "missing required key"),
 ])
 def test_bad_ruleset_names_file_key_and_what_is_allowed(tmp_path, edit, key, words):
