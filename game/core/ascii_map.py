@@ -5,6 +5,7 @@ from .battlemap import COVER_INDEX, BattleMap
 from .errors import RulesError
 
 # char: what the square is. Digits 1-9 are floor elevation in steps of 5 ft.
+HEIGHT_DIGITS = "123456789"
 LEGEND = {
     ".": "open floor",
     "#": "wall (blocks movement and sight, full hard cover)",
@@ -20,7 +21,9 @@ LEGEND = {
 
 
 def parse_ascii_map(text: str, **meta) -> BattleMap:
-    rows = [line.rstrip() for line in text.strip("\n").splitlines()]
+    # Split on newlines only (CRLF too): splitlines() would also break rows at form feeds and
+    # Unicode separators, and the row numbers in messages would no longer match the file.
+    rows = [line.rstrip() for line in text.strip("\r\n").split("\n")]
     if not rows or not any(rows):
         raise RulesError("the ASCII map is empty")
     width = max(len(r) for r in rows)
@@ -56,8 +59,9 @@ def _apply(bmap: BattleMap, x: int, y: int, ch: str) -> None:
         bmap.difficult[y, x] = True
     elif ch == "+":
         bmap.door[y, x] = True
-    elif ch.isdigit() and ch != "0":
+    elif ch in HEIGHT_DIGITS:  # ASCII only: str.isdigit() also takes '²' and '٣'
         bmap.elevation_ft[y, x] = 5 * int(ch)
     else:
         known = " ".join(k for k in LEGEND)
-        raise RulesError(f"ASCII map row {y + 1}, column {x + 1}: unknown character {ch!r}; the legend is: {known}")
+        raise RulesError(f"ASCII map row {y + 1}, column {x + 1}: unknown character {ch!r}; the legend is: {known} "
+                         "(heights are the ASCII digits 1-9 only)")

@@ -10,7 +10,9 @@ from fractions import Fraction
 
 from .battlemap import COVER_DEGREES
 from .geometry import DIAGONAL_RULES
-from .schema import Field, validate
+from .errors import DataFileError
+from .ruleset_checks import check_consistency
+from .schema import Field, plain_name, section_name, shown, validate
 
 PACES = ("walk", "jog", "run")
 PARTING_SHOT_TRIGGERS = ("leave-reach", "leave-zone", "hasty-disengage", "withdraw-from-melee")
@@ -34,22 +36,81 @@ HP_CONDITIONS = ("unconscious", "grievously-wounded", "dying", "dead")
 CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling")
 
 
+SECTION_WORDS = "a section name: one word, like parting-shot"
+
+
 def _dice_text(value: str) -> str | None:
     from .combat.dice import parse_dice
     try:
         parse_dice(value)
     except ValueError as err:
-        return str(err)
+        return str(err).replace(repr(value), shown(value))
     return None
 
 
-def _fraction_text(value: str) -> str | None:
-    try:
-        number = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        return f"{value!r} is not a fraction; write it like \"1/3\" or \"0.5\""
-    if number < 0:
-        return f"{value!r} must not be negative"
+def _dice_or_empty(value: str) -> str | None:
+    return _dice_text(value) if value else None
+
+
+def _dice_list(values: list) -> str | None:
+    for i, value in enumerate(values, start=1):
+        problem = _dice_text(value)
+        if problem:
+            return f"entry {i}: {problem}"
+    return None
+
+
+def _fraction(low: int, high: int):
+    """A check for a fraction written as a string ("1/3", "0.5"), from low to high."""
+    def check(value: str) -> str | None:
+        try:
+            number = Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return f"{shown(value)} is not a fraction; write it like \"1/3\" or \"0.5\""
+        if not low <= number <= high:
+            return f"{shown(value)} is out of range; expected a fraction from {low} to {high}"
+        return None
+    return check
+
+
+def _fraction_field(doc: str, default: str, low: int, high: int) -> Field:
+    return Field("str", doc, default, check=_fraction(low, high),
+                 words=f"a fraction from {low} to {high} as a string, like \"1/2\"")
+
+
+def _section(doc: str, *default: str) -> Field:
+    """A section of the source document cited in events (no default: the key is required)."""
+    return Field("str", doc, *default, check=section_name, words=SECTION_WORDS)
+
+
+def _dice_field(doc: str, default: str) -> Field:
+    return Field("str", doc, default, check=_dice_text, words="dice as a string, like \"1d8\", \"2d6+1\" or \"d20\"")
+
+
+def _ascending(values: list) -> str | None:
+    if any(b <= a for a, b in zip(values, values[1:])):
+        return f"{shown(values)} must rise from each entry to the next"
+    return None
+
+
+def _names(values: list) -> str | None:
+    for value in values:
+        problem = plain_name(value)
+        if problem:
+            return problem
+    return None
+
+
+def _phase_order(values: list) -> str | None:
+    if values and sorted(values) != sorted(PHASES):
+        return (f"{shown(values)} must name every phase once ({', '.join(PHASES)}) in the order they happen, "
+                "or be empty (no phases)")
+    return None
+
+
+def _segments(values: list) -> str | None:
+    if values and not 1 <= values[1] < values[0]:
+        return f"{shown(values)}: the first segment must be higher than the last, and the last at least 1 (like [10, 1])"
     return None
 
 
@@ -60,10 +121,12 @@ WEAPON_SCHEMA = {
     "ranged": Field("bool", "a missile weapon (thrown or propelled)", False),
     "hands": Field("int", "hands needed", 1, minimum=1, maximum=2),
     # Combat numbers (the resolver).
-    "damage": Field("str", "damage dice, e.g. 1d8 or 1d6+1", "1d6", check=_dice_text),
-    "damage_large": Field("str", "damage dice against large or bigger foes ('' = same as damage)", ""),
+    "damage": _dice_field("damage dice, e.g. 1d8 or 1d6+1", "1d6"),
+    "damage_large": Field("str", "damage dice against large or bigger foes ('' = same as damage)", "",
+                          check=_dice_or_empty, words="dice as a string, like \"3d6\", or \"\" for the same as damage"),
     "thrown": Field("bool", "a thrown missile (strength adds to damage where the rules say so)", False),
-    "range_ft": Field("list[int]", "upper limits of short, medium and long range in feet (missiles)", []),
+    "range_ft": Field("list[int]", "upper limits of short, medium and long range in feet (missiles; empty: 60, 120, 180)", [],
+                      lengths=(0, 3), minimum=5, maximum=10000, check=_ascending),
     "reload_rounds": Field("int", "whole rounds after a shot before it can shoot again (crossbows)", 0, minimum=0, maximum=6),
     "reload_is_busy": Field("bool", "the reloading rounds allow no other action, not even moving", False),
     "in_melee_penalty": Field("int", "attack penalty when a missile weapon is used against a foe in melee reach", 0,
@@ -76,7 +139,7 @@ WEAPON_SCHEMA = {
 # Combat statistics a template (and a scenario figure's `stats` table) may set.
 COMBAT_STAT_FIELDS = {
     "hp": Field("int", "hit points; 0 rolls hit_dice when the battle starts", 0, minimum=0, maximum=10000),
-    "hit_dice": Field("str", "dice rolled for hit points when hp is 0", "1d8", check=_dice_text),
+    "hit_dice": _dice_field("dice rolled for hit points when hp is 0", "1d8"),
     "level": Field("int", "level or hit dice (fumble checks, attacks against normal men)", 1, minimum=0, maximum=40),
     "ac": Field("int", "armour class, shield and DEX included (d20 rulesets)", 10, minimum=-20, maximum=60),
     "attack_bonus": Field("int", "attack bonus: AB, BtH or hit dice (d20 rulesets)", 0, minimum=-10, maximum=40),
@@ -105,17 +168,17 @@ COMBAT_STAT_FIELDS = {
 }
 
 TEMPLATE_SCHEMA = {
-    "name": Field("str", "what the figure is called", ""),
+    "name": Field("str", "what the figure is called", "", check=lambda v: plain_name(v) if v else None),
     "move_ft": Field("int", "walking move per round in feet", 40, minimum=0, maximum=480),
     "turning_ft": Field("int", "turning distance in feet; 0 turns freely", 0, minimum=0, maximum=120),
     "flyer": Field("str", "how it flies", "none", choices=FLYER_KINDS),
     "size": Field("str", "size category", "medium", choices=SIZES),
-    "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"]),
+    "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"], check=_names),
     **COMBAT_STAT_FIELDS,
 }
 
 DEFENSE_SCHEMA = {
-    "style": Field("str", "name used by the Defend action (parry, dodge, evade, full-defense, ...)"),
+    "style": Field("str", "name used by the Defend action (parry, dodge, evade, full-defense, ...)", check=plain_name),
     "formula": Field("str", "flat bonus, or from weapon rank, or a chosen trade of attack for defense", "flat",
                      choices=DEFENSE_FORMULAS),
     "bonus": Field("int", "defense bonus (AC or DEF); with weapon-rank, added to the rank part", 0, minimum=-100, maximum=100),
@@ -134,14 +197,19 @@ DEFENSE_SCHEMA = {
     "parry_step": Field("int", "cumulative penalty for each parry after the first", 0, minimum=-10, maximum=0),
     "declared": Field("bool", "announced at the start of the round (any figure, before the first action)", False),
     "no_parting_shot": Field("bool", "a foe defending this way gets no free attack on a withdrawing figure", False),
-    "rule": Field("str", "section cited in events"),
+    "rule": _section("section cited in events"),
 }
 
 SCHEMA = {
-    "id": Field("str", "ruleset id, also the file name"),
-    "name": Field("str", "human name of the rules"),
+    "id": Field("str", "ruleset id, also the file name; set in the file itself, never taken from its base",
+                check=lambda v: section_name(v) and f"{shown(v)} is not a ruleset id: one word, like bfrpg or house-rules",
+                words="one word, like bfrpg"),
+    "name": Field("str", "human name of the rules; set in the file itself", check=plain_name,
+                  words="one line of at most 64 characters"),
     "source": Field("str", "the source document in shared/seeds/"),
     "summary": Field("str", "one line on how this ruleset plays", ""),
+    "base": Field("str", "the file this one overrides, key by key: a bundled name (base, bfrpg, ...) or a path "
+                  "relative to this file; '' for a complete file (see Layers above)", ""),
     "grid": {
         "square_ft": Field("int", "side of a square in feet", 5, choices=(5,)),
         "diagonal": Field("str", "cost of diagonal steps", choices=DIAGONAL_RULES),
@@ -151,12 +219,12 @@ SCHEMA = {
     "movement": {
         "run_multiplier": Field("float", "running speed as a multiple of the walking move", minimum=1, maximum=6),
         "jog_multiplier": Field("float", "jogging speed multiple; 0 when the rules have no jog", 0.0, minimum=0, maximum=6),
-        "withdraw_fraction": Field("str", "fighting withdrawal speed as a fraction of the walking move", "1/2", check=_fraction_text),
-        "attack_move_fraction": Field("str", "part of the move a figure may make and still attack", "1", check=_fraction_text),
+        "withdraw_fraction": _fraction_field("fighting withdrawal speed as a fraction of the walking move", "1/2", 0, 1),
+        "attack_move_fraction": _fraction_field("part of the move a figure may make and still attack", "1", 0, 1),
         "difficult_multiplier": Field("int", "cost multiplier of a step into difficult terrain", 2, minimum=1, maximum=4),
         "free_step_ft": Field("int", "a free step that costs no movement and no attack", 0, minimum=0, maximum=10),
         "sidestep": Field("bool", "may shift one square sideways keeping facing", True),
-        "sidestep_paces": Field("list[str]", "paces at which a sidestep is allowed", ["walk"], choices=PACES),
+        "sidestep_paces": Field("list[str]", "paces at which a sidestep is allowed", ["walk"], choices=PACES, lengths=(0, 1, 2, 3)),
     },
     "facing": {
         "walk_turn_max_deg": Field("int", "largest single facing change at walking pace", 90, choices=(45, 90, 135, 180)),
@@ -170,9 +238,9 @@ SCHEMA = {
     "altitude": {
         "winged_climb_ft": Field("int", "altitude a winged flyer gains per maneuverability distance flown", 10, minimum=0, maximum=50),
         "dive_multiplier": Field("float", "a dive descends up to this multiple of the move", 2.0, minimum=1, maximum=6),
-        "stall_below_fraction": Field("str", "a winged flyer moving less than this part of its speed stalls", "1/3", check=_fraction_text),
-        "floater_climb_fraction": Field("str", "part of the move a floater may climb straight up", "1/2", check=_fraction_text),
-        "floater_descend_fraction": Field("str", "part of the move a floater may descend", "1", check=_fraction_text),
+        "stall_below_fraction": _fraction_field("a winged flyer moving less than this part of its speed stalls", "1/3", 0, 1),
+        "floater_climb_fraction": _fraction_field("part of the move a floater may climb straight up", "1/2", 0, 6),
+        "floater_descend_fraction": _fraction_field("part of the move a floater may descend", "1", 0, 6),
         "max_altitude_ft": Field("int", "highest altitude the planner considers", 200, minimum=0, maximum=2000),
     },
     "engagement": {
@@ -186,32 +254,35 @@ SCHEMA = {
         "withdrawal_avoids": Field("bool", "a fighting withdrawal gives no free attack", True),
         "busy_foe_exempt": Field("bool", "a foe engaged with someone else gets no free attack", False),
         "only_when_leaving_all_melee": Field("bool", "moving to another foe nearby is not leaving melee", False),
-        "rule": Field("str", "section name cited in events", "parting-shot"),
+        "rule": _section("section name cited in events", "parting-shot"),
     },
     "charge": {
         "allowed": Field("bool", "the rules have a charge", True),
         "measure": Field("str", "what the distance limits measure", "movement", choices=CHARGE_MEASURES),
         "min_ft": Field("int", "least distance of a charge", 0, minimum=0, maximum=120),
-        "min_move_multiple": Field("str", "least distance as a part of the walking move", "0", check=_fraction_text),
+        "min_move_multiple": _fraction_field("least distance as a part of the walking move", "0", 0, 6),
         "min_exclusive": Field("bool", "the least distance must be exceeded, not just met", False),
-        "max_move_multiple": Field("str", "greatest distance as a multiple of the walking move", "2", check=_fraction_text),
+        "max_move_multiple": _fraction_field("greatest distance as a multiple of the walking move", "2", 0, 6),
         "end_within_ft": Field("int", "the charge must end this close to the target", 5, minimum=5, maximum=30),
         "requires_line_of_sight": Field("bool", "the target must be seen at the start", True),
         "requires_charge_weapon": Field("bool", "the attacker needs a weapon suitable for charging", False),
         "max_per_battle": Field("int", "charges a figure may make in one battle (0: no limit)", 0, minimum=0, maximum=10),
-        "rule": Field("str", "section name cited in events", "charging"),
+        "rule": _section("section name cited in events", "charging"),
     },
     "cover": {
         "figure_between_degree": Field("str", "cover a figure standing in the line of fire gives, per line", "1/2", choices=COVER_DEGREES[1:]),
     },
     "round": {
         "initiative": Field("str", "who rolls: each figure, each side, or each attack", "figure", choices=INITIATIVE_KINDS),
-        "initiative_die": Field("str", "initiative die", "1d6", check=_dice_text),
+        "initiative_die": _dice_field("initiative die", "1d6"),
         "initiative_dex": Field("bool", "DEX modifier adds to initiative", True),
-        "later_attack_dice": Field("list[str]", "dice for a figure's 2nd, 3rd, ... attack (per-attack initiative)", []),
+        "later_attack_dice": Field("list[str]", "dice for a figure's 2nd, 3rd, ... attack (per-attack initiative)", [],
+                                   lengths=tuple(range(10)), check=_dice_list,
+                                   words="a list of at most 9 dice, like [\"1d8\", \"1d6\"]"),
         "ties": Field("str", "equal numbers act together, or DEX breaks the tie first", "simultaneous", choices=TIE_RULES),
         "fallen_act_on_ties": Field("bool", "a figure felled by a foe acting on the same number still acts", True),
-        "phases": Field("list[str]", "order of action types within one initiative number", [], choices=PHASES),
+        "phases": Field("list[str]", "order of action types within one initiative number: all five once each, or none", [],
+                        choices=PHASES, lengths=(0, len(PHASES)), check=_phase_order),
         "reach_attacks_closing_foe": Field("bool", "a reach weapon strikes a foe closing into its reach on the foe's number", False),
         "reach_first_first_round": Field("bool", "in the first round of a melee the longer reach strikes first", False),
         "reach_first_long_ft": Field("int", "reach a weapon needs to strike first", 10, minimum=5, maximum=30),
@@ -219,14 +290,17 @@ SCHEMA = {
         "size_first_first_round": Field("bool", "a large creature strikes a smaller one first in the first round", False),
         "move_after_attack": Field("bool", "a figure may move again after attacking (its move split around the action)", False),
         "declarations": Field("bool", "a declaration turn for each figure opens each round (moves, defenses, aim)", False),
-        "segments": Field("list[int]", "movement segments, first and last (movement spread evenly across them)", []),
+        "segments": Field("list[int]", "movement segments, first and last, like [10, 1] (movement spread evenly across them)", [],
+                          lengths=(0, 2), minimum=1, maximum=100, check=_segments),
         "lose_attacks_at_or_below": Field("int", "attacks whose initiative falls this low are lost", -100, minimum=-100, maximum=0),
         "move_attack_initiative": Field("int", "initiative change for moving then attacking", 0, minimum=-20, maximum=0),
         "run_attack_initiative": Field("int", "initiative change for running then attacking", 0, minimum=-20, maximum=0),
         "move_attack_halves": Field("bool", "moving (beyond the free step) then attacking keeps half the attacks, rounded up; "
                                     "running keeps half rounded down (at least one)", False),
         "run_attack_hit": Field("int", "to-hit of attacks after running", 0, minimum=-100, maximum=0),
-        "rule": Field("str", "section cited for initiative", "initiative"),
+        "rule": _section("section cited for initiative", "initiative"),
+        "hold_rule": Field("str", "section cited when a figure holds its action ('' = the rule above)", "",
+                           check=lambda v: section_name(v) if v else None, words=SECTION_WORDS + ", or ''"),
     },
     "surprise": {
         "method": Field("str", "how surprise is checked at the start of a battle", "none", choices=SURPRISE_METHODS),
@@ -237,8 +311,9 @@ SCHEMA = {
         "check_base": Field("int", "check method: d20 + level + WIS must reach this (non-prime)", 18, minimum=1, maximum=40),
         "check_base_prime": Field("int", "check method: ... for a prime attribute", 12, minimum=1, maximum=40),
         "ambush_penalty": Field("int", "check method: penalty when the foes lie in ambush", -5, minimum=-10, maximum=0),
-        "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", []),
-        "rule": Field("str", "section cited", "surprise"),
+        "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", [],
+                             lengths=(0, 5), minimum=0, maximum=100),
+        "rule": _section("section cited", "surprise"),
     },
     "attack": {
         "resolution": Field("str", "d20 + bonuses >= AC, or d100 <= SC - DEF", "d20", choices=RESOLUTIONS),
@@ -254,7 +329,7 @@ SCHEMA = {
         "critical": Field("str", "what a natural 20 (or a low d100) does", "none", choices=CRITICALS),
         "critical_needs_below": Field("int", "no critical if the hit needed this or more on the die", 21, minimum=2, maximum=21),
         "critical_conditions": Field("list[str]", "conditions rolled for critical-condition results (one die)", [],
-                                     choices=CONDITION_NAMES),
+                                     choices=CONDITION_NAMES, lengths=tuple(range(len(CONDITION_NAMES) + 1))),
         "d100_critical_table": Field("list[table]", "critical and grievous ranges by modified strike chance",
                                      entry={"sc_upto": Field("int", "modified SC at or below this", minimum=0, maximum=10000),
                                             "grievous": Field("int", "d100 at or below this is a grievous hit", minimum=0, maximum=100),
@@ -263,31 +338,34 @@ SCHEMA = {
         "over_20_reduces_damage": Field("bool", "a natural 20 hit that needed more than 20 loses the excess from damage", False),
         "extra_attacks_vs_normal_men": Field("bool", "fighters get level attacks (monsters hit dice) against normal men", False),
         "min_damage": Field("int", "least damage of a hit", 1, minimum=0, maximum=1),
-        "rule": Field("str", "section cited for attack rolls", "attack"),
+        "rule": _section("section cited for attack rolls", "attack"),
     },
     "modifiers": {
-        "rear_arcs": Field("list[int]", "arcs counted as behind (0 front ... 4 directly behind)", [3, 4, 5]),
+        "rear_arcs": Field("list[int]", "arcs counted as behind (0 front ... 4 directly behind)", [3, 4, 5],
+                           choices=tuple(range(8)), lengths=tuple(range(9))),
         "rear_bonus": Field("int", "to-hit from behind", 0, minimum=0, maximum=50),
-        "rear_rule": Field("str", "section cited", "attacking-from-behind"),
-        "flank_arcs": Field("list[int]", "arcs counted as flank", []),
+        "rear_rule": _section("section cited", "attacking-from-behind"),
+        "flank_arcs": Field("list[int]", "arcs counted as flank (2 right, 6 left, ...)", [], choices=tuple(range(8)),
+                            lengths=tuple(range(9))),
         "flank_bonus": Field("int", "to-hit from the flank", 0, minimum=0, maximum=50),
         "flank_by_opposite_ally": Field("int", "to-hit when an ally stands on the opposite side of the target", 0, minimum=0, maximum=10),
-        "flank_rule": Field("str", "section cited", "flanking"),
+        "flank_rule": _section("section cited", "flanking"),
         "rear_no_dex": Field("bool", "from behind the defender loses a DEX bonus to AC", False),
         "rear_no_shield": Field("bool", "from behind the defender's shield does not count", False),
         "flank_no_dex": Field("bool", "from the flank the defender loses a DEX bonus to AC", False),
         "flank_no_shield": Field("bool", "from the flank the defender's shield does not count", False),
         "surrounded_bonus": Field("int", "to-hit for each attacker when more than surrounded_after attack one figure", 0, minimum=0, maximum=5),
         "surrounded_after": Field("int", "attackers before the surrounded bonus applies", 2, minimum=1, maximum=8),
-        "surrounded_rule": Field("str", "section cited", "surrounded"),
+        "surrounded_rule": _section("section cited", "surrounded"),
         "multiple_attackers_bonus": Field("int", "to-hit for every attacker beyond the first on one target", 0, minimum=0, maximum=50),
-        "multiple_attackers_rule": Field("str", "section cited", "multiple-attackers"),
-        "shield_attackers": Field("list[int]", "attackers a small, medium, large shield covers each round (empty: all)", []),
-        "shield_rule": Field("str", "section cited", "shields"),
+        "multiple_attackers_rule": _section("section cited", "multiple-attackers"),
+        "shield_attackers": Field("list[int]", "attackers a small, medium, large shield covers each round (empty: all)", [],
+                                  lengths=(0, 3), minimum=0, maximum=8),
+        "shield_rule": _section("section cited", "shields"),
         "high_ground_min_ft": Field("int", "height difference that counts as high ground", 5, minimum=1, maximum=50),
         "higher_bonus": Field("int", "to-hit when attacking from higher ground", 0, minimum=0, maximum=10),
         "lower_penalty": Field("int", "to-hit when attacking from lower ground", 0, minimum=-10, maximum=0),
-        "high_ground_rule": Field("str", "section cited", "high-ground"),
+        "high_ground_rule": _section("section cited", "high-ground"),
         "helpless": Field("str", "melee against the helpless: auto hit for double maximum damage, or a bonus", "none",
                           choices=("none", "auto-double-max", "bonus")),
         "helpless_hit": Field("int", "to-hit against a helpless target when helpless = bonus", 0, minimum=0, maximum=50),
@@ -295,7 +373,7 @@ SCHEMA = {
         "mounted_defense": Field("int", "AC of a mounted figure against attackers on foot", 0, minimum=0, maximum=5),
         "vs_mounted_hit": Field("int", "to-hit of a figure on foot against a mounted one", 0, minimum=-5, maximum=0),
         "polearm_cancels_mounted": Field("bool", "set-able weapons (spears, polearms) cancel the mounted modifiers", False),
-        "mounted_rule": Field("str", "section cited", "mounted-combat"),
+        "mounted_rule": _section("section cited", "mounted-combat"),
         "charge_hit": Field("int", "to-hit of a charge attack", 0, minimum=0, maximum=10),
         "charge_defense": Field("int", "charger's AC/DEF change for the round", 0, minimum=-10, maximum=0),
         "charge_damage_multiplier": Field("int", "damage multiplier of a charge hit", 1, minimum=1, maximum=3),
@@ -305,25 +383,26 @@ SCHEMA = {
         "set_hit": Field("int", "to-hit of a weapon set against a charge", 0, minimum=0, maximum=10),
         "set_damage_multiplier": Field("int", "damage multiplier of a set weapon against a charger", 1, minimum=1, maximum=3),
         "set_strikes_first": Field("bool", "a set weapon strikes before the charger (else simultaneously)", False),
-        "set_rule": Field("str", "section cited", "set-weapon-against-charge"),
+        "set_rule": _section("section cited", "set-weapon-against-charge"),
         "aim_bonus": Field("int", "to-hit of an aimed shot (0: no aiming)", 0, minimum=0, maximum=50),
         "aim_next_round": Field("bool", "aiming takes the round; the bonus applies next round (else to the next attack)", True),
         "aim_target_bonus": Field("int", "to-hit against a figure taking careful aim (it stands still)", 0, minimum=0, maximum=50),
-        "aim_rule": Field("str", "section cited", "aimed-shots"),
+        "aim_rule": _section("section cited", "aimed-shots"),
         "withdraw_defense": Field("int", "AC bonus of a figure in a fighting withdrawal", 0, minimum=0, maximum=10),
         "withdraw_attack": Field("int", "to-hit of a figure in a fighting withdrawal", 0, minimum=-10, maximum=0),
         "hasty_defense": Field("int", "AC change of a figure disengaging hastily, for the round", 0, minimum=-10, maximum=0),
         "parting_shot_no_shield": Field("bool", "the target of a parting shot gets no shield", False),
         "subdue_hit": Field("int", "to-hit of an attack to subdue", 0, minimum=-10, maximum=0),
-        "subdue_rule": Field("str", "section cited", "subduing-damage"),
+        "subdue_rule": _section("section cited", "subduing-damage"),
         "running_target_ranged": Field("int", "missiles against a figure that ran in its last action", 0, minimum=-50, maximum=0),
         "stationary_target_ranged": Field("int", "missiles against a figure that has not moved this round", 0, minimum=0, maximum=50),
-        "target_movement_rule": Field("str", "section cited", "firing-at-a-moving-opponent"),
+        "target_movement_rule": _section("section cited", "firing-at-a-moving-opponent"),
         "ranged_engaged_penalty": Field("int", "missile attack at a foe within 5 ft of the shooter", 0, minimum=-20, maximum=0),
         "ranged_fighting_target": Field("int", "missile attack at a foe that is itself in melee", 0, minimum=-20, maximum=0),
-        "ranged_rule": Field("str", "section cited", "ranged-attack"),
-        "range_band_mods": Field("list[int]", "to-hit at short, medium and long range", [0, 0, 0]),
-        "range_rule": Field("str", "section cited", "range"),
+        "ranged_rule": _section("section cited", "ranged-attack"),
+        "range_band_mods": Field("list[int]", "to-hit at short, medium and long range", [0, 0, 0], lengths=(3,),
+                                 minimum=-100, maximum=100),
+        "range_rule": _section("section cited", "range"),
         "into_melee": Field("str", "missiles into a melee with friends", "none", choices=INTO_MELEE),
         "into_melee_careful_penalty": Field("int", "margin rule: penalty a shooter may take to never hit friends", 0, minimum=-10, maximum=0),
         "into_melee_margin": Field("int", "margin rule: a miss by less than this hits a friend", 0, minimum=0, maximum=10),
@@ -332,22 +411,24 @@ SCHEMA = {
                                          "foes": Field("int", "foes in the melee", minimum=1, maximum=10),
                                          "upto": Field("int", "d100 at or below this targets a friend", minimum=0, maximum=100)}),
         "into_melee_always_friend": Field("int", "table rule: a roll at or below this always targets a friend", 0, minimum=0, maximum=20),
-        "into_melee_rule": Field("str", "section cited", "firing-into-melee"),
+        "into_melee_rule": _section("section cited", "firing-into-melee"),
         "wound_levels": Field("list[table]", "wound levels: hit points at or below, modifier to all actions",
                               entry={"at_or_below": Field("int", "hit points at or below", minimum=-100, maximum=1000),
                                      "modifier": Field("int", "modifier to all actions", minimum=-100, maximum=0)}),
-        "wound_rule": Field("str", "section cited", "wound-modifiers"),
+        "wound_rule": _section("section cited", "wound-modifiers"),
         "surprise_round_hit": Field("int", "to-hit of attacks on surprised figures in the surprise round", 0, minimum=0, maximum=50),
         "surprised_no_dex": Field("bool", "surprised figures lose DEX to AC in the surprise round", False),
     },
     "cover_effects": {
         "hard_mode": Field("str", "hard cover lowers the attack roll or raises AC/DEF", "attack", choices=COVER_MODES),
         "soft_mode": Field("str", "concealment lowers the attack roll or raises AC/DEF", "attack", choices=COVER_MODES),
-        "hard": Field("list[int]", "effect of hard cover by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0]),
-        "soft": Field("list[int]", "effect of concealment by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0]),
+        "hard": Field("list[int]", "effect of hard cover by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0],
+                      lengths=(5,), minimum=-100, maximum=100),
+        "soft": Field("list[int]", "effect of concealment by degree: none, 1/4, 1/2, 3/4, full", [0, 0, 0, 0, 0],
+                      lengths=(5,), minimum=-100, maximum=100),
         "in_melee": Field("bool", "cover also counts in melee", False),
         "both_ways_in_melee": Field("bool", "in melee, the cover protects the attacker too", False),
-        "rule": Field("str", "section cited", "cover-and-concealment"),
+        "rule": _section("section cited", "cover-and-concealment"),
     },
     "damage": {
         "thresholds": Field("list[table]", "conditions by hit points, from mildest to worst (default: dead at 0)",
@@ -356,54 +437,64 @@ SCHEMA = {
         "melee_ability": Field("str", "ability modifier added to melee damage", "str", choices=ABILITIES),
         "thrown_ability": Field("str", "ability modifier added to thrown weapons' damage", "str", choices=ABILITIES),
         "propelled_ability": Field("str", "ability modifier added to bows' and crossbows' damage", "none", choices=ABILITIES),
-        "bleed_condition": Field("str", "condition that loses 1 hp each round ('' none)", ""),
-        "subdual_fraction": Field("str", "part of a subduing attack's damage dealt", "1/2", check=_fraction_text),
+        "bleed_condition": Field("str", "condition that loses 1 hp each round ('' none)", "", choices=("",) + HP_CONDITIONS),
+        "subdual_fraction": _fraction_field("part of a subduing attack's damage dealt", "1/2", 0, 1),
         "subdual_real_every": Field("int", "1 point in this many subdual points is real damage (0: none)", 0, minimum=0, maximum=20),
         "stun_over_con": Field("bool", "a single hit doing more than CON stuns for the round", False),
-        "stun_size_bonus": Field("list[int]", "CON added for large and giant figures when checking stun", [2, 4]),
+        "stun_size_bonus": Field("list[int]", "CON added for large and giant figures when checking stun", [2, 4],
+                                 lengths=(2,), minimum=0, maximum=50),
         "falling": Field("str", "falling damage", "d6-per-10ft", choices=FALLING),
         "falling_check_up_to_ft": Field("int", "falls up to this (from 6 ft) allow a DEX check to take none", 0, minimum=0, maximum=20),
-        "falling_rule": Field("str", "section cited", "falling-damage"),
-        "rule": Field("str", "section cited", "damage"),
+        "falling_rule": _section("section cited", "falling-damage"),
+        "rule": _section("section cited", "damage"),
     },
     "critical_table": Field("list[table]", "critical sub-table rows (critical = table)", entry={
-        "upto": Field("int", "d20 + modifier at or below this"),
+        "upto": Field("int", "d20 + modifier at or below this", minimum=1, maximum=1000),
         "effect": Field("str", "regular, maximum, critical, critical-condition",
                         choices=("regular", "maximum", "critical", "critical-condition")),
     }),
     "fumble_table": Field("list[table]", "fumble sub-table rows (fumble = table)", entry={
-        "upto": Field("int", "d20 at or below this"),
+        "upto": Field("int", "d20 at or below this", minimum=1, maximum=1000),
         "effect": Field("str", "what happens", choices=("weapon-breaks", "stumble", "sloppy", "drop-weapon", "miss",
                                                         "lose-next-attack")),
         "dc": Field("int", "DEX check to avoid it (0: none)", 0, minimum=0, maximum=40),
     }),
-    "defenses": Field("list[table]", "ways to defend instead of (or while) attacking", entry=DEFENSE_SCHEMA),
-    "conditions": Field("list[table]", "what a condition does to attacks on and by a figure", entry={
+    "defenses": Field("list[table]", "ways to defend instead of (or while) attacking", entry=DEFENSE_SCHEMA, key="style"),
+    "conditions": Field("list[table]", "what a condition does to attacks on and by a figure", key="name", entry={
         "name": Field("str", "the condition", choices=CONDITION_NAMES),
         "attack": Field("int", "to-hit of a figure in this condition", 0, minimum=-100, maximum=0),
         "defense": Field("int", "change to its AC/DEF against melee (negative: easier to hit)", 0, minimum=-100, maximum=100),
         "ranged_defense": Field("int", "change to its AC/DEF against missiles", 0, minimum=-100, maximum=100),
         "initiative": Field("int", "change to its initiative", 0, minimum=-10, maximum=0),
-        "rule": Field("str", "section cited"),
+        "rule": _section("section cited"),
     }),
     "morale": {
         "checks": Field("bool", "figures with a morale score check it", False),
-        "dice": Field("str", "morale roll; at or below the score the side stands", "2d6", check=_dice_text),
+        "dice": _dice_field("morale roll; at or below the score the side stands", "2d6"),
         "after_first_death": Field("bool", "check when a side loses its first figure", True),
         "at_half": Field("bool", "check when half a side is dead or out of the fight", True),
         "passes_to_fearless": Field("int", "after this many passed checks the side fights to the death (0: never)", 0, minimum=0, maximum=5),
-        "rule": Field("str", "section cited", "morale"),
+        "rule": _section("section cited", "morale"),
     },
     "disengage": {
         "styles": Field("list[str]", "ways to leave melee the Disengage action offers", [],
-                        choices=("retreat", "hasty", "fighting", "withdraw")),
-        "retreat_die": Field("str", "retreat: opposed roll of the retreating figure and each foe", "1d6", check=_dice_text),
+                        choices=("retreat", "hasty", "fighting", "withdraw"), lengths=(0, 1, 2, 3, 4)),
+        "retreat_die": _dice_field("retreat: opposed roll of the retreating figure and each foe", "1d6"),
         "hasty_multiplier": Field("float", "hasty: move up to this multiple of the walking move", 4.0, minimum=1, maximum=6),
-        "rule": Field("str", "section cited", "disengaging"),
+        "rule": _section("section cited", "disengaging"),
     },
     "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
     "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),
+    "remove": {
+        "weapons": Field("list[str]", "weapons of the base this ruleset does not have", [], check=_names),
+        "templates": Field("list[str]", "templates of the base this ruleset does not have", [], check=_names),
+        "defenses": Field("list[str]", "defense styles of the base this ruleset does not have", [], check=_names),
+        "conditions": Field("list[str]", "conditions of the base this ruleset does not have", [], choices=CONDITION_NAMES),
+    },
 }
+
+# Keys that say how a file is layered on its base; the loader uses them up, a Ruleset never holds them.
+LAYER_KEYS = ("base", "remove")
 
 
 @dataclass(frozen=True)
@@ -416,13 +507,16 @@ class Ruleset:
 
     @classmethod
     def from_mapping(cls, data: dict, path: str) -> "Ruleset":
+        """A complete ruleset (a file without a base, a merged one, or a save's copy), checked whole."""
         checked = validate(data, SCHEMA, path)
-        for name, template in checked["templates"].items():
-            for weapon in template["weapons"]:
-                if weapon not in checked["weapons"]:
-                    from .errors import DataFileError
-                    raise DataFileError(path, f"templates.{name}.weapons", f"unknown weapon {weapon!r}; "
-                                        f"weapons in this ruleset: {', '.join(sorted(checked['weapons']))}")
+        if checked["base"] or any(checked["remove"].values()):
+            key = "base" if checked["base"] else "remove"
+            raise DataFileError(path, key, "this ruleset is layered on a base: load it from its file, which reads the base")
+        for key in LAYER_KEYS:
+            del checked[key]
+        check_consistency(checked, path)
+        if not checked["round"]["hold_rule"]:
+            checked["round"]["hold_rule"] = checked["round"]["rule"]
         return cls(id=checked["id"], name=checked["name"], data=checked)
 
     def section(self, name: str) -> dict:

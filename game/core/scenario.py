@@ -6,29 +6,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .battlemap import BattleMap
+from .battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
 from .errors import DataFileError, RulesError
 from .figure import Figure
 from .geometry import FACINGS, parse_facing
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
-from .schema import Field, check_value, validate
+from .schema import Field, check_value, key_text, plain_name, validate
 
 _UNSET = None
 
+
+def _one_line(value: str) -> str | None:
+    return plain_name(value) if value else None
+
+
+def _names(values: list) -> str | None:
+    for value in values:
+        problem = plain_name(value)
+        if problem:
+            return problem
+    return None
+
+
 FIGURE_SCHEMA = {
-    "id": Field("str", "unique id used on the command line, e.g. hero"),
-    "side": Field("str", "which side it fights for, e.g. red or blue"),
+    "id": Field("str", "unique id used on the command line, e.g. hero", check=plain_name),
+    "side": Field("str", "which side it fights for, e.g. red or blue", check=plain_name),
     "x": Field("int", "column, from 0 at the left", minimum=0),
     "y": Field("int", "row, from 0 at the top", minimum=0),
-    "name": Field("str", "display name", ""),
-    "template": Field("str", "a template from the ruleset's bestiary", ""),
+    "name": Field("str", "display name", "", check=_one_line),
+    "template": Field("str", "a template from the ruleset's bestiary", "", check=_one_line),
     "facing": Field("str", "facing", "N", choices=FACINGS),
     "altitude_ft": Field("int", "altitude above the floor in feet (flyers)", 0, minimum=0, maximum=2000),
     "move_ft": Field("int", "walking move per round (overrides the template)", _UNSET, minimum=0, maximum=480),
     "turning_ft": Field("int", "turning distance (overrides the template)", _UNSET, minimum=0, maximum=120),
     "flyer": Field("str", "none, winged, floater or incorporeal (overrides the template)", _UNSET, choices=FLYER_KINDS),
     "size": Field("str", "size category (overrides the template)", _UNSET, choices=SIZES),
-    "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET),
+    "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET, check=_names),
     "running": Field("bool", "has already run this round (no sidestep)", False),
     "stats": Field("table", "combat statistics overriding the template's (keys: see FIGURE_STAT_FIELDS)"),
 }
@@ -36,26 +49,26 @@ FIGURE_SCHEMA = {
 # What a figure's `stats` table may hold: any template combat statistic, plus these.
 FIGURE_STAT_FIELDS = {
     **COMBAT_STAT_FIELDS,
-    "group": Field("str", "initiative group where a side rolls per group (default: its side)", ""),
+    "group": Field("str", "initiative group where a side rolls per group (default: its side)", "", check=_one_line),
     "conditions": Field("list[str]", "conditions it starts the battle in", [], choices=CONDITION_NAMES),
 }
 
 # One [[actions]] table: an action's JSON form (game/core/actions.py) plus `wait`.
 ACTION_ENTRY_SCHEMA = {
-    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, end-turn"),
-    "figure": Field("str", "id of the figure acting"),
-    "to": Field("list[int]", "destination square [x, y] (move, disengage)", None),
-    "mode": Field("str", "movement mode: walk, jog, run, withdraw, sidestep", None),
-    "facing": Field("str", "facing at the end (move) or to turn to (turn)", None),
-    "altitude_ft": Field("int", "altitude at the end of a flyer's move", None),
+    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, end-turn", check=plain_name),
+    "figure": Field("str", "id of the figure acting", check=plain_name),
+    "to": Field("list[int]", "destination square [x, y] (move, disengage)", None, lengths=(2,), minimum=0),
+    "mode": Field("str", "movement mode: walk, jog, run, withdraw, sidestep", None, check=plain_name),
+    "facing": Field("str", "facing at the end (move) or to turn to (turn)", None, check=plain_name),
+    "altitude_ft": Field("int", "altitude at the end of a flyer's move", None, minimum=0, maximum=2000),
     "exit": Field("bool", "move: leave the battle over the map edge", None),
-    "target": Field("str", "id of the figure attacked, charged or aimed at", None),
-    "weapon": Field("str", "weapon to attack with (default: the ready one)", None),
+    "target": Field("str", "id of the figure attacked, charged or aimed at", None, check=plain_name),
+    "weapon": Field("str", "weapon to attack with (default: the ready one)", None, check=plain_name),
     "subdue": Field("bool", "attack: strike to subdue", None),
     "careful": Field("bool", "attack: a careful shot into a melee", None),
-    "style": Field("str", "defend: parry, dodge, ...; disengage: retreat, hasty, fighting", None),
-    "amount": Field("int", "defend (defending): strike chance traded for defense", None),
-    "until": Field("str", "hold: the figure to wait for", None),
+    "style": Field("str", "defend: parry, dodge, ...; disengage: retreat, hasty, fighting", None, check=plain_name),
+    "amount": Field("int", "defend (defending): strike chance traded for defense", None, minimum=0, maximum=1000),
+    "until": Field("str", "hold: the figure to wait for", None, check=plain_name),
     "wait": Field("bool", "pass the turns of those acting first until this figure's turn (default true)", None),
 }
 
@@ -113,6 +126,8 @@ def validate_scenario_data(data: dict, path: str) -> dict:
     has_file, has_ascii = bool(checked["map"]["file"]), bool(checked["map"]["ascii"])
     if has_file == has_ascii:
         raise DataFileError(path, "map", "give exactly one of map.file (a Tiled map) or map.ascii (an inline map)")
+    if not checked["figures"]:
+        raise DataFileError(path, "figures", "no figures; a scenario needs at least one [[figures]] entry")
     # Raw entries, to tell "not given" from "given as the default" for template overrides.
     raw_figures = data.get("figures", [])
     for i, (fig, raw) in enumerate(zip(checked["figures"], raw_figures)):
@@ -153,8 +168,8 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     x, y = entry["x"], entry["y"]
     if not bmap.in_bounds(x, y):
         raise DataFileError(path, where, f"position {x},{y} is off the map ({bmap.width} x {bmap.height} squares)")
-    if bmap.blocks_move[y, x] and values["flyer"] == "none":
-        raise DataFileError(path, where, f"position {x},{y} is inside a wall or obstacle")
+    if bmap.blocks_move[y, x]:
+        _check_over_obstacle(bmap, x, y, values["flyer"], entry["altitude_ft"], path, where)
     if entry["altitude_ft"] and values["flyer"] == "none":
         raise DataFileError(path, f"{where}.altitude_ft", "only flyers have an altitude; set flyer or use 0")
     key = (x, y)
@@ -165,7 +180,7 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     for stat, value in entry["stats"].items():
         spec = FIGURE_STAT_FIELDS.get(stat)
         if spec is None:
-            raise DataFileError(path, f"{where}.stats.{stat}", "unknown statistic; allowed: "
+            raise DataFileError(path, f"{where}.stats.{key_text(stat)}", "unknown statistic; allowed: "
                                 + ", ".join(sorted(FIGURE_STAT_FIELDS)))
         stats[stat] = check_value(value, spec, path, f"{where}.stats.{stat}")
     return Figure(
@@ -174,3 +189,15 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
         move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
         weapons=tuple(values["weapons"]), running=entry["running"], stats=stats,
     )
+
+
+def _check_over_obstacle(bmap: BattleMap, x: int, y: int, flyer: str, altitude_ft: int, path: str, where: str) -> None:
+    """A figure on a blocking square must be a flyer above it, as the planner lets flyers pass over."""
+    height = int(bmap.obstacle_height_ft[y, x])
+    if flyer == "none":
+        raise DataFileError(path, where, f"position {x},{y} is inside a wall or obstacle")
+    if height <= 0 or height >= UNBOUNDED_HEIGHT_FT:
+        raise DataFileError(path, where, f"position {x},{y} is inside a wall: no figure can be there, flying or not")
+    if altitude_ft < height:
+        raise DataFileError(path, f"{where}.altitude_ft", f"{altitude_ft} ft puts the {flyer} flyer inside the {height} ft "
+                            f"obstacle at {x},{y}; fly it at least {height} ft up or place it elsewhere")

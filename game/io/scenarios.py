@@ -6,6 +6,8 @@ from pathlib import Path
 from ..core.ascii_map import parse_ascii_map
 from ..core.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
+from ..core.schema import shown
+from ..core.script import parse_script
 from .rulesets import load_ruleset
 from .toml_file import read_toml
 
@@ -25,6 +27,7 @@ def load_scenario(path: str | Path) -> Scenario:
         raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
     ruleset = _ruleset(ruleset_id, path)
     figures = build_figures(checked, ruleset, bmap, str(path))
+    parse_script(checked["actions"], str(path), [f.id for f in figures])  # scripted actions are checked here, not first in `run`
     return Scenario(
         title=checked["title"] or bmap.title or path.stem,
         description=checked["description"] or bmap.description,
@@ -34,9 +37,14 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def _ruleset(ruleset_id: str, path: Path):
-    candidate = Path(ruleset_id)
-    if candidate.suffix == ".toml" and not candidate.is_absolute():
-        ruleset_id = str(path.parent / candidate)
+    """A bundled ruleset by id, or a ruleset file by a path relative to the scenario's (or map's) folder."""
+    if ruleset_id.endswith(".toml") or "/" in ruleset_id or "\\" in ruleset_id:
+        candidate = path.parent / ruleset_id
+        if not candidate.is_file():
+            what = "a folder" if candidate.is_dir() else "no such file"
+            raise DataFileError(path, "ruleset", f"{shown(ruleset_id)}: {what} ({candidate}); a ruleset path is relative to "
+                                "this file's folder and names a .toml file")
+        ruleset_id = str(candidate)
     try:
         return load_ruleset(ruleset_id)
     except DataFileError:
@@ -57,7 +65,18 @@ def _load_map(checked: dict, path: Path):
             raise DataFileError(path, "map.ascii", str(err)) from None
     from .tiled import load_map
     map_path = (path.parent / spec["file"]).resolve()
+    if map_path.is_dir():
+        raise DataFileError(path, "map.file", f"{shown(spec['file'])} is a folder ({map_path}); name a Tiled map file "
+                            f"({', '.join(MAP_SUFFIXES)}) relative to the scenario's folder")
+    if not map_path.exists():
+        raise DataFileError(path, "map.file", f"{shown(spec['file'])}: no such map file ({map_path}); the path is relative "
+                            "to the scenario's folder")
+    if map_path.suffix.lower() not in MAP_SUFFIXES:
+        raise DataFileError(path, "map.file", f"{shown(spec['file'])} is not a Tiled map; expected a {', '.join(MAP_SUFFIXES)} file")
     root = (path.parent / spec["asset_root"]).resolve() if spec["asset_root"] else None
+    if root is not None and not root.is_dir():
+        raise DataFileError(path, "map.asset_root", f"{shown(spec['asset_root'])} is not a folder ({root}); the path is "
+                            "relative to the scenario's folder")
     return load_map(map_path, asset_root=root)
 
 
@@ -78,6 +97,9 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
         })
     if not entries:
         entries = _default_figures(bmap)
+    if not entries:
+        raise DataFileError(path, "", "the map has no spawn objects and no open square on its left and right edges "
+                            "for default figures; add spawns in Tiled")
     figures = build_figures({"figures": entries}, ruleset, bmap, str(path))
     return Scenario(title=bmap.title or path.stem, description=bmap.description, ruleset=ruleset,
                     map=bmap, figures=figures, source=str(path))

@@ -1,41 +1,77 @@
 """Reading data files (TOML here, JSON saves too) with one clear message for every way it can fail."""
 from __future__ import annotations
 
+import math
+import re
+import stat
 import tomllib
 from pathlib import Path
 
 from ..core.errors import DataFileError
+from ..core.schema import key_text
 
 MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
+MAX_NESTING = 16  # tables and lists inside each other; real files nest 5 deep at most
+BOM = "\ufeff"
 
 
 def read_text(path: str | Path, max_bytes: int = MAX_DATA_FILE_BYTES, what: str = "file",
               not_utf8: str = "not UTF-8 text; save the file as UTF-8") -> str:
-    """The file's UTF-8 text, or DataFileError: missing, a folder, unreadable, too large, not UTF-8."""
+    """The file's UTF-8 text (a leading byte-order mark dropped), or DataFileError: missing,
+    a folder or other non-file (a pipe would wait for ever), unreadable, too large, not UTF-8."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except FileNotFoundError:
         raise DataFileError(path, "", f"{what} not found") from None
     except OSError as err:
         raise DataFileError(path, "", f"cannot read: {err.strerror}") from None
-    if path.is_dir():
+    except ValueError as err:  # a NUL byte in the name
+        raise DataFileError(path, "", f"cannot read: {err}") from None
+    if stat.S_ISDIR(info.st_mode):
         raise DataFileError(path, "", "is a folder, not a file")
-    if size > max_bytes:
-        raise DataFileError(path, "", f"file is {size} bytes; a {what} may be at most {max_bytes}")
+    if not stat.S_ISREG(info.st_mode):
+        raise DataFileError(path, "", "is not a regular file (a pipe, socket or device); give a file")
+    if info.st_size > max_bytes:
+        raise DataFileError(path, "", f"file is {info.st_size} bytes; a {what} may be at most {max_bytes}")
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
     except OSError as err:
         raise DataFileError(path, "", f"cannot read: {err.strerror}") from None
+    if len(raw) > max_bytes:  # it grew after the size check
+        raise DataFileError(path, "", f"file is over {max_bytes} bytes; a {what} may be at most {max_bytes}")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise DataFileError(path, f"byte {err.start}", not_utf8) from None
+    return text[1:] if text.startswith(BOM) else text
 
 
 def read_toml(path: str | Path) -> dict:
     text = read_text(path, what="data file")
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise DataFileError(path, "", f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise DataFileError(path, "", f"tables or lists nested too deeply; a data file nests at most {MAX_NESTING} levels") from None
+    check_plain_data(data, path)
+    return data
+
+
+def check_plain_data(data, path: str | Path) -> None:
+    """Refuse nesting deeper than MAX_NESTING and numbers that are not finite (nan, inf), anywhere."""
+    stack = [(data, 0, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        if depth > MAX_NESTING:
+            key = re.sub(r"\[\d+\]", "", where)  # the key holding it, not the dozens of list indices
+            raise DataFileError(path, key, f"tables or lists nested too deeply; a data file nests at most {MAX_NESTING} levels")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise DataFileError(path, where or "(top level)", f"{value!r} is not a number that can be played; "
+                                "give a finite number")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1, f"{where}.{key_text(k)}" if where else key_text(k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1, f"{where}[{i + 1}]") for i, v in enumerate(value))
