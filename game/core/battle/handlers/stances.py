@@ -132,7 +132,7 @@ def apply_hold(battle, plan: HoldPlan) -> list[Event]:
     fig = plan.figure
     s = battle.state
     rs = battle.ruleset
-    rule = rs.cite("hold-action" if rs.id == "ch17" else rs.section("round")["rule"])
+    rule = rs.cite(rs.section("round")["hold_rule"])
     slot = s.slots[s.slot_index]
     if plan.until is not None:
         later = s.slots[plan.slot_index]
