@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.ai.simulate import deterministic_part, setups_for, simulate  # noqa: E402
+from game.play.simulate import deterministic_part, setups_for, simulate  # noqa: E402
 from game.io.rulesets import bundled_ruleset_ids, load_ruleset  # noqa: E402
 from game.io.scenarios import load_scenario  # noqa: E402
 

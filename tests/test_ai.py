@@ -194,8 +194,8 @@ def test_unknown_difficulty_is_refused():
         AI("impossible")
 
 
-def test_registered_with_the_window_controllers():
-    import game.ui.controllers as ctl
+def test_every_ai_level_is_a_player_kind():
+    import game.play.controllers as ctl
     for kind in ("ai", "ai-easy", "ai-hard"):
         c = ctl.make(kind)
         assert not ctl.is_human(c) and callable(c.choose)

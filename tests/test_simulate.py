@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import math
-from types import SimpleNamespace
 
 import pytest
 
-from game.ai.outcome import outcome
-from game.ai.report import count_events, summarize, summarize_battle
-from game.ai.simulate import (aggregate, deterministic_part, format_report, play_battle, run_seed, setups_for,
+from dataclasses import replace
+
+from game.core.actions import Attack, Disengage, EndTurn
+from game.core.battle import Battle, turns
+from game.play.outcome import Outcome, outcome
+from game.play.report import NOTABLE, NOTABLE_KINDS, count_events, summarize, summarize_battle
+from game.play.simulate import (aggregate, deterministic_part, format_report, play_battle, run_seed, setups_for,
                               simulate, wilson)
 from game.cli import main
-from game.core.events import Event, Modifier
+from game.core.events import Event, EventKind as K, Modifier
 from game.io.rulesets import load_ruleset
 from game.io.scenarios import load_scenario
 
@@ -130,14 +133,17 @@ def test_unfinished_battles_are_draws(scenario_path):
 
 def test_summary_is_a_pure_function_of_events():
     events = [
-        Event(kind="move", rule="bfrpg:movement", text="a moves", actor="a", data={"mode": "withdraw"}),
-        Event(kind="parting-shot-provoked", rule="bfrpg:parting-shot", text="b gets a parting shot", actor="b"),
-        Event(kind="attack", rule="bfrpg:the-combat", text="a hits b from behind", actor="a", target="b", outcome="hit",
-              modifiers=(Modifier("from behind (rear)", 2, "bfrpg:attacking-from-behind"),
-                         Modifier("flank (left)", 1, "odnd:flanking"))),
-        Event(kind="charge", rule="bfrpg:charging", text="c charges", actor="c"),
-        Event(kind="attack", rule="bfrpg:the-combat", text="c crits", actor="c", target="b", outcome="critical"),
-        Event(kind="end-turn", rule="bfrpg:turn-order", text="a ends", actor="a"),
+        Event(kind=K.MOVE, rule="bfrpg:movement", text="a moves", actor="a", data={"mode": "withdraw"}),
+        Event(kind=K.PARTING_SHOT, rule="bfrpg:parting-shot", text="b takes a parting shot", actor="b", target="a",
+              outcome="miss"),
+        Event(kind=K.ATTACK, rule="bfrpg:the-combat", text="a hits b from behind", actor="a", target="b", outcome="hit",
+              modifiers=(Modifier("AB", 1, "bfrpg:the-combat", "base"),
+                         Modifier("from behind (rear)", 2, "bfrpg:attacking-from-behind", "rear"),
+                         Modifier("flank (left)", 1, "odnd:flanking", "flank"))),
+        Event(kind=K.CHARGE, rule="bfrpg:charging", text="c charges", actor="c", target="b"),
+        Event(kind=K.CHARGE_ATTACK, rule="bfrpg:charging", text="c crits", actor="c", target="b", outcome="hit",
+              data={"critical": "critical"}),
+        Event(kind=K.END_TURN, rule="bfrpg:turn-order", text="a ends", actor="a"),
     ]
     figures = [("a", "A", "blue"), ("c", "C", "blue"), ("b", "B", "red")]
     final = {"a": {}, "c": {}, "b": {"down": True, "conditions": ["dead"], "hp": -2, "hp_max": 6}}
@@ -147,31 +153,61 @@ def test_summary_is_a_pure_function_of_events():
     assert s1["headline"] == "blue wins in 3 round(s)"
     assert s1["casualties"] == [{"id": "b", "name": "B", "side": "red", "how": "dead"}]
     n = s1["notable"]
-    assert n["parting shots provoked"] == 1 and n["charges"] == 1 and n["criticals"] == 1
+    assert n["parting shots provoked"] == 1 and "parting shots struck" not in n
+    assert n["charges"] == 1 and n["criticals"] == 1
     assert n["rear attacks"] == 1 and n["flank attacks"] == 1 and n["fighting withdrawals"] == 1
-    assert n["attacks"] == 2 and n["hits"] == 2
+    assert n["attacks"] == 3 and n["hits"] == 2
     counts = count_events(events)
     assert counts["rules"]["bfrpg:attacking-from-behind"] == 1
-    assert counts["modifiers"]["from behind (rear)"] == 1
+    assert counts["modifiers"] == {"from behind (rear)": 1, "flank (left)": 1}, "a figure's own AB is not situational"
     assert s1["sides"]["red"]["hp_lost"] == 6
 
 
-def test_outcome_without_the_resolver_saying_so():
-    figs = {"a": SimpleNamespace(id="a", side="blue"), "b": SimpleNamespace(id="b", side="red")}
-    hp = {"a": 5, "b": 0}
+def test_every_kind_a_report_counts_is_emitted_by_the_resolver():
+    """Reports count by event kind: each kind they read must be one the resolver emits in real battles."""
+    emitted = set()
+    for path in ("maps/charge_demo.toml", "maps/corridor.toml", "maps/solo_ridge.toml", "maps/horse_field.toml"):
+        sc = load_scenario(path)
+        for rid in ("bfrpg", "odnd", "cnc", "ch17", "spelljammer"):
+            for setup in setups_for(sc, [load_ruleset(rid)]).values():
+                for seed in (1, 2):
+                    battle, _res, _info = play_battle(replace(setup, seed=seed), max_rounds=6)
+                    emitted |= {e.kind for e in battle.events}
+    emitted |= _first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement()
+    for label, kinds in NOTABLE_KINDS.items():
+        assert kinds & emitted, f"{label!r} counts {sorted(kinds)}, none of which the resolver emitted"
+    assert set(NOTABLE_KINDS) == {label for label, _ in NOTABLE}
 
-    class Stub:
-        setup = SimpleNamespace(figures=list(figs.values()))
-        figures = figs
-        ruleset = load_ruleset("bfrpg")
 
-        def status(self, fid):
-            return {"hp": hp[fid], "max_hp": 5, "conditions": ["dead"] if hp[fid] <= 0 else []}
+def _first_blow_of_a_spear_and_a_sword() -> set:
+    """odnd:encounter-order: a sword attacking a spear in their first round meets the spear first."""
+    from test_combat_helpers import OPEN, fig, make_battle
+    b = make_battle("odnd", OPEN, [fig("sword", "blue", 4, 4, "E", template="foot", stats={"hp": 50}),
+                                   fig("spear", "red", 5, 4, "W", template="spearman", stats={"hp": 50})])
+    while b.current != "sword":
+        b.apply(EndTurn(b.current))
+    return {e.kind for e in b.apply(Attack("sword", target="spear"))}
 
-    res = outcome(Stub())
-    assert res.over and res.winner == "blue"
-    hp["b"] = 3
-    assert not outcome(Stub()).over
+
+def _a_fighting_disengagement() -> set:
+    """cnc:disengaging: the AI rarely disengages in these battles; a figure that does, by the rules."""
+    from test_combat_helpers import OPEN, fig, make_battle
+    b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 50}),
+                                  fig("b", "red", 5, 4, "W", stats={"hp": 50})])
+    while b.current != "a":
+        b.apply(EndTurn(b.current))
+    return {e.kind for e in b.apply(Disengage("a", to=(3, 4), style="fighting"))}
+
+
+def test_outcome_is_the_resolvers():
+    b = Battle.from_scenario(load_scenario("maps/corridor.toml"))
+    assert outcome(b) == Outcome(False, None, "", ("blue", "red"))
+    for fid, fig in b.figures.items():
+        if fig.side == "red":
+            b.states[fid].conditions["dead"] = 0
+    turns.check_over(b)
+    res = outcome(b)
+    assert res.over and res.winner == "blue" and res.sides_left == ("blue",)
 
 
 def test_cli_simulate_json(scenario_path, capsys):

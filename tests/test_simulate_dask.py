@@ -9,7 +9,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from game.ai.simulate import deterministic_part, setups_for, simulate  # noqa: E402
+from game.play.simulate import deterministic_part, setups_for, simulate  # noqa: E402
 from game.io.rulesets import load_ruleset  # noqa: E402
 from game.io.scenarios import load_scenario  # noqa: E402
 

@@ -69,7 +69,7 @@ class _Bar:
 
 
 def run(args) -> int:
-    from ..ai.simulate import default_workers, format_report, setups_for, simulate
+    from ..play.simulate import default_workers, format_report, setups_for, simulate
     from ..io.scenarios import load_scenario
     if args.runs < 1:
         raise RulesError(f"--runs {args.runs}: play at least one battle")

@@ -80,12 +80,16 @@ class Roll:
 
 @dataclass(frozen=True)
 class Modifier:
-    name: str               # "parting shot", "flank", "charge", "1/2 cover"
+    name: str               # "parting shot", "flank (left)", "charge", "1/2 cover": what the player reads
     value: int
     source: str             # rule id that grants it, e.g. "cnc:flank-attack"
+    key: str = ""           # which family it is ("flank", "rear", "cover", ...): reports count by this
 
     def to_json(self) -> dict:
-        return {"name": self.name, "value": self.value, "source": self.source}
+        out = {"name": self.name, "value": self.value, "source": self.source}
+        if self.key:
+            out["key"] = self.key
+        return out
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ..core.battle import Battle
 from ..core.errors import RulesError
 from ..core.refusals import ActionRefused
 from ..core.geometry import FACINGS
-from . import controllers as ctl
+from ..play import controllers as ctl
 from . import overlays as ov
 from . import theme
 from .camera import Camera

@@ -28,7 +28,7 @@ class ResultScreen:
     def summary(self, battle) -> dict:
         key = (id(battle), len(battle.events))
         if key != self._summary_key:
-            from ..ai import summarize_battle
+            from ..play.report import summarize_battle
             self._summary = summarize_battle(battle)
             self._summary_key = key
         return self._summary

@@ -66,7 +66,7 @@ def handle_start(app, event) -> None:
 
 
 def _cycle() -> list[str]:
-    from . import controllers as ctl
+    from ..play import controllers as ctl
     kinds = ctl.kinds()
     order = ["human", "ai"] + [k for k in ("ai-easy", "ai-hard") if k in kinds]
     return order

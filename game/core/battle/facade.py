@@ -264,8 +264,8 @@ class Battle:
     def figure_fell(self, fid: str) -> list[Event]:
         return turns.figure_fell(self, fid)
 
-    def flee(self, fid: str, rule: str) -> list[Event]:
-        return turns.flee(self, fid, rule)
+    def flee(self, fid: str, rule: str, cause: str) -> list[Event]:
+        return turns.flee(self, fid, rule, cause)
 
     # ----- saves (the file side is game/io/saves.py) -----
     def to_save_data(self) -> dict:

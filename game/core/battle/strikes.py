@@ -66,7 +66,7 @@ def resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, cons
         text = f"{reason}: " + text
     events.append(Event(
         kind=kind, rule=rule, actor=bd.attacker, target=bd.target,
-        rolls=tuple(result.rolls), modifiers=tuple([Modifier(bd.attack_name, bd.base_attack, bd.rule)] + list(bd.attack_mods)),
+        rolls=tuple(result.rolls), modifiers=tuple([Modifier(bd.attack_name, bd.base_attack, bd.rule, "base")] + list(bd.attack_mods)),
         total=result.total, target_number=bd.target_number,
         outcome=("parried" if parried else "hit" if result.hit else "miss"), text=text,
         squares=(attacker.pos, target.pos),

@@ -238,7 +238,8 @@ def figure_fell(battle, fid: str) -> list[Event]:
     return events
 
 
-def flee(battle, fid: str, rule: str) -> list[Event]:
+def flee(battle, fid: str, rule: str, cause: str) -> list[Event]:
+    """The figure leaves the battle: `cause` is "rout" (morale) or "exit" (over the map edge)."""
     st = battle.states[fid]
     if st.has("fled"):
         return []
@@ -246,4 +247,4 @@ def flee(battle, fid: str, rule: str) -> list[Event]:
     st.fled = True
     battle.figures_moved()
     return [Event(kind=EventKind.FLEE, rule=rule, actor=fid, text=f"{battle.figures[fid].label} flees the battle",
-                  outcome="fled", squares=(battle.figures[fid].pos,))]
+                  outcome="fled", squares=(battle.figures[fid].pos,), data={"cause": cause})]

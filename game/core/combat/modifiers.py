@@ -60,9 +60,9 @@ class _Sheet:
     def rules(self) -> dict:
         return self.battle.ruleset.section("modifiers")
 
-    def add(self, where: list, name: str, value, rule: str) -> None:
+    def add(self, where: list, key: str, name: str, value, rule: str) -> None:
         if value:
-            where.append(Modifier(name, int(value), self.rs.cite(rule)))
+            where.append(Modifier(name, int(value), self.rs.cite(rule), key))
 
     def sight(self):
         return self.battle.positioning().sight(self.attacker.id, self.target.id)
@@ -125,14 +125,14 @@ def _ability(s: _Sheet) -> None:
         value = min(0, value)
     if ability == "dex":
         value += sum(stuck[0] for stuck in s.a_state.stuck)
-    s.add(s.att, f"{ability.upper()} modifier", value, attack_rules["rule"])
+    s.add(s.att, "ability", f"{ability.upper()} modifier", value, attack_rules["rule"])
 
 
 def _wounds(s: _Sheet) -> None:
     """d100: a wounded attacker strikes worse."""
     for level in sorted(s.rules["wound_levels"], key=lambda w: w["at_or_below"]):
         if s.a_state.hp <= level["at_or_below"] < s.a_state.max_hp:
-            s.add(s.att, f"wounded ({s.a_state.hp} hp)", level["modifier"], s.rules["wound_rule"])
+            s.add(s.att, "wounds", f"wounded ({s.a_state.hp} hp)", level["modifier"], s.rules["wound_rule"])
             break
 
 
@@ -140,7 +140,7 @@ def _attacker_conditions(s: _Sheet) -> None:
     for name in sorted(s.a_state.conditions):
         cond = s.rs.condition(name)
         if cond and cond["attack"]:
-            s.add(s.att, f"attacker {name}", cond["attack"], cond["rule"])
+            s.add(s.att, "attacker-condition", f"attacker {name}", cond["attack"], cond["rule"])
 
 
 # ----- where the attacker stands -----
@@ -151,13 +151,13 @@ def _facing(s: _Sheet) -> None:
     s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
     s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
     if s.from_rear:
-        s.add(s.att, f"from behind ({ARC_NAMES[arc]})", r["rear_bonus"], r["rear_rule"])
+        s.add(s.att, "rear", f"from behind ({ARC_NAMES[arc]})", r["rear_bonus"], r["rear_rule"])
     elif s.from_flank:
-        s.add(s.att, f"flank ({ARC_NAMES[arc]})", r["flank_bonus"], r["flank_rule"])
+        s.add(s.att, "flank", f"flank ({ARC_NAMES[arc]})", r["flank_bonus"], r["flank_rule"])
     if s.kind == "melee" and r["flank_by_opposite_ally"]:
         ally = opposite_ally(s.battle, s.attacker, s.target)
         if ally is not None:
-            s.add(s.att, f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
+            s.add(s.att, "flank", f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
 
 
 def _crowd(s: _Sheet) -> None:
@@ -172,9 +172,11 @@ def _crowd(s: _Sheet) -> None:
         if back_to_wall(s.battle, s.target):
             s.notes.append(f"{s.target.label} has its back to a wall: no surrounded bonus")
         else:
-            s.add(s.att, f"surrounded ({min(len(crowd), 6)} attackers)", r["surrounded_bonus"], r["surrounded_rule"])
+            s.add(s.att, "surrounded", f"surrounded ({min(len(crowd), 6)} attackers)", r["surrounded_bonus"],
+                  r["surrounded_rule"])
     if r["multiple_attackers_bonus"] and len(crowd) > 1:
-        s.add(s.att, f"multiple attackers ({len(crowd)})", r["multiple_attackers_bonus"] * (len(crowd) - 1),
+        s.add(s.att, "multiple-attackers", f"multiple attackers ({len(crowd)})",
+              r["multiple_attackers_bonus"] * (len(crowd) - 1),
               r["multiple_attackers_rule"])
 
 
@@ -182,9 +184,9 @@ def _ground(s: _Sheet) -> None:
     r = s.rules
     rise = height_ft(s.battle.map, s.attacker) - height_ft(s.battle.map, s.target)
     if rise >= r["high_ground_min_ft"]:
-        s.add(s.att, f"higher ground ({plain_number(rise)} ft above)", r["higher_bonus"], r["high_ground_rule"])
+        s.add(s.att, "high-ground", f"higher ground ({plain_number(rise)} ft above)", r["higher_bonus"], r["high_ground_rule"])
     elif -rise >= r["high_ground_min_ft"]:
-        s.add(s.att, f"lower ground ({plain_number(-rise)} ft below)", r["lower_penalty"], r["high_ground_rule"])
+        s.add(s.att, "low-ground", f"lower ground ({plain_number(-rise)} ft below)", r["lower_penalty"], r["high_ground_rule"])
 
 
 def _mounts(s: _Sheet) -> None:
@@ -196,10 +198,10 @@ def _mounts(s: _Sheet) -> None:
         (not a_mounted and s.weapon["set"]) or
         (not t_mounted and weapon_data(s.battle, s.target.ready_weapon)["set"]))
     if a_mounted and not t_mounted and not cancel:
-        s.add(s.att, "mounted against a foe on foot", r["mounted_hit"], r["mounted_rule"])
+        s.add(s.att, "mounted", "mounted against a foe on foot", r["mounted_hit"], r["mounted_rule"])
     if t_mounted and not a_mounted and not cancel:
-        s.add(s.att, "on foot against a mounted foe", r["vs_mounted_hit"], r["mounted_rule"])
-        s.add(s.dfn, "mounted against a foe on foot", r["mounted_defense"], r["mounted_rule"])
+        s.add(s.att, "mounted", "on foot against a mounted foe", r["vs_mounted_hit"], r["mounted_rule"])
+        s.add(s.dfn, "mounted", "mounted against a foe on foot", r["mounted_defense"], r["mounted_rule"])
     if cancel and a_mounted != t_mounted:
         s.notes.append("a polearm or long spear cancels the mounted modifiers")
 
@@ -209,17 +211,18 @@ def _charge_and_set(s: _Sheet) -> None:
     r = s.rules
     charge_rule = s.rs.section("charge")["rule"]
     if s.ctx.charge:
-        s.add(s.att, "charge", r["charge_hit"], charge_rule)
+        s.add(s.att, "charge", "charge", r["charge_hit"], charge_rule)
         if r["charge_negated_if_hit_first"] and s.target.id in s.a_state.hit_by:
             s.notes.append(f"{s.target.label} hit {s.attacker.label} first: the charge is negated (no extra damage)")
         else:
             if r["charge_damage_multiplier"] > 1:
-                s.mult.append(Modifier("charge", r["charge_damage_multiplier"], s.rs.cite(charge_rule)))
-            s.add(s.dmg, "charge", r["charge_damage_bonus"], charge_rule)
+                s.mult.append(Modifier("charge", r["charge_damage_multiplier"], s.rs.cite(charge_rule), "charge"))
+            s.add(s.dmg, "charge", "charge", r["charge_damage_bonus"], charge_rule)
     if s.ctx.set_vs_charge:
-        s.add(s.att, "set against the charge", r["set_hit"], r["set_rule"])
+        s.add(s.att, "set-vs-charge", "set against the charge", r["set_hit"], r["set_rule"])
         if r["set_damage_multiplier"] > 1:
-            s.mult.append(Modifier("set against a charge", r["set_damage_multiplier"], s.rs.cite(r["set_rule"])))
+            s.mult.append(Modifier("set against a charge", r["set_damage_multiplier"], s.rs.cite(r["set_rule"]),
+                                   "set-vs-charge"))
 
 
 def _attack_kind(s: _Sheet) -> None:
@@ -227,32 +230,33 @@ def _attack_kind(s: _Sheet) -> None:
     battle = s.battle
     if s.ctx.parting_shot:
         ps = s.rs.section("parting_shots")
-        s.add(s.att, "parting shot", ps["attack_bonus"], ps["rule"])
+        s.add(s.att, "parting-shot", "parting shot", ps["attack_bonus"], ps["rule"])
     aim = s.a_state.aim
     if aim and aim.get("target") == s.target.id and s.kind == "ranged":
         wanted = battle.round - 1 if r["aim_next_round"] else battle.round
         if aim.get("round") == wanted:
-            s.add(s.att, "aimed shot", r["aim_bonus"], r["aim_rule"])
+            s.add(s.att, "aimed", "aimed shot", r["aim_bonus"], r["aim_rule"])
     if s.t_state.aim and s.t_state.aim.get("round") == battle.round and not r["aim_next_round"]:
-        s.add(s.att, "target standing still to aim", r["aim_target_bonus"], r["aim_rule"])
+        s.add(s.att, "target-aiming", "target standing still to aim", r["aim_target_bonus"], r["aim_rule"])
     if s.a_state.withdrawing:
-        s.add(s.att, "fighting withdrawal", r["withdraw_attack"], "fighting-withdrawal")
+        s.add(s.att, "withdrawal", "fighting withdrawal", r["withdraw_attack"], "fighting-withdrawal")
     if s.a_state.defense:
         style = s.rs.defense(s.a_state.defense)
         if style:
             if style["formula"] == "trade":
-                s.add(s.att, f"{style['style']} (SC traded for DEF)", -s.a_state.defense_amount, style["rule"])
+                s.add(s.att, "stance", f"{style['style']} (SC traded for DEF)", -s.a_state.defense_amount,
+                      style["rule"])
             else:
-                s.add(s.att, style["style"], style["attack_penalty"], style["rule"])
+                s.add(s.att, "stance", style["style"], style["attack_penalty"], style["rule"])
     if s.ctx.subdue:
-        s.add(s.att, "attacking to subdue", r["subdue_hit"], r["subdue_rule"])
+        s.add(s.att, "subdue", "attacking to subdue", r["subdue_hit"], r["subdue_rule"])
     round_rules = s.rs.section("round")
     if s.a_state.move_mode in ("run", "jog") and round_rules["run_attack_hit"]:
-        s.add(s.att, "ran before attacking", round_rules["run_attack_hit"], round_rules["rule"])
+        s.add(s.att, "ran", "ran before attacking", round_rules["run_attack_hit"], round_rules["rule"])
     if s.ctx.surprise_round and r["surprise_round_hit"]:
-        s.add(s.att, "surprise", r["surprise_round_hit"], s.rs.section("surprise")["rule"])
+        s.add(s.att, "surprise", "surprise", r["surprise_round_hit"], s.rs.section("surprise")["rule"])
     if s.t_state.has("surprised") and s.t_state.surprise_bonus:
-        s.add(s.att, "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
+        s.add(s.att, "ambush", "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
 
 
 def _missiles(s: _Sheet) -> None:
@@ -261,20 +265,20 @@ def _missiles(s: _Sheet) -> None:
     r = s.rules
     battle = s.battle
     if 0 <= s.band_index < 3:
-        s.add(s.att, f"{s.band} range", r["range_band_mods"][s.band_index], r["range_rule"])
+        s.add(s.att, "range", f"{s.band} range", r["range_band_mods"][s.band_index], r["range_rule"])
     t_state = s.t_state
     if t_state.ran_last_action or t_state.move_mode in ("run", "jog", "charge"):
-        s.add(s.att, "target running", r["running_target_ranged"], r["target_movement_rule"])
+        s.add(s.att, "target-running", "target running", r["running_target_ranged"], r["target_movement_rule"])
     elif t_state.moved_ft == 0 and not t_state.ran_last_action:
-        s.add(s.att, "target stationary", r["stationary_target_ranged"], r["target_movement_rule"])
+        s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], r["target_movement_rule"])
     if s.dist <= 5:
-        s.add(s.att, "target within 5 ft of the shooter", r["ranged_engaged_penalty"], r["ranged_rule"])
+        s.add(s.att, "point-blank", "target within 5 ft of the shooter", r["ranged_engaged_penalty"], r["ranged_rule"])
     if fighting(battle, s.attacker):
-        s.add(s.att, f"{s.weapon_name} used in melee", s.weapon["in_melee_penalty"], r["ranged_rule"])
+        s.add(s.att, "missile-in-melee", f"{s.weapon_name} used in melee", s.weapon["in_melee_penalty"], r["ranged_rule"])
     target_fighting = fighting(battle, s.target)
     friends = tuple(f.id for f in target_fighting if f.side == s.attacker.side and f.id != s.attacker.id)
     if target_fighting and r["ranged_fighting_target"]:
-        s.add(s.att, "target fighting in melee", r["ranged_fighting_target"], r["ranged_rule"])
+        s.add(s.att, "into-melee", "target fighting in melee", r["ranged_fighting_target"], r["ranged_rule"])
     names = ", ".join(battle.figures[f].label for f in friends)
     if friends and r["into_melee"] == "margin":
         exempt = SIZE_ORDER.get(s.target.size, 2) >= 3 and all(
@@ -283,7 +287,7 @@ def _missiles(s: _Sheet) -> None:
             friends = ()
             s.notes.append(f"{s.target.label} is large and its melee foes are not: no risk to friends")
         elif s.ctx.careful:
-            s.add(s.att, "careful shot into melee", r["into_melee_careful_penalty"], r["into_melee_rule"])
+            s.add(s.att, "into-melee", "careful shot into melee", r["into_melee_careful_penalty"], r["into_melee_rule"])
             friends = ()
         else:
             s.notes.append(f"a miss by less than {r['into_melee_margin']} hits a friend in the melee ({names})")
@@ -301,7 +305,7 @@ def _cover(s: _Sheet) -> None:
                                       (sight.concealment, cover_rules["soft"], cover_rules["soft_mode"], "concealment")):
         value = table[COVER_INDEX[degree]] if COVER_INDEX[degree] < len(table) else 0
         if value:
-            s.add(s.dfn if mode == "ac" else s.att, f"{degree} {what}", value, cover_rules["rule"])
+            s.add(s.dfn if mode == "ac" else s.att, what, f"{degree} {what}", value, cover_rules["rule"])
 
 
 # ----- the target's side -----
@@ -321,7 +325,7 @@ def _shield(s: _Sheet) -> None:
             lost = f"its {s.t_prof['shield']} shield already covers {covers} other attacker(s) this round"
             rule = r["shield_rule"]
     if lost:
-        s.add(s.dfn, f"no shield: {lost}", -s.t_prof["shield_bonus"], rule)
+        s.add(s.dfn, "no-shield", f"no shield: {lost}", -s.t_prof["shield_bonus"], rule)
 
 
 def _dexterity(s: _Sheet) -> None:
@@ -342,18 +346,18 @@ def _dexterity(s: _Sheet) -> None:
     elif t_state.aim and t_state.aim.get("round") == s.battle.round and not r["aim_next_round"]:
         lost, rule = "taking careful aim", r["aim_rule"]
     if lost:
-        s.add(s.dfn, f"no DEX bonus: {lost}", -dex, rule)
+        s.add(s.dfn, "no-dex", f"no DEX bonus: {lost}", -dex, rule)
 
 
 def _target_stances(s: _Sheet) -> None:
     r = s.rules
     t_state = s.t_state
     if t_state.charging:
-        s.add(s.dfn, "charged this round", r["charge_defense"], s.rs.section("charge")["rule"])
+        s.add(s.dfn, "charged", "charged this round", r["charge_defense"], s.rs.section("charge")["rule"])
     if t_state.hasty:
-        s.add(s.dfn, "disengaging hastily", r["hasty_defense"], s.rs.section("disengage")["rule"])
+        s.add(s.dfn, "hasty", "disengaging hastily", r["hasty_defense"], s.rs.section("disengage")["rule"])
     if t_state.withdrawing:
-        s.add(s.dfn, "fighting withdrawal", r["withdraw_defense"], "fighting-withdrawal")
+        s.add(s.dfn, "withdrawal", "fighting withdrawal", r["withdraw_defense"], "fighting-withdrawal")
     if not t_state.defense:
         return
     style = s.rs.defense(t_state.defense)
@@ -367,7 +371,7 @@ def _target_stances(s: _Sheet) -> None:
     elif style["attackers"] and s.attacker.id not in used and len(used) >= style["attackers"]:
         s.notes.append(f"{s.target.label}'s {style['style']} already covers {style['attackers']} attacker(s)")
     else:
-        s.add(s.dfn, style["style"], value, style["rule"])
+        s.add(s.dfn, "stance", style["style"], value, style["rule"])
 
 
 def _target_conditions(s: _Sheet) -> None:
@@ -375,7 +379,7 @@ def _target_conditions(s: _Sheet) -> None:
         cond = s.rs.condition(name)
         if cond:
             value = cond["ranged_defense"] if s.kind == "ranged" else cond["defense"]
-            s.add(s.dfn, f"target {name}", value, cond["rule"])
+            s.add(s.dfn, "target-condition", f"target {name}", value, cond["rule"])
 
 
 def _helpless(s: _Sheet) -> None:
@@ -384,9 +388,10 @@ def _helpless(s: _Sheet) -> None:
         return
     if r["helpless"] == "auto-double-max":
         s.auto_hit = "helpless"
-        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("prone-and-helpless-opponents")))
+        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("prone-and-helpless-opponents"),
+                               "helpless"))
     elif r["helpless"] == "bonus":
-        s.add(s.att, "target helpless", r["helpless_hit"], "situational-modifiers")
+        s.add(s.att, "helpless", "target helpless", r["helpless_hit"], "situational-modifiers")
 
 
 # ----- damage -----
@@ -399,7 +404,7 @@ def _damage_bonus(s: _Sheet) -> None:
     else:
         ability = dmg_rules["propelled_ability"]
     if ability != "none":
-        s.add(s.dmg, f"{ability.upper()} modifier", s.a_prof.get(f"{ability}_mod", 0), dmg_rules["rule"])
+        s.add(s.dmg, "ability", f"{ability.upper()} modifier", s.a_prof.get(f"{ability}_mod", 0), dmg_rules["rule"])
 
 
 def _damage_dice(s: _Sheet) -> str:

@@ -39,7 +39,7 @@ def check_morale(battle, side: str, reason: str, rng) -> list[Event]:
                                 data={"side": side}))
     else:
         for f in scored:
-            events.extend(battle.flee(f.id, rule))
+            events.extend(battle.flee(f.id, rule, "rout"))
     return events
 
 

@@ -76,6 +76,9 @@ def apply_disengage(battle, plan: DisengagePlan) -> list[Event]:
     events: list[Event] = []
     if plan.style == "retreat":
         die_text = rules["retreat_die"]
+        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": plan.style},
+                            text=f"{fig.label} turns to retreat: {die_text} + DEX against each foe it is fighting "
+                                 f"({rule})"))
         mine = parse_dice(die_text).roll(battle.rng)
         my_total = mine.total + battle.profile(fig.id)["dex_mod"]
         winners = []
@@ -96,13 +99,13 @@ def apply_disengage(battle, plan: DisengagePlan) -> list[Event]:
         events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=allowed))
     elif plan.style == "hasty":
         st.hasty = True
-        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id,
+        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": plan.style},
                             text=f"{fig.label} disengages hastily: {rs.section('modifiers')['hasty_defense']:+d} AC for "
                                  f"the round, and each foe it leaves gets a free attack ({rule})"))
         events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=set(plan.foes)))
     else:  # fighting
         st.hasty = False
-        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id,
+        events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": plan.style},
                             text=f"{fig.label} makes a fighting disengagement: half its move, no free attacks, "
                                  f"no other action this round ({rule})"))
         events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=set()))

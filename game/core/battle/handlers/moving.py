@@ -81,7 +81,7 @@ def apply_move(battle, plan: MovePlan) -> list[Event]:
         return _declare(battle, plan)
     events = walk(battle, fig, plan.planned, plan.mode)
     if plan.exit and battle.able(fig.id):
-        events.extend(flee(battle, fig.id, battle.ruleset.cite("evasion-and-pursuit")))
+        events.extend(flee(battle, fig.id, battle.ruleset.cite("evasion-and-pursuit"), "exit"))
     return events
 
 

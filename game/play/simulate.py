@@ -13,18 +13,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 
-from ..core.actions import EndTurn
-from ..core.refusals import ActionRefused
-from . import compat
-from .brain import AI, DIFFICULTIES, stable_seed
+from ..ai.brain import AI, DIFFICULTIES, stable_seed
 from .outcome import outcome, sides
 from .report import NOTABLE, summarize_battle
-
-MAX_ACTIONS_PER_TURN = 12
-# A figure's own numbers, listed among an attack's modifiers: not situational rules.
-BASE_MODIFIERS = frozenset({"ab", "sc", "bth", "hd", "attack bonus", "dex", "dex modifier", "str", "str modifier",
-                            "level"})
-MAX_REFUSALS_PER_TURN = 4
 
 
 def run_seed(base_seed: int, ruleset_id: str, index: int) -> int:
@@ -48,46 +39,13 @@ def _difficulty_for(difficulty, side: str) -> str:
     return difficulty or "normal"
 
 
-def play_battle(setup, *, max_rounds: int = 30, difficulty="normal", battle_cls=None) -> tuple:
+def play_battle(setup, *, max_rounds: int = 30, difficulty="normal") -> tuple:
     """Play one battle AI against AI. Returns (battle, outcome, info)."""
     from ..core.battle import Battle
-    battle = (battle_cls or Battle)(setup)
-    ais: dict[str, AI] = {}
-    for side in sides(battle):
-        ais[side] = AI(_difficulty_for(difficulty, side), seed=setup.seed)
-    info = {"refusals": 0, "forced_end_turns": 0, "stalled": False}
-    turn_key, turn_actions, turn_refusals = None, 0, 0
-    budget = max(200, max_rounds * max(1, len(battle.figures)) * (MAX_ACTIONS_PER_TURN + 2))
-    for _ in range(budget):
-        res = outcome(battle)
-        if res.over or compat.round_number(battle) > max_rounds:
-            break
-        fid = compat.current(battle)
-        if fid is None:
-            info["stalled"] = True
-            break
-        key = (compat.round_number(battle), fid)
-        if key != turn_key:
-            turn_key, turn_actions, turn_refusals = key, 0, 0
-        fig = battle.figures[fid]
-        if not compat.status(battle, fid).active or turn_actions >= MAX_ACTIONS_PER_TURN \
-                or turn_refusals >= MAX_REFUSALS_PER_TURN:
-            action = EndTurn(figure=fid)
-            if turn_actions >= MAX_ACTIONS_PER_TURN or turn_refusals >= MAX_REFUSALS_PER_TURN:
-                info["forced_end_turns"] += 1
-        else:
-            action = ais[fig.side].choose(battle, fid)
-        try:
-            battle.apply(action)
-            turn_actions += 1
-        except ActionRefused:
-            info["refusals"] += 1
-            turn_refusals += 1
-            if action.kind == "end-turn":
-                info["stalled"] = True
-                break
-    else:
-        info["stalled"] = True
+    from ..play.turns import play_out
+    battle = Battle(setup)
+    ais = {side: AI(_difficulty_for(difficulty, side), seed=setup.seed) for side in sides(battle)}
+    info = play_out(battle, ais, max_rounds=max_rounds)
     return battle, outcome(battle), info
 
 
@@ -98,7 +56,7 @@ def run_one(setup, run_index: int, seed: int, max_rounds: int, difficulty) -> di
     battle, res, info = play_battle(setup, max_rounds=max_rounds, difficulty=difficulty)
     over = res.over
     summary = summarize_battle(battle, res, max_rounds_reached=not over)
-    rounds = compat.round_number(battle) if over else max_rounds
+    rounds = battle.round if over else max_rounds
     return {
         "ruleset": setup.ruleset.id, "run": run_index, "seed": seed, "over": over,
         "winner": res.winner if over else None, "rounds": min(rounds, max_rounds),
@@ -293,8 +251,7 @@ def format_report(report: dict) -> str:
     mods = {}
     for d in rulesets.values():
         for k, v in d["modifiers"].items():
-            if k not in BASE_MODIFIERS:
-                mods[k] = mods.get(k, 0) + v
+            mods[k] = mods.get(k, 0) + v
     if mods:
         lines.append("")
         top = sorted(mods.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
