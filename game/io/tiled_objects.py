@@ -12,7 +12,7 @@ from functools import partial
 from ..core.errors import DataFileError
 from .tiled_files import FileRef
 from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
-from .tiled_properties import Prop, element_class, float_attr, int_attr, read_properties, short
+from .tiled_properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short
 from .tiled_tilesets import TileLookup, Tileset
 
 MAX_POINTS = 4096
@@ -35,6 +35,7 @@ class MapObject:
     flips: tuple[bool, bool, bool] = (False, False, False)
     properties: dict[str, Prop] = field(default_factory=dict)
     where: str = ""
+    visible: bool = True  # drawn or not; the rules read hidden objects too
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
         rotation=float_attr(merged, "rotation", shown, where, limit=1e6),
         properties=properties,
         where=where,
+        visible=bool_attr(merged, "visible"),
     )
     if obj.width < 0 or obj.height < 0:
         raise DataFileError(shown, where, "has a negative width or height")
