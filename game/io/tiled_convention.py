@@ -89,6 +89,7 @@ class _Builder:
         self._tileset_cache: dict[int, SquareProps] = {}
         self._group_cache: dict[int, SquareProps] = {}
         self.spawn_objects: list[tuple] = []
+        self._plans: dict[SquareProps, tuple[list, list]] = {}
 
     # -- building ------------------------------------------------------------------
 
@@ -286,31 +287,39 @@ class _Builder:
         if not coverage.any():
             self.warn(f"{obj.where}: terrain object covers no square centre of the map")
             return
-        if props == NOTHING:
+        flags, raised = self._plan(props)
+        if not flags and not raised and props.elevation is None:
             self.warn(f"{obj.where}: terrain object sets no square property")
             return
         region, mask = coverage.region, coverage.mask
         everywhere = mask is None  # an upright rectangle: whole slices, no mask
-        for key in BOOL_KEYS:
-            if getattr(props, key):
-                if everywhere:
-                    self.flags[key][region] = True
-                else:
-                    self.flags[key][region] |= mask
-        raised = [(self.degrees[key], getattr(props, key)) for key in DEGREE_KEYS]
-        raised.append((self.height, props.obstacle_height))
+        for target in flags:
+            if everywhere:
+                target[region] = True
+            else:
+                target[region] |= mask
         for target, value in raised:
-            if value:
-                here = target[region]
-                if everywhere:
-                    np.maximum(here, value, out=here)
-                else:
-                    here[mask] = np.maximum(here[mask], value)
+            here = target[region]
+            if everywhere:
+                np.maximum(here, value, out=here)
+            else:
+                here[mask] = np.maximum(here[mask], value)
         if props.elevation is not None:
             if everywhere:
                 self.elevation[region] = props.elevation
             else:
                 self.elevation[region][mask] = props.elevation
+
+    def _plan(self, props: SquareProps) -> tuple[list, list]:
+        """The arrays a terrain object's properties set (flags) and raise (degrees, heights), once per kind."""
+        plan = self._plans.get(props)
+        if plan is None:
+            flags = [self.flags[key] for key in BOOL_KEYS if getattr(props, key)]
+            raised = [(self.degrees[key], getattr(props, key)) for key in DEGREE_KEYS if getattr(props, key)]
+            if props.obstacle_height:
+                raised.append((self.height, props.obstacle_height))
+            plan = self._plans[props] = (flags, raised)
+        return plan
 
     # -- spawns ----------------------------------------------------------------------
 

@@ -102,10 +102,13 @@ def resolve_path(path: Path, shown: str, where: str, what: str) -> Path:
 
 def read_capped(ref: FileRef, where: str = "", limit: int = MAX_FILE_BYTES) -> bytes:
     too_big = f"is larger than {limit // (1024 * 1024)} MiB; fivefoot refuses files this big"
-    if os.stat(ref.real).st_size > limit:  # refuse before reading a byte
+    size = os.stat(ref.real).st_size
+    if size > limit:  # refuse before reading a byte
         raise DataFileError(ref.shown, where, too_big)
     with open(ref.real, "rb") as handle:
-        data = handle.read(limit + 1)  # a file may grow after the check
+        data = handle.read(size + 1)  # a file may grow after the check: the next test sees it
+        if len(data) > size:
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise DataFileError(ref.shown, where, too_big)
     if not data:

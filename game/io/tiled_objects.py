@@ -19,7 +19,7 @@ MAX_POINTS = 4096
 _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
 
 
-@dataclass
+@dataclass(slots=True)  # a map may hold 100,000 of them
 class MapObject:
     id: int
     name: str
@@ -63,7 +63,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     shown = ref.shown
     object_id = short(element.get("id", "?"), 12)
     where = f"{layer_where}, object {object_id}"
-    attributes = dict(element.attrib)
+    attributes = element.attrib  # a dict: the attribute helpers only call .get
     properties: dict[str, Prop] = {}
     shape_el = _shape_element(element)
     template = None
@@ -74,7 +74,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
         if shape_el is None:
             shape_el = _shape_element(template.element)
     properties.update(read_properties(element, shown, where))
-    merged = _AttributeView(attributes)
+    merged = attributes
     name = merged.get("name") or ""
     if name:
         where = f"{layer_where}, object {object_id} '{short(name)}'"
@@ -151,13 +151,3 @@ def _points(text: str | None, tag: str, shown: str, where: str) -> tuple[tuple[f
     if len(points) < (3 if tag == "polygon" else 2):
         raise DataFileError(shown, where, f"its {tag} has too few points ({len(points)})")
     return tuple(points)
-
-
-class _AttributeView:
-    """Lets the attribute helpers read a merged attribute dict like an element."""
-
-    def __init__(self, attributes: dict):
-        self.attrib = attributes
-
-    def get(self, name, default=None):
-        return self.attrib.get(name, default)
