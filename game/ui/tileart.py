@@ -36,7 +36,7 @@ class TileArtLayer:
         for (x, y, _), image in art.images.items():
             if 0 <= x < width and 0 <= y < height:
                 self.has_tiles[y, x] = True
-        for image in set(art.images.values()):
+        for image in {id(image): image for image in art.images.values()}.values():  # shared: by identity
             biggest = max(biggest, image.rect[2] - art.tile_width, image.rect[3] - art.tile_height,
                           abs(image.offset[0]), abs(image.offset[1]))
         self.overhang = min(MAX_TILE_OVERHANG, math.ceil(max(0, biggest) / min(art.tile_width, art.tile_height)))
