@@ -43,6 +43,15 @@ def test_a_map_that_is_a_link_loop(tmp_path, capsys, command):
     cli_refuses(capsys, tmp_path / "a.tmx", "a.tmx: the map file is a symbolic link loop", command)
 
 
+@pytest.mark.parametrize("command", ["check", "play"])
+def test_a_scenario_whose_map_is_a_link_loop(tmp_path, capsys, command):
+    (tmp_path / "loop.tmx").symlink_to("loop.tmx")
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('ruleset = "bfrpg"\n[map]\nfile = "loop.tmx"\n[[figures]]\nid = "a"\nside = "blue"\n'
+                        'template = "foot"\nx = 0\ny = 0\n')
+    cli_refuses(capsys, scenario, "s.toml: map.file: the map file is a symbolic link loop", command)
+
+
 def test_a_map_linking_to_itself(tmp_path):
     (tmp_path / "self.tmx").symlink_to("self.tmx")
     refused(tmp_path / "self.tmx", "the map file is a symbolic link loop", loader=load_map)
