@@ -42,7 +42,7 @@ def world(folder: Path) -> Path:
     solid_png(folder / "red.png", 128, 96, RED)
     solid_png(folder / "blue.png", 64, 32, BLUE)
     solid_png(folder / "green.png", 32, 32, GREEN)
-    solid_png(folder / "halves.png", 64, 32, BLUE, YELLOW)
+    solid_png(folder / "halves.png", 64, 32, BLUE, YELLOW)  # blue left, yellow right
     (folder / "pics.tsx").write_text(
         '<tileset name="pics" tilewidth="64" tileheight="32" tilecount="3" columns="0">\n'
         ' <tile id="0"><image source="blue.png" width="64" height="32"/></tile>\n'
@@ -155,6 +155,11 @@ def test_a_repeated_image_layer_fills_its_row(tmp_path):
     chunk = draw(folder, layer)
     assert [colour_at(chunk, (x, 2)) for x in range(4)] == [GREEN] * 4
     assert GREEN not in {colour_at(chunk, (x, 1)) for x in range(4)}
+    solid_png(folder / "dot.png", 2, 2, YELLOW)  # a tiny picture is tiled into blocks first
+    line = ' <imagelayer name="line" offsetx="5" offsety="65" repeatx="1"><image source="dot.png"/></imagelayer>\n'
+    chunk = draw(folder, line, name="n.tmx")
+    assert {colour_at(chunk, (x, 2), (dx, 1)) for x in range(4) for dx in range(0, 32, 3)} == {YELLOW}
+    assert YELLOW not in {colour_at(chunk, (x, 2), (16, 3)) for x in range(4)}
 
 
 def test_a_big_picture_is_cut_to_the_chunk_and_looks_the_same(tmp_path, monkeypatch):
@@ -164,6 +169,22 @@ def test_a_big_picture_is_cut_to_the_chunk_and_looks_the_same(tmp_path, monkeypa
     monkeypatch.setattr(tileart, "WHOLE_SPRITE_PIXELS", 1)  # every picture is now cut, not scaled whole
     cut = draw(folder, RED_LAYER, flipped, name="n.tmx")
     assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(cut, "RGB")
+
+
+@pytest.mark.parametrize("flags", [0x20000000, 0x20000000 | 0x40000000, 0x20000000 | 0x80000000])
+def test_a_cut_picture_keeps_diagonal_and_other_flips(tmp_path, monkeypatch, flags):
+    folder = world(tmp_path)
+    # blue | yellow halves, transposed (x and y swapped): blue on top, yellow below; a vertical flip after that
+    # puts yellow on top, a horizontal one changes nothing here
+    turned = object_layer("things", obj("", 32, 96, 64, 64, attrs=f' gid="{HALVES_GID | flags}"'))
+    whole = draw(folder, turned)
+    monkeypatch.setattr(tileart, "WHOLE_SPRITE_PIXELS", 1)
+    cut = draw(folder, turned, name="n.tmx")
+    samples = [(1, 1, 8, 8), (2, 1, 24, 8), (1, 2, 8, 24), (2, 2, 24, 24)]
+    colours = [colour_at(whole, (x, y), (dx, dy)) for x, y, dx, dy in samples]
+    assert colours == [colour_at(cut, (x, y), (dx, dy)) for x, y, dx, dy in samples]
+    top, bottom = (YELLOW, BLUE) if flags & 0x40000000 else (BLUE, YELLOW)
+    assert colours == [top, top, bottom, bottom]
 
 
 def test_a_picture_that_cannot_be_decoded_is_skipped(tmp_path):

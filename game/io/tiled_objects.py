@@ -128,6 +128,8 @@ def _attach_tile(obj: MapObject, holder, find, span: str, shown: str) -> None:
 
 
 def _shape_element(element):
+    if not len(element):  # most objects are plain rectangles: no child to look for
+        return None
     for tag in _SHAPES:
         found = element.find(tag)
         if found is not None:

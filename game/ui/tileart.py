@@ -20,6 +20,7 @@ MAX_TILE_OVERHANG = 8            # squares an oversized tile may reach into a ne
 WHOLE_SPRITE_PIXELS = 1 << 20    # a scaled sprite up to this size is cached whole; larger ones are cut
 CACHE_PIXELS = 32 << 20          # scaled pictures kept, in pixels (128 MiB)
 MAX_TURNED_SIDE = 4096           # a rotated sprite larger than this on screen is drawn unrotated
+REPEAT_BLOCK_PX = 256            # a repeated picture is tiled into blocks about this big
 
 
 class TileArtLayer:
@@ -202,16 +203,36 @@ class TileArtLayer:
             surf.blit(piece, (round(at[0] + u0 * fx), round(at[1] + v0 * fy)))
 
     def _draw_repeated(self, surf, sprite, view, sx: float, sy: float) -> None:
-        """An image layer repeated along x and/or y: the copies that reach the chunk."""
+        """An image layer repeated along x and/or y: the copies that reach the chunk.
+
+        A small picture is first tiled into a block of about REPEAT_BLOCK_PX screen pixels,
+        so a chunk needs a few blits whatever the picture's size.
+        """
         size = (max(1, round(sprite.width * sx)), max(1, round(sprite.height * sy)))
-        xs = _copies(sprite.x, sprite.width, view[0], view[2]) if sprite.repeat_x else [sprite.x]
-        ys = _copies(sprite.y, sprite.height, view[1], view[3]) if sprite.repeat_y else [sprite.y]
-        if len(xs) * len(ys) > 4096:  # a tiny picture repeated: draw it as a texture would be too slow
+        kx = max(1, math.ceil(REPEAT_BLOCK_PX / size[0])) if sprite.repeat_x else 1
+        ky = max(1, math.ceil(REPEAT_BLOCK_PX / size[1])) if sprite.repeat_y else 1
+        block = self._cached(("block", sprite.image, size, kx, ky), lambda: self._block(sprite.image, size, kx, ky))
+        if block is None:
             return
+        step_x, step_y = sprite.width * kx, sprite.height * ky  # map pixels
+        xs = _copies(sprite.x, step_x, view[0], view[2]) if sprite.repeat_x else [sprite.x]
+        ys = _copies(sprite.y, step_y, view[1], view[3]) if sprite.repeat_y else [sprite.y]
         for y in ys:
             for x in xs:
-                moved = sprite._replace(x=x, y=y, repeat_x=False, repeat_y=False)
-                self._draw_sprite(surf, moved, view, sx, sy)
+                surf.blit(block, (round((x - view[0]) * sx), round((y - view[1]) * sy)))
+
+    def _block(self, image, size, kx: int, ky: int):
+        import pygame
+        picture = self._scaled_picture(image._replace(opacity=1.0), size)
+        if picture is None:
+            return None
+        block = pygame.Surface((size[0] * kx, size[1] * ky), pygame.SRCALPHA)
+        for j in range(ky):
+            for i in range(kx):  # onto transparent pixels, adding copies each picture exactly
+                block.blit(picture, (i * size[0], j * size[1]), special_flags=pygame.BLEND_RGBA_ADD)
+        if image.opacity < 1:
+            block.set_alpha(int(255 * image.opacity))
+        return block
 
 
 def _bounds(sprite) -> tuple[float, float, float, float]:
@@ -234,7 +255,7 @@ def _copies(start: float, length: float, low: float, high: float) -> list[float]
         return []
     first = start + math.floor((low - start) / length) * length
     count = max(0, math.ceil((high - first) / length))
-    return [first + k * length for k in range(min(count, 4097))]
+    return [first + k * length for k in range(count)]
 
 
 def _source_crop(image, crop) -> tuple[int, int, int, int]:
