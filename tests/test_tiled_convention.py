@@ -6,7 +6,7 @@ import pytest
 from game.core.battlemap import COVER_INDEX, UNBOUNDED_HEIGHT_FT
 from game.core.errors import DataFileError
 from test_tiled_support import (BRUSH, DOOR, FLOOR, FOG, ODD, ROCK, SMOKE, STAIRS, TOWER, TREE, WALL, WATER,
-                                grid, group, load, obj, object_layer, tile_layer, tileset_xml, tmx, write_map)
+                                grid, group, load, obj, object_layer, props_xml, tile_layer, tileset_xml, tmx, write_map)
 from game.io.tiled import load_tiled_map
 
 
@@ -268,11 +268,13 @@ def test_bad_tile_property_in_tileset_names_the_tileset_file(tmp_path):
         load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", grid(4, 3))), tsx=tsx))
 
 
-def test_layer_offset_and_image_layers_are_reported(tmp_path):
+def test_layer_offset_and_square_properties_on_image_layers_are_reported(tmp_path):
     battle = load(tmp_path, tile_layer("g", grid(4, 3), attrs=' offsetx="8"'),
-                  ' <imagelayer name="sky"><image source="tiles.png"/></imagelayer>\n')
+                  ' <imagelayer name="sky">\n' + props_xml({"water": True}) + '<image source="tiles.png"/></imagelayer>\n')
     assert any("tile layer 'g': its pixel offset is ignored" in w for w in battle.warnings)
-    assert any("image layer 'sky': image layers are ignored" in w for w in battle.warnings)
+    assert any("image layer 'sky': image layers are only drawn; their square properties are ignored" in w
+               for w in battle.warnings)
+    assert not battle.water.any()
 
 
 def test_a_tile_object_takes_its_tiles_class(tmp_path):

@@ -205,7 +205,8 @@ def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
     (tmp_path / "game" / "maps").mkdir()
     path = tmp_path / "game" / "maps" / "m.tmx"
     path.write_text(tmx(tile_layer("g", ROWS), tilesets=' <tileset firstgid="1" source="../tilesets/t.tsx"/>\n'))
-    with pytest.raises(DataFileError, match=r"lies outside the asset root .*--asset-root .*game\)"):
+    with pytest.raises(DataFileError, match=r"lies outside the asset root .*make that folder \(.*game\) the asset "
+                                            r"root: `fivefoot check-map MAP --asset-root DIR`"):
         load_tiled_map(path)
     assert load_tiled_map(path, asset_root=tmp_path / "game").blocks_move.sum() == 4
 

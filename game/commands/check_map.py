@@ -50,14 +50,26 @@ def map_report(battle: BattleMap) -> dict:
     return report
 
 
+TITLE_SHOWN = 200          # characters of a title, name or side the text report shows
+DESCRIPTION_SHOWN = 2000   # characters of the description
+
+
+def shown(text: str, limit: int = TITLE_SHOWN) -> str:
+    """`text` cut for the terminal: a map may hold a megabyte-long title (--json gives it whole)."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters in all)"
+
+
 def format_report(report: dict) -> str:
     width, height = report["width"], report["height"]
     low, high = report["elevation_range_ft"]
-    spawns = ", ".join(f"{side} {count}" for side, count in sorted(report["spawns"].items())) or "none"
+    spawns = ", ".join(f"{shown(side)} {count}" for side, count in sorted(report["spawns"].items())) or "none"
     levels = ", ".join(f"{v} ft" for v in report["elevation_levels_ft"][:12])
     lines = [
         report["source"],
-        f"  title:        {report['title'] or '(none: add a map property title)'}",
+        f"  title:        {shown(report['title']) or '(none: add a map property title)'}",
         f"  ruleset:      {report['ruleset'] or '(none)'}",
         f"  size:         {width} x {height} squares ({width * 5} x {height * 5} ft)",
         f"  blocking:     {report['blocking']} squares ({report['sight_blocking']} block sight)",
@@ -71,13 +83,13 @@ def format_report(report: dict) -> str:
         f"  spawns:       {spawns}",
     ]
     for spawn in report["spawn_list"]:
-        label = spawn["name"] or spawn["template"] or "?"
+        label = shown(spawn["name"] or spawn["template"] or "?")
         altitude = f", {spawn['altitude_ft']} ft up" if spawn["altitude_ft"] else ""
-        template = f" [{spawn['template']}]" if spawn["template"] and spawn["name"] else ""
-        lines.append(f"    {spawn['side']:>6}: {label}{template} at ({spawn['x']}, {spawn['y']}) "
+        template = f" [{shown(spawn['template'])}]" if spawn["template"] and spawn["name"] else ""
+        lines.append(f"    {shown(spawn['side']):>6}: {label}{template} at ({spawn['x']}, {spawn['y']}) "
                      f"facing {spawn['facing']}{altitude}")
     if report["description"]:
-        lines.append(f"  description:  {report['description']}")
+        lines.append(f"  description:  {shown(report['description'], DESCRIPTION_SHOWN)}")
     warnings = report["warnings"]
     lines.append(f"  warnings:     {len(warnings) or 'none'}")
     lines.extend(f"    - {warning}" for warning in warnings)

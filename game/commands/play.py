@@ -7,7 +7,10 @@ saves the last frame (the first one when there is no script) and exits. See docs
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -55,7 +58,34 @@ def _sides(args, scenario) -> tuple[dict, bool]:
     return chosen, not decided
 
 
+@contextmanager
+def quit_on_sigterm():
+    """SIGTERM ends `play` at once, whatever the window is doing.
+
+    SDL turns SIGTERM into a QUIT event, which waits until the next frame reads its events,
+    and a script, a screenshot or a frame count never reads them: so raise SystemExit here,
+    at the next Python instruction. Saves are written atomically, so nothing is torn.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(args) -> int:
+    with quit_on_sigterm():
+        return _play(args)
+
+
+def _play(args) -> int:
     from ..core.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
     from .common import load
@@ -86,20 +116,24 @@ def run(args) -> int:
         app.on_events = lambda events: [print(e.text) for e in events]
     app.on_refused = lambda action, reason: (refused.append(reason), print(
         f"refused: {action.to_json() if action is not None else ''}: {reason}", file=sys.stderr))
-    if script is not None:
-        for action in script:
-            app.submit(action)
-            app.frame([])
-    if args.screenshot:
-        Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-        app.settle()
-        app.screenshot(args.screenshot)
-        print(f"screenshot: {args.screenshot}")
-    elif not headless:
-        app.run(max_frames=args.frames)
-    elif args.frames:
-        for _ in range(args.frames):
-            app.frame()
     import pygame
-    pygame.quit()
+    try:
+        if script is not None:
+            for action in script:
+                app.submit(action)
+                app.frame([])
+        if args.screenshot:
+            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
+            app.settle()
+            app.screenshot(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+        elif not headless:
+            app.run(max_frames=args.frames)
+        elif args.frames:
+            for _ in range(args.frames):
+                app.frame()
+                if not app.running:  # the window was closed
+                    break
+    finally:
+        pygame.quit()
     return 1 if refused else 0

@@ -64,7 +64,8 @@ def _load_map(checked: dict, path: Path):
         except RulesError as err:
             raise DataFileError(path, "map.ascii", str(err)) from None
     from .tiled import load_map
-    map_path = (path.parent / spec["file"]).resolve()
+    from .tiled_files import resolve_path  # a link loop is a message, not a RuntimeError
+    map_path = resolve_path(path.parent / spec["file"], str(path), "map.file", "map file")
     if map_path.is_dir():
         raise DataFileError(path, "map.file", f"{shown(spec['file'])} is a folder ({map_path}); name a Tiled map file "
                             f"({', '.join(MAP_SUFFIXES)}) relative to the scenario's folder")
@@ -73,7 +74,8 @@ def _load_map(checked: dict, path: Path):
                             "to the scenario's folder")
     if map_path.suffix.lower() not in MAP_SUFFIXES:
         raise DataFileError(path, "map.file", f"{shown(spec['file'])} is not a Tiled map; expected a {', '.join(MAP_SUFFIXES)} file")
-    root = (path.parent / spec["asset_root"]).resolve() if spec["asset_root"] else None
+    root = resolve_path(path.parent / spec["asset_root"], str(path), "map.asset_root", "asset root") \
+        if spec["asset_root"] else None
     if root is not None and not root.is_dir():
         raise DataFileError(path, "map.asset_root", f"{shown(spec['asset_root'])} is not a folder ({root}); the path is "
                             "relative to the scenario's folder")

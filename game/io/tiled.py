@@ -7,13 +7,15 @@ load_map(path, asset_root=None) -> BattleMap
 load_tiled_map(path, asset_root=None) -> BattleMap
     A Tiled map (TMX, or Tiled JSON) read with the convention in maps/README.md.
 tile_image_sources(path, asset_root=None) -> TileArt
-    For the renderer, after the display exists: which image and rectangle draws each
-    (x, y, layer_index); see game/io/tiled_art.py for how to draw them.
+    For the renderer, after the display exists: what to draw, in Tiled's document order
+    (tile layers square by square, tile objects and image layers as placed pictures); see
+    game/io/tiled_art.py for how to draw them.
 default_asset_root(path) -> Path
 
 Every problem with a file raises `DataFileError(path, where, problem)` naming the file,
 the place in it, what is wrong and what to change in Tiled. Loading is headless (no
-image is decoded) and all-or-nothing.
+image is decoded), all-or-nothing, and bounded in time and memory whatever the file
+(see the limits in tiled_files, tiled_document, tiled_assets and tiled_geometry).
 
 Asset root: tilesets, templates and images may only be read from inside it; references
 must be relative. It defaults to the map's folder (for the maps shipped in fivefoot's

@@ -12,12 +12,15 @@ from ..core.errors import DataFileError
 from .tiled_files import FileRef, parse_xml, read_capped, resolve_reference
 from .tiled_images import image_size
 from .tiled_objects import Template, parse_template
+from .tiled_properties import short
 from .tiled_tilesets import Tileset, parse_tileset
 
 MAX_IMAGE_FILES = 2048
 MAX_TEMPLATE_FILES = 1024
 MAX_EXTERNAL_TILESETS = 256
 MAX_WARNINGS = 100
+# Pixels of all the images a map uses, decoded by the renderer at 4 bytes each: 256 MiB.
+MAX_IMAGE_PIXELS = 8192 * 8192
 
 
 class Assets:
@@ -25,6 +28,9 @@ class Assets:
         self.root = root
         self.map_shown = map_shown
         self.warnings: list[str] = []
+        self._warned: set[str] = set()
+        self.unlisted_warnings = 0
+        self.image_pixels = 0
         self._images: dict[Path, tuple[FileRef, tuple[int, int]]] = {}
         self._tilesets: dict[Path, Tileset] = {}
         self._templates: dict[Path, Template] = {}
@@ -33,13 +39,18 @@ class Assets:
         """Record a warning; `file` is named only when it is not the map itself (a tileset, say)."""
         if file and file != self.map_shown:
             message = f"{file}: {message}"
-        if message not in self.warnings:
-            self.warnings.append(message)
+        if message in self._warned:
+            return
+        if len(self.warnings) > MAX_WARNINGS:  # a map may warn about each of 100,000 objects
+            self.unlisted_warnings += 1
+            return
+        self._warned.add(message)
+        self.warnings.append(message)
 
     def final_warnings(self) -> tuple[str, ...]:
         if len(self.warnings) <= MAX_WARNINGS:
             return tuple(self.warnings)
-        extra = len(self.warnings) - MAX_WARNINGS
+        extra = len(self.warnings) - MAX_WARNINGS + self.unlisted_warnings
         return (*self.warnings[:MAX_WARNINGS], f"... and {extra} more warnings")
 
     def image(self, source: str | None, referrer: FileRef, where: str) -> tuple[FileRef, tuple[int, int]]:
@@ -47,7 +58,19 @@ class Assets:
         if ref.real not in self._images:
             if len(self._images) >= MAX_IMAGE_FILES:
                 raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_IMAGE_FILES} image files")
-            self._images[ref.real] = (ref, image_size(ref, referrer.shown, where, source))
+            size = image_size(ref, referrer.shown, where, source)
+            self.image_pixels += size[0] * size[1]
+            if self.image_pixels > MAX_IMAGE_PIXELS:
+                alone = size[0] * size[1] > MAX_IMAGE_PIXELS
+                raise DataFileError(
+                    referrer.shown, where,
+                    f"the image '{short(source)}' is {size[0]}x{size[1]} pixels, "
+                    + ("" if alone else "which with the map's other images is ")
+                    + f"more than fivefoot draws for one map ({MAX_IMAGE_PIXELS:,} pixels in all, "
+                    "8192x8192: 256 MiB once decoded); scale the images down or use only the part of "
+                    "the tileset the map needs",
+                )
+            self._images[ref.real] = (ref, size)
         return self._images[ref.real]
 
     def tileset(self, element, referrer: FileRef, firstgid: int, where: str) -> Tileset:

@@ -20,7 +20,7 @@ from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
 from ..core.errors import DataFileError
 from ..core.geometry import FACINGS
 from .rulesets import bundled_ruleset_ids
-from .tiled_document import ObjectLayer, TiledDocument, TileLayer
+from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .tiled_geometry import Grid, anchor, covered
 from .tiled_layerdata import GID_MASK
 from .tiled_properties import Prop, as_bool, as_degree, as_int, as_text, short
@@ -89,6 +89,7 @@ class _Builder:
         self._tileset_cache: dict[int, SquareProps] = {}
         self._group_cache: dict[int, SquareProps] = {}
         self.spawn_objects: list[tuple] = []
+        self._plans: dict[SquareProps, tuple[list, list]] = {}
 
     # -- building ------------------------------------------------------------------
 
@@ -99,8 +100,10 @@ class _Builder:
         for layer in self.doc.layers:
             if isinstance(layer, TileLayer):
                 self._tile_layer(layer)
-            else:
+            elif isinstance(layer, ObjectLayer):
                 self._object_layer(layer)
+            else:
+                self._image_layer(layer)
         battle = BattleMap.empty(self.doc.width, self.doc.height, source=self.shown, **meta)
         for key in BOOL_KEYS:
             if key != "wall":  # walls go through add_wall below
@@ -238,6 +241,7 @@ class _Builder:
         chain = self._chain(layer, SPAWN_KEYS)
         spawn_defaults = {k: p for k, p in _chain_props(layer).items() if k in SPAWN_KEYS}
         ignored: dict[str, int] = {}
+        drawn: dict[str, int] = {}  # tile objects of no fivefoot class: pictures only
         terrain_count = 0
         for obj in layer.objects:
             tile = _tile_def(obj)
@@ -249,16 +253,23 @@ class _Builder:
             elif kind == SPAWN:
                 self.spawn_objects.append((obj, layer, spawn_defaults))
             else:
-                self._ignored(obj, cls, ignored)
-        if ignored:
-            kinds = [f"{count} of class '{short(cls)}'" if cls else f"{count} with no class"
-                     for cls, count in list(ignored.items())[:8]]
-            listed = ", ".join(kinds) + (", ..." if len(ignored) > 8 else "")
-            self.warn(f"{layer.where}: ignored objects ({listed}); only classes "
-                      f"'{TERRAIN}' and '{SPAWN}' mean something to fivefoot")
+                self._ignored(obj, cls, drawn if obj.tile else ignored)
+        for counts, what in ((ignored, "ignored objects"), (drawn, "tile objects drawn as pictures only")):
+            if counts:
+                kinds = [f"{count} of class '{short(cls)}'" if cls else f"{count} with no class"
+                         for cls, count in list(counts.items())[:8]]
+                listed = ", ".join(kinds) + (", ..." if len(counts) > 8 else "")
+                self.warn(f"{layer.where}: {what} ({listed}); only classes "
+                          f"'{TERRAIN}' and '{SPAWN}' mean something to fivefoot")
         if chain != NOTHING and terrain_count == 0:
             self.warn(f"{layer.where}: its square properties apply to '{TERRAIN}' objects, "
                       "and it has none")
+
+    def _image_layer(self, layer: ImageLayer) -> None:
+        chain = self._chain(layer, ())
+        if chain != NOTHING:
+            self.warn(f"{layer.where}: image layers are only drawn; their square properties are ignored "
+                      f"(put them on a tile layer or on '{TERRAIN}' objects)")
 
     def _ignored(self, obj, cls: str, ignored: dict[str, int]) -> None:
         ignored[cls] = ignored.get(cls, 0) + 1
@@ -268,27 +279,47 @@ class _Builder:
                       f"'{short(cls)}'; set its Class to '{TERRAIN}' or '{SPAWN}' in Tiled")
 
     def _terrain(self, obj, layer: ObjectLayer, chain: SquareProps) -> None:
-        props = self._square(obj.properties, self.shown, obj.where, ())
+        props = self._square(obj.properties, self.shown, obj.where, ()) if obj.properties else NOTHING
         if obj.tile:
             props = props.over(self._tile_props(*obj.tile))
-        props = props.over(chain)
-        mask = covered(obj, layer.offset, self.grid)
-        if not mask.any():
+        props = props.over(chain) if props is not NOTHING else chain
+        coverage = covered(obj, layer.offset, self.grid)
+        if not coverage.any():
             self.warn(f"{obj.where}: terrain object covers no square centre of the map")
             return
-        if props == NOTHING:
+        flags, raised = self._plan(props)
+        if not flags and not raised and props.elevation is None:
             self.warn(f"{obj.where}: terrain object sets no square property")
-        for key in BOOL_KEYS:
-            if getattr(props, key):
-                self.flags[key][mask] = True
-        for key in DEGREE_KEYS:
-            value = getattr(props, key)
-            if value:
-                self.degrees[key][mask] = np.maximum(self.degrees[key][mask], value)
-        if props.obstacle_height:
-            self.height[mask] = np.maximum(self.height[mask], props.obstacle_height)
+            return
+        region, mask = coverage.region, coverage.mask
+        everywhere = mask is None  # an upright rectangle: whole slices, no mask
+        for target in flags:
+            if everywhere:
+                target[region] = True
+            else:
+                target[region] |= mask
+        for target, value in raised:
+            here = target[region]
+            if everywhere:
+                np.maximum(here, value, out=here)
+            else:
+                here[mask] = np.maximum(here[mask], value)
         if props.elevation is not None:
-            self.elevation[mask] = props.elevation
+            if everywhere:
+                self.elevation[region] = props.elevation
+            else:
+                self.elevation[region][mask] = props.elevation
+
+    def _plan(self, props: SquareProps) -> tuple[list, list]:
+        """The arrays a terrain object's properties set (flags) and raise (degrees, heights), once per kind."""
+        plan = self._plans.get(props)
+        if plan is None:
+            flags = [self.flags[key] for key in BOOL_KEYS if getattr(props, key)]
+            raised = [(self.degrees[key], getattr(props, key)) for key in DEGREE_KEYS if getattr(props, key)]
+            if props.obstacle_height:
+                raised.append((self.height, props.obstacle_height))
+            plan = self._plans[props] = (flags, raised)
+        return plan
 
     # -- spawns ----------------------------------------------------------------------
 
@@ -387,6 +418,10 @@ def _chain_props(layer) -> dict[str, Prop]:
 
 
 def _hint(name: str, known) -> str:
+    # A match needs a similarity ratio of 0.75, which no name over twice the longest key's length
+    # reaches; comparing a megabyte-long name would take seconds and gigabytes.
+    if len(name) > 2 * max(map(len, known), default=0):
+        return ""
     close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.75)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

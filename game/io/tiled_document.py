@@ -6,6 +6,7 @@ is known to exist in a tileset. No rules meaning is given here: see tiled_conven
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,9 @@ from .tiled_tilesets import MAX_TILESETS, TileLookup, Tileset
 MAX_TILE_PIXELS = 1024
 MAX_LAYERS = 1000
 MAX_TOTAL_TILES = 16_000_000  # summed over tile layers: bounds memory to ~64 MB of GIDs
+# Tile objects and image layers, each counted by the squares it is drawn over (clipped to the
+# map), may cover the map this many times over: it bounds the renderer's work per square.
+MAX_PICTURE_COVER = 64
 
 SHIPPED_ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_MAPS = SHIPPED_ROOT / "maps"
@@ -57,6 +61,24 @@ class ObjectLayer:
     groups: tuple[Group, ...] = ()
     visible: bool = True
     offset: tuple[float, float] = (0.0, 0.0)
+    opacity: float = 1.0
+    draw_order: str = "topdown"           # Tiled's draworder: "topdown" (by y) or "index" (as listed)
+
+
+@dataclass
+class ImageLayer:
+    """A picture placed on the map (drawn only: the rules ignore it)."""
+
+    name: str
+    where: str
+    image: FileRef | None                 # None: the layer has no image yet
+    size: tuple[int, int]                 # its pixels, from the file's header
+    properties: dict[str, Prop]
+    groups: tuple[Group, ...] = ()
+    visible: bool = True
+    offset: tuple[float, float] = (0.0, 0.0)
+    opacity: float = 1.0
+    repeat: tuple[bool, bool] = (False, False)  # Tiled's repeatx, repeaty
 
 
 @dataclass
@@ -77,9 +99,17 @@ class TiledDocument:
         return self.file.shown
 
 
+def _clipped(start: float, length: float, limit: float) -> float:
+    """How much of [start, start + length) lies within [0, limit)."""
+    return max(0.0, min(start + length, limit) - max(start, 0.0))
+
+
 def default_asset_root(path: str | os.PathLike) -> Path:
     """The map's folder; for maps shipped in fivefoot's maps/ folder, the fivefoot folder."""
-    real = Path(path).resolve()
+    try:
+        real = Path(path).resolve()
+    except (RuntimeError, OSError):  # a link loop: reading the map itself says so
+        return Path(path).absolute().parent
     if real.is_relative_to(SHIPPED_MAPS):
         return SHIPPED_ROOT
     return real.parent
@@ -131,7 +161,42 @@ class _Reader:
         doc.tilesets = TileLookup(self._tilesets(map_el))
         self.doc = doc
         self._children(map_el, (), True, 1.0, (0.0, 0.0))
+        self._check_picture_cover()
         return doc
+
+    def _check_picture_cover(self) -> None:
+        doc = self.doc
+        map_w, map_h = doc.width * doc.tile_width, doc.height * doc.tile_height
+        limit = MAX_PICTURE_COVER * map_w * map_h
+        covered = 0.0
+        for layer in doc.layers:
+            if not layer.visible or isinstance(layer, TileLayer):
+                continue
+            if isinstance(layer, ImageLayer):
+                if layer.image is not None:
+                    w, h = layer.size
+                    covered += (map_w if layer.repeat[0] else _clipped(layer.offset[0], w, map_w)) * (
+                        map_h if layer.repeat[1] else _clipped(layer.offset[1], h, map_h))
+            else:
+                for obj in layer.objects:
+                    if obj.tile is None or not obj.visible:
+                        continue
+                    x, y = obj.x + layer.offset[0], obj.y + layer.offset[1]
+                    rect = obj.tile[0].tile_image(obj.tile[1])[1]
+                    w, h = obj.width or rect[2], obj.height or rect[3]  # as tiled_art draws it
+                    if obj.rotation:  # a turned picture stays within a circle around its position
+                        reach = math.hypot(w, h)
+                        covered += _clipped(x - reach, 2 * reach, map_w) * _clipped(y - reach, 2 * reach, map_h)
+                    else:
+                        ax, ay = obj.tile[0].alignment
+                        covered += _clipped(x - ax * w, w, map_w) * _clipped(y - ay * h, h, map_h)
+            if covered > limit:
+                raise DataFileError(
+                    self.shown, layer.where,
+                    f"the map's tile objects and image layers cover it more than {MAX_PICTURE_COVER} times "
+                    "over; fivefoot draws at most that much. Remove or shrink some, or hide the layers "
+                    "fivefoot should not draw",
+                )
 
     def _tilesets(self, map_el) -> list[Tileset]:
         elements = map_el.findall("tileset")
@@ -175,9 +240,20 @@ class _Reader:
                     parse_object(child, self.ref, self.doc.tilesets, self.assets, where)
                     for child in element.findall("object")
                 ]
-                self.doc.layers.append(ObjectLayer(name, where, objects, properties, groups, here_visible, here_offset))
+                order = "index" if (element.get("draworder") or "").strip() == "index" else "topdown"
+                self.doc.layers.append(ObjectLayer(name, where, objects, properties, groups, here_visible,
+                                                   here_offset, here_opacity, order))
             else:
-                self.assets.warn(f"{where}: image layers are ignored (fivefoot draws tile layers only)")
+                image, size = self._layer_image(element, where)
+                repeat = (bool_attr(element, "repeatx", False), bool_attr(element, "repeaty", False))
+                self.doc.layers.append(ImageLayer(name, where, image, size, properties, groups, here_visible,
+                                                  here_offset, here_opacity, repeat))
+
+    def _layer_image(self, element, where) -> tuple[FileRef | None, tuple[int, int]]:
+        image_el = element.find("image")
+        if image_el is None or not (image_el.get("source") or "").strip():
+            return None, (0, 0)
+        return self.assets.image(image_el.get("source"), self.ref, where)
 
     def _tile_data(self, element, where) -> np.ndarray:
         doc = self.doc

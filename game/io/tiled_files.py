@@ -8,6 +8,7 @@ instead of hanging or eating memory.
 """
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -17,6 +18,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as SafeET
+import numpy as np
 from defusedxml.common import DefusedXmlException
 
 from ..core.errors import DataFileError
@@ -24,6 +26,11 @@ from ..core.errors import DataFileError
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_XML_ELEMENTS = 200_000
 MAX_XML_DEPTH = 64
+# One element's start tag (its attributes) or one run of text, outside tile layer data. Tiled's
+# names, titles and property values are far smaller; expat needs time quadratic in a tag's length
+# when it arrives in pieces, so longer ones are refused before parsing.
+MAX_ITEM_BYTES = 1024 * 1024
+_BULK_TEXT_TAGS = (b"data", b"chunk")  # tile layer data: its size is checked against the map's
 
 _XML_DECLARED_ENCODING = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
 
@@ -43,13 +50,13 @@ class FileRef:
 def map_file(path: str | os.PathLike) -> FileRef:
     """The map file the caller named. It may be anywhere; what it refers to may not."""
     shown = str(path)
-    real = Path(path).resolve()
+    real = resolve_path(Path(path), shown, "", "map file")
     _require_regular_file(shown, real, "", "map file")
     return FileRef(shown, real)
 
 
 def resolve_asset_root(root: str | os.PathLike, shown_map: str) -> Path:
-    real = Path(root).resolve()
+    real = resolve_path(Path(root), shown_map, "asset root", f"asset root {root}")
     if not real.is_dir():
         raise DataFileError(shown_map, "asset root", f"{root} is not a folder")
     return real
@@ -70,7 +77,7 @@ def resolve_reference(
             f"asset root ({root}). Keep it in or below the map's folder so Tiled saves a relative path.",
         )
     joined = os.path.normpath(os.path.join(os.path.dirname(referrer.shown), reference))
-    real = (referrer.folder / reference).resolve()
+    real = resolve_path(referrer.folder / reference, referrer.shown, where, f"{what} '{reference}'")
     if not real.is_relative_to(root):
         raise DataFileError(
             referrer.shown, where,
@@ -81,12 +88,27 @@ def resolve_reference(
     return FileRef(joined, real)
 
 
+def resolve_path(path: Path, shown: str, where: str, what: str) -> Path:
+    """`path` with every symbolic link followed; a link loop is a DataFileError, not a RuntimeError."""
+    try:
+        return path.resolve()
+    except RuntimeError:  # Python 3.11 and 3.12 report a loop so
+        raise DataFileError(shown, where, _link_loop(what)) from None
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise DataFileError(shown, where, _link_loop(what)) from None
+        raise DataFileError(shown, where, f"cannot read the {what}: {err.strerror or err}") from None
+
+
 def read_capped(ref: FileRef, where: str = "", limit: int = MAX_FILE_BYTES) -> bytes:
     too_big = f"is larger than {limit // (1024 * 1024)} MiB; fivefoot refuses files this big"
-    if os.stat(ref.real).st_size > limit:  # refuse before reading a byte
+    size = os.stat(ref.real).st_size
+    if size > limit:  # refuse before reading a byte
         raise DataFileError(ref.shown, where, too_big)
     with open(ref.real, "rb") as handle:
-        data = handle.read(limit + 1)  # a file may grow after the check
+        data = handle.read(size + 1)  # a file may grow after the check: the next test sees it
+        if len(data) > size:
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise DataFileError(ref.shown, where, too_big)
     if not data:
@@ -102,6 +124,7 @@ def read_head(ref: FileRef, size: int) -> bytes:
 def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
     """Parse `data` with defusedxml, capping element count and depth."""
     _require_utf8_if_declared(ref, data)
+    _refuse_huge_items(ref, data)
     depth = count = 0
     root = None
     try:
@@ -162,6 +185,37 @@ def _require_utf8_if_declared(ref: FileRef, data: bytes) -> None:
         ) from None
 
 
+def _refuse_huge_items(ref: FileRef, data: bytes) -> None:
+    """Refuse a start tag or text run over MAX_ITEM_BYTES, in one linear pass over the bytes.
+
+    No tag or text can hold a '<' (XML escapes it), so the distance from one '<' to the next
+    bounds the length of a tag plus the text after it. Only tile layer data may be longer.
+    """
+    starts = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("<"))
+    if starts.size == 0:
+        return  # the parser says what is wrong
+    gaps = np.diff(starts, append=len(data))
+    for start in starts[gaps > MAX_ITEM_BYTES].tolist():
+        head = data[start + 1:start + 65]
+        tag = re.match(rb"[^\s/>]*", head).group(0)
+        tag_end = data.find(b">", start, start + MAX_ITEM_BYTES)
+        if tag_end >= 0 and tag in _BULK_TEXT_TAGS:
+            continue
+        line = data.count(b"\n", 0, start) + 1
+        name = tag.decode("utf-8", "replace")[:40] or "?"
+        limit = f"{MAX_ITEM_BYTES // (1024 * 1024)} MiB"
+        what = ("an attribute value (a name, title or property value)" if tag_end < 0
+                else "text (a multi-line property value, say)")
+        raise DataFileError(
+            ref.shown, f"line {line}",
+            f"the <{name}> element holds {what} over {limit} long; fivefoot allows at most {limit} "
+            "per element outside tile layer data. Shorten it in Tiled.",
+        )
+    if starts[0] > MAX_ITEM_BYTES:
+        raise DataFileError(ref.shown, "line 1", "starts with over 1 MiB of text before any XML element; "
+                                                 "is it really a Tiled file?")
+
+
 def _require_regular_file(shown: str, real: Path, where: str, what: str, looked_at: str | None = None) -> None:
     try:
         mode = os.stat(real).st_mode
@@ -169,9 +223,15 @@ def _require_regular_file(shown: str, real: Path, where: str, what: str, looked_
         place = f" (looked for {looked_at})" if looked_at else ""
         raise DataFileError(shown, where, f"the {what} does not exist{place}") from None
     except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise DataFileError(shown, where, _link_loop(what)) from None
         raise DataFileError(shown, where, f"cannot read the {what}: {err.strerror}") from None
     if not stat.S_ISREG(mode):
         raise DataFileError(shown, where, f"the {what} is not a regular file")
+
+
+def _link_loop(what: str) -> str:
+    return f"the {what} is a symbolic link loop (links that lead back to themselves); replace it with the real file"
 
 
 def _is_absolute(reference: str) -> bool:
@@ -188,5 +248,8 @@ def _root_hint(real: Path, root: Path) -> str:
     except ValueError:
         common = None
     if common is not None and common != Path(common.anchor):
-        return f"If the map belongs to a game folder that holds both, name that folder as the asset root (for example --asset-root {common})."
+        return (f"Move the file into the map's folder or below it; or, if the map belongs to a game folder "
+                f"that holds both, make that folder ({common}) the asset root: `fivefoot check-map MAP "
+                "--asset-root DIR` checks the map so, and a scenario plays it so with asset_root in its [map] "
+                "table (see docs/scenarios.md).")
     return "Move the file into the map's folder or below it."

@@ -11,15 +11,17 @@ import math
 from xml.etree.ElementTree import Element, SubElement
 
 from ..core.errors import DataFileError
-from .tiled_files import MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
+from .tiled_files import MAX_ITEM_BYTES, MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
+from .tiled_properties import short
 
 _LAYER_TAGS = {"tilelayer": "layer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
 _MAP_ATTRS = ("orientation", "renderorder", "width", "height", "tilewidth", "tileheight", "infinite",
               "staggeraxis", "staggerindex", "hexsidelength", "class", "version", "tiledversion")
-_LAYER_ATTRS = ("id", "name", "class", "visible", "opacity", "offsetx", "offsety", "width", "height")
+_LAYER_ATTRS = ("id", "name", "class", "visible", "opacity", "offsetx", "offsety", "width", "height", "draworder",
+                "repeatx", "repeaty")
 _OBJECT_ATTRS = ("id", "name", "type", "class", "x", "y", "width", "height", "rotation", "gid", "visible", "template")
 _TILESET_ATTRS = ("firstgid", "source", "name", "class", "tilewidth", "tileheight", "spacing", "margin",
-                  "tilecount", "columns")
+                  "tilecount", "columns", "objectalignment")
 _TILE_ATTRS = ("id", "type", "class", "x", "y", "width", "height")
 
 
@@ -82,6 +84,12 @@ class _Translator:
         return value
 
     def array(self, value, where: str) -> list:
+        if isinstance(value, dict) and where.endswith(("properties", "tiles")):
+            raise DataFileError(
+                self.shown, where,
+                "is a JSON object, as Tiled wrote it before version 1.2; open the file in a current Tiled and "
+                "save it again (File > Save), which writes it as the array fivefoot reads",
+            )
         if not isinstance(value, list):
             raise DataFileError(self.shown, where, "must be a JSON array")
         return value
@@ -91,7 +99,8 @@ class _Translator:
             if name in source and source[name] is not None:
                 element.set(name, self.scalar(source[name], f"{where}, field '{name}'"))
 
-    def scalar(self, value, where: str) -> str:
+    def scalar(self, value, where: str, bulk: bool = False) -> str:
+        """`value` as TMX attribute text; `bulk` (tile layer data) may be longer than other text."""
         if isinstance(value, bool):
             return "1" if value else "0"
         if isinstance(value, int):
@@ -101,35 +110,57 @@ class _Translator:
                 raise DataFileError(self.shown, where, "must be a finite number")
             return repr(int(value)) if value.is_integer() else repr(value)
         if isinstance(value, str):
+            if len(value) > MAX_ITEM_BYTES and not bulk:
+                raise DataFileError(
+                    self.shown, where,
+                    f"is text over {MAX_ITEM_BYTES // (1024 * 1024)} MiB long; fivefoot allows names, titles and "
+                    f"property values up to {MAX_ITEM_BYTES // (1024 * 1024)} MiB. Shorten it in Tiled.",
+                )
             return value
         raise DataFileError(self.shown, where, "must be a number, text or true/false")
 
-    def properties(self, element: Element, source: dict, where: str) -> None:
+    def properties(self, element: Element, source: dict, where: str, depth: int = 1) -> None:
         if "properties" not in source:
             return
+        listed = source["properties"]
+        if depth > MAX_XML_DEPTH:
+            raise DataFileError(self.shown, f"{where}, properties", f"nest class properties more than {MAX_XML_DEPTH} deep")
         holder = self.element(element, "properties")
-        for item in self.array(source["properties"], f"{where}, properties"):
+        for item in self.array(listed, f"{where}, properties"):
             item = self.obj(item, f"{where}, properties")
-            prop = self.element(holder, "property")
             name = item.get("name")
             if not isinstance(name, str):
                 raise DataFileError(self.shown, f"{where}, properties", "a property has no name")
-            prop.set("name", name)
             kind = item.get("type", "string")
-            prop.set("type", kind if isinstance(kind, str) else "string")
-            value = item.get("value", "")
-            if kind == "class" and isinstance(value, dict):
-                self.properties(prop, {"properties": [{"name": k, "value": v} for k, v in value.items()]},
-                                f"{where}, property '{name}'")
-            elif isinstance(value, bool):
-                prop.set("value", "true" if value else "false")
-            else:
-                prop.set("value", self.scalar(value, f"{where}, property '{name}'"))
+            self.property(holder, name, kind if isinstance(kind, str) else "string", item.get("value", ""),
+                          where, depth)
+
+    def property(self, holder: Element, name: str, kind: str, value, where: str, depth: int) -> None:
+        """One property; a class value (a JSON object) holds members, which may be classes in turn.
+
+        Values fivefoot cannot read as text (null, lists) become a placeholder text that is only
+        refused if fivefoot uses the property: one a game keeps for itself must not stop the load.
+        """
+        prop = self.element(holder, "property")
+        prop.set("name", self.scalar(name, f"{where}, a property name"))
+        here = f"{where}, property '{short(name)}'"
+        if isinstance(value, dict):
+            prop.set("type", "class")
+            members = [{"name": key, "value": member} for key, member in value.items()]
+            self.properties(prop, {"properties": members}, here, depth + 1)
+            return
+        prop.set("type", kind)
+        if isinstance(value, bool):
+            prop.set("value", "true" if value else "false")
+        elif isinstance(value, (int, float, str)):
+            prop.set("value", self.scalar(value, here))
+        else:  # null or a list: no Tiled type fivefoot reads; messages show what it was
+            prop.set("value", "(empty)" if value is None else f"(a JSON {type(value).__name__})")
 
     # -- map parts -----------------------------------------------------------------
 
     def tileset(self, parent, source: dict) -> Element:
-        where = f"tileset '{source.get('name', source.get('source', '?'))}'"
+        where = f"tileset '{short(str(source.get('name', source.get('source', '?'))))}'"
         element = self.element(parent, "tileset")
         self.attrs(element, source, _TILESET_ATTRS, where)
         self.properties(element, source, where)
@@ -142,7 +173,7 @@ class _Translator:
             tile = self.obj(tile, f"{where}, tiles")
             tile_el = self.element(element, "tile")
             self.attrs(tile_el, tile, _TILE_ATTRS, where)
-            self.properties(tile_el, tile, f"{where}, tile {tile.get('id', '?')}")
+            self.properties(tile_el, tile, f"{where}, tile {short(str(tile.get('id', '?')), 12)}")
             if "image" in tile:
                 self.image(tile_el, tile, where)
         return element
@@ -162,7 +193,7 @@ class _Translator:
             kind = layer.get("type")
             if kind not in _LAYER_TAGS:
                 raise DataFileError(self.shown, "layers", f"layer type {str(kind)[:40]!r} is unknown")
-            where = f"layer '{layer.get('name', '?')}'"
+            where = f"layer '{short(str(layer.get('name', '?')))}'"
             element = self.element(parent, _LAYER_TAGS[kind])
             self.attrs(element, layer, _LAYER_ATTRS, where)
             self.properties(element, layer, where)
@@ -173,7 +204,7 @@ class _Translator:
                     self.object(element, self.obj(item, f"{where}, objects"))
             elif kind == "group":
                 self.layers(element, layer.get("layers", []), depth + 1)
-            elif "image" in layer:
+            elif layer.get("image"):  # Tiled writes "" for an image layer without an image
                 self.attrs(self.element(element, "image"), {"source": layer["image"]}, ("source",), where)
 
     def tile_data(self, element: Element, layer: dict, where: str) -> None:
@@ -187,7 +218,7 @@ class _Translator:
             data.set("encoding", "base64")
             if layer.get("compression"):
                 data.set("compression", self.scalar(layer["compression"], where))
-            data.text = self.scalar(values, f"{where}, data")
+            data.text = self.scalar(values, f"{where}, data", bulk=True)
             return
         if not isinstance(values, list) or not all(type(v) is int for v in values):
             raise DataFileError(self.shown, where, "data must be an array of tile numbers")
@@ -195,7 +226,7 @@ class _Translator:
         data.text = ",".join(map(str, values))
 
     def object(self, parent: Element, source: dict) -> None:
-        where = f"object {source.get('id', '?')}"
+        where = f"object {short(str(source.get('id', '?')), 12)}"
         element = self.element(parent, "object")
         self.attrs(element, source, _OBJECT_ATTRS, where)
         self.properties(element, source, where)

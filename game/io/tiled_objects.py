@@ -12,14 +12,14 @@ from functools import partial
 from ..core.errors import DataFileError
 from .tiled_files import FileRef
 from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
-from .tiled_properties import Prop, element_class, float_attr, int_attr, read_properties, short
+from .tiled_properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short
 from .tiled_tilesets import TileLookup, Tileset
 
 MAX_POINTS = 4096
 _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
 
 
-@dataclass
+@dataclass(slots=True)  # a map may hold 100,000 of them
 class MapObject:
     id: int
     name: str
@@ -35,6 +35,7 @@ class MapObject:
     flips: tuple[bool, bool, bool] = (False, False, False)
     properties: dict[str, Prop] = field(default_factory=dict)
     where: str = ""
+    visible: bool = True  # drawn or not; the rules read hidden objects too
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     shown = ref.shown
     object_id = short(element.get("id", "?"), 12)
     where = f"{layer_where}, object {object_id}"
-    attributes = dict(element.attrib)
+    attributes = element.attrib  # a dict: the attribute helpers only call .get
     properties: dict[str, Prop] = {}
     shape_el = _shape_element(element)
     template = None
@@ -73,7 +74,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
         if shape_el is None:
             shape_el = _shape_element(template.element)
     properties.update(read_properties(element, shown, where))
-    merged = _AttributeView(attributes)
+    merged = attributes
     name = merged.get("name") or ""
     if name:
         where = f"{layer_where}, object {object_id} '{short(name)}'"
@@ -89,6 +90,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
         rotation=float_attr(merged, "rotation", shown, where, limit=1e6),
         properties=properties,
         where=where,
+        visible=bool_attr(merged, "visible"),
     )
     if obj.width < 0 or obj.height < 0:
         raise DataFileError(shown, where, "has a negative width or height")
@@ -126,6 +128,8 @@ def _attach_tile(obj: MapObject, holder, find, span: str, shown: str) -> None:
 
 
 def _shape_element(element):
+    if not len(element):  # most objects are plain rectangles: no child to look for
+        return None
     for tag in _SHAPES:
         found = element.find(tag)
         if found is not None:
@@ -149,13 +153,3 @@ def _points(text: str | None, tag: str, shown: str, where: str) -> tuple[tuple[f
     if len(points) < (3 if tag == "polygon" else 2):
         raise DataFileError(shown, where, f"its {tag} has too few points ({len(points)})")
     return tuple(points)
-
-
-class _AttributeView:
-    """Lets the attribute helpers read a merged attribute dict like an element."""
-
-    def __init__(self, attributes: dict):
-        self.attrib = attributes
-
-    def get(self, name, default=None):
-        return self.attrib.get(name, default)

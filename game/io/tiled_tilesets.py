@@ -19,6 +19,13 @@ from .tiled_layerdata import GID_MASK
 from .tiled_properties import Prop, element_class, int_attr, read_properties, short
 
 MAX_TILESETS = 256
+# Where a tile object's position lies on its picture, as fractions of its width and height.
+# Tiled's "unspecified" is bottom-left on orthogonal maps.
+OBJECT_ALIGNMENTS = {
+    "unspecified": (0.0, 1.0), "topleft": (0.0, 0.0), "top": (0.5, 0.0), "topright": (1.0, 0.0),
+    "left": (0.0, 0.5), "center": (0.5, 0.5), "right": (1.0, 0.5),
+    "bottomleft": (0.0, 1.0), "bottom": (0.5, 1.0), "bottomright": (1.0, 1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class Tileset:
     offset: tuple[int, int] = (0, 0)
     firstgid: int = 0
     source: Path | None = None  # the .tsx it came from, if external
+    alignment: tuple[float, float] = (0.0, 1.0)  # see OBJECT_ALIGNMENTS
 
     @property
     def is_collection(self) -> bool:
@@ -88,6 +96,12 @@ def parse_tileset(element, ref: FileRef, assets, where: str) -> Tileset:
         name=name, shown=shown, where=where, tile_width=tile_width, tile_height=tile_height,
         spacing=spacing, margin=margin, properties=read_properties(element, shown, where),
     )
+    alignment = (element.get("objectalignment") or "unspecified").strip().lower()
+    if alignment not in OBJECT_ALIGNMENTS:
+        raise DataFileError(
+            shown, where, f"objectalignment '{short(alignment)}' is unknown; use one of {', '.join(OBJECT_ALIGNMENTS)}"
+        )
+    tileset.alignment = OBJECT_ALIGNMENTS[alignment]
     offset = element.find("tileoffset")
     if offset is not None:
         tileset.offset = (

@@ -77,7 +77,8 @@ class App:
         self.screen = pygame.display.set_mode(size, flags)
         self.scenario = scenario
         self.battle = battle or Battle.from_scenario(scenario)
-        self.title = getattr(self.battle.setup, "title", "") or scenario.title
+        # A title is drawn on one line in places (window caption, start and result screens): keep it short.
+        self.title = _short(getattr(self.battle.setup, "title", "") or scenario.title, 200)
         self.description = getattr(self.battle.setup, "description", "") or scenario.description
         pygame.display.set_caption(f"fivefoot: {self.title}")
         self.fonts = theme.Fonts()

@@ -3,8 +3,9 @@
 A map of 200 x 200 squares at 64 px a square would be a 12800 px surface, so the map is cut
 into chunks of about 512 px, drawn on demand and kept in a bounded LRU cache. A chunk not yet
 drawn shows a scaled one-pixel-per-square thumbnail until it is ready, so zooming never stalls
-a frame. Maps from Tiled are drawn from their own tiles (game.io.tiled.tile_image_sources)
-when the images load; everything else (inline ASCII maps) gets a clean drawn look.
+a frame. Maps from Tiled are drawn from their own pictures (game.io.tiled.tile_image_sources:
+tile layers, tile objects and image layers, in Tiled's order; see game/ui/tileart.py) when the
+images load; squares no tile layer draws, and inline ASCII maps, get a clean drawn look.
 
 The markers switch adds the rules' view of each square on top of the art: cover degree,
 concealment, difficult ground, water, elevation. Grid lines are a switch too.
@@ -17,6 +18,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import theme
+from .tileart import TileArtLayer
 
 CHUNK_PX = 512
 MAX_CHUNKS = 160
@@ -52,62 +54,10 @@ def terrain_colours(bmap) -> np.ndarray:
     return np.clip(rgb, 0, 255).astype(np.uint8)
 
 
-class TileArtLayer:
-    """Tile images of a Tiled map, loaded and scaled lazily (needs the display to exist)."""
-
-    def __init__(self, art):
-        self.art = art
-        self._sheets: dict = {}
-        self._scaled: dict = {}
-        self.by_square: dict[tuple[int, int], list] = {}
-        for (x, y, layer), image in sorted(art.images.items(), key=lambda kv: kv[0][2]):
-            self.by_square.setdefault((x, y), []).append(image)
-
-    def _sheet(self, source):
-        import pygame
-        sheet = self._sheets.get(source)
-        if sheet is None:
-            sheet = pygame.image.load(str(source))
-            sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
-            self._sheets[source] = sheet
-        return sheet
-
-    def tile(self, image, cell: int):
-        key = (image, cell)
-        surf = self._scaled.get(key)
-        if surf is None:
-            import pygame
-            x, y, w, h = image.rect
-            surf = self._sheet(image.source).subsurface(pygame.Rect(x, y, w, h)).copy()
-            if image.flip_diagonal:
-                surf = pygame.transform.flip(pygame.transform.rotate(surf, -90), True, False)
-            if image.flip_x or image.flip_y:
-                surf = pygame.transform.flip(surf, image.flip_x, image.flip_y)
-            sx = cell / self.art.tile_width
-            sy = cell / self.art.tile_height
-            surf = pygame.transform.smoothscale(surf, (max(1, round(surf.get_width() * sx)),
-                                                       max(1, round(surf.get_height() * sy))))
-            if image.opacity < 1:
-                surf.set_alpha(int(255 * image.opacity))
-            self._scaled[key] = surf
-        return surf
-
-    def draw_square(self, surf, x: int, y: int, rx: int, ry: int, cell: int) -> bool:
-        images = self.by_square.get((x, y))
-        if not images:
-            return False
-        for image in images:
-            tile = self.tile(image, cell)
-            ox = round(image.offset[0] * cell / self.art.tile_width)
-            oy = round(image.offset[1] * cell / self.art.tile_height)
-            surf.blit(tile, (rx + ox, ry + cell - tile.get_height() + oy))
-        return True
-
-
 class MapLayer:
     def __init__(self, bmap, tile_art=None):
         self.map = bmap
-        self.art = TileArtLayer(tile_art) if tile_art is not None else None
+        self.art = TileArtLayer(tile_art, bmap.width, bmap.height) if tile_art is not None else None
         self.colours = terrain_colours(bmap)
         self._thumb = None
         self._chunks: OrderedDict = OrderedDict()
@@ -188,10 +138,10 @@ class MapLayer:
         ys = range(cy * n, cy * n + h)
         for y in ys:
             for x in xs:
-                rx, ry = (x - cx * n) * cell, (y - cy * n) * cell
-                drawn = self.art is not None and self.art.draw_square(surf, x, y, rx, ry, cell)
-                if not drawn:
-                    self._draw_square(surf, x, y, rx, ry, cell)
+                if self.art is None or not self.art.has_tiles[y, x]:  # the clean look under any pictures
+                    self._draw_square(surf, x, y, (x - cx * n) * cell, (y - cy * n) * cell, cell)
+        if self.art is not None:
+            self.art.draw_chunk(surf, cx * n, cy * n, w, h, cell)
         self._draw_elevation_edges(surf, xs, ys, cx * n, cy * n, cell)
         if self.show_markers:
             for y in ys:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+MAX_WRAP_LINES = 200  # more lines than any part of the window shows
+
 # ----- the map -----
 BACKGROUND = (24, 25, 30)
 FLOOR = (206, 196, 172)
@@ -127,26 +129,53 @@ class Fonts:
     def size(self, text: str, size: int = 15, bold: bool = False) -> tuple[int, int]:
         return self.font(size, bold).size(text)
 
-    def wrap(self, text: str, width: int, size: int = 15, bold: bool = False) -> list[str]:
-        """Split text into lines no wider than `width` pixels (words never split unless too long)."""
+    def wrap(self, text: str, width: int, size: int = 15, bold: bool = False,
+             max_lines: int = MAX_WRAP_LINES) -> list[str]:
+        """Split text into lines no wider than `width` pixels (words never split unless too long).
+
+        Linear in the text: a line holds at most a few characters per pixel, a word too long for
+        a line is cut by a binary search for the longest piece that fits (not by shortening it a
+        character at a time), and wrapping stops after `max_lines` lines, so a megabyte without
+        a space costs no more than the lines that are shown.
+        """
         font = self.font(size, bold)
+        most = 4 * max(1, width) + 16  # characters a line may hold: no glyph is under a quarter pixel
+
+        def fits(piece: str) -> bool:
+            return len(piece) <= most and font.size(piece)[0] <= width
+
+        def longest_fitting(word: str, start: int) -> int:
+            """End of the longest piece word[start:end] that fits; at least one character."""
+            low, high = start + 1, min(len(word), start + most)
+            while low < high:
+                middle = (low + high + 1) // 2
+                if fits(word[start:middle]):
+                    low = middle
+                else:
+                    high = middle - 1
+            return low
+
         lines: list[str] = []
         for paragraph in str(text).split("\n"):
-            words = paragraph.split(" ")
             line = ""
-            for word in words:
+            for word in paragraph.split(" "):
                 trial = word if not line else line + " " + word
-                if font.size(trial)[0] <= width:
+                if fits(trial):
                     line = trial
                     continue
                 if line:
                     lines.append(line)
-                while font.size(word)[0] > width and len(word) > 1:
-                    cut = len(word)
-                    while cut > 1 and font.size(word[:cut])[0] > width:
-                        cut -= 1
-                    lines.append(word[:cut])
-                    word = word[cut:]
-                line = word
+                start = 0
+                while len(word) - start > 1 and not fits(word[start:start + most + 1]):
+                    if len(lines) >= max_lines:
+                        return lines
+                    end = longest_fitting(word, start)
+                    lines.append(word[start:end])
+                    start = end
+                line = word[start:]
+                if len(lines) >= max_lines:
+                    return lines
             lines.append(line)
+            if len(lines) >= max_lines:
+                return lines[:max_lines]
         return lines
