@@ -9,12 +9,14 @@ from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
 from .errors import RulesError
+from .geometry import FACINGS, parse_facing
 
 MOVE_MODES = ("walk", "jog", "run", "withdraw", "sidestep")
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
 DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
 _BOOL_KEYS = ("exit", "subdue", "careful")
 _INT_KEYS = ("amount", "altitude_ft", "x", "y")
+MAX_PATH_STEPS = 1000
 
 
 @dataclass(frozen=True)
@@ -33,13 +35,23 @@ class Action:
 
 @dataclass(frozen=True)
 class Move(Action):
-    """Move along the planner's cheapest legal path to `to` (walk, jog, run, withdraw, sidestep)."""
+    """Move to `to` (walk, jog, run, withdraw, sidestep): along `path` when given (the exact steps
+    the player saw, each (x, y, facing index, altitude_ft) after the start square; the resolver
+    checks every step and refuses naming the first illegal one), else along the planner's
+    cheapest legal path."""
     kind: ClassVar[str] = "move"
     to: tuple[int, int] = (0, 0)
     mode: str = "walk"
     facing: str | None = None         # end facing; default: the way it moved
     altitude_ft: int | None = None    # end altitude for flyers
     exit: bool = False                # leave the battle over the map edge at the end of the move
+    path: tuple[tuple[int, int, int, int], ...] | None = None
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        if self.path is not None:
+            data["path"] = [[x, y, FACINGS[f], alt] for x, y, f, alt in self.path]
+        return data
 
 
 @dataclass(frozen=True)
@@ -138,6 +150,8 @@ def action_from_json(data: dict) -> Action:
         raise RulesError(f"action {kind!r} needs 'figure' (the id of the figure acting)")
     values = dict(data)
     values.pop("action")
+    if "path" in values:
+        values["path"] = _path_from_json(kind, values["path"])
     for key in ("to",):
         if key in values:
             value = values[key]
@@ -150,6 +164,26 @@ def action_from_json(data: dict) -> Action:
             raise RulesError(f"action {kind!r}: '{key}' must be true or false")
         if key in _INT_KEYS and value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise RulesError(f"action {kind!r}: '{key}' must be a whole number")
-        if key not in ("to",) + _BOOL_KEYS + _INT_KEYS and value is not None and not isinstance(value, str):
+        if key not in ("to", "path") + _BOOL_KEYS + _INT_KEYS and value is not None and not isinstance(value, str):
             raise RulesError(f"action {kind!r}: '{key}' must be text")
     return cls(**values)
+
+
+def _path_from_json(kind: str, value) -> tuple:
+    """[[x, y, facing, altitude_ft], ...] (facing as "NE" or 0..7) -> the Move's path tuple."""
+    shape = f"action {kind!r}: 'path' must be a list of [x, y, facing, altitude_ft] steps (facing one of {', '.join(FACINGS)})"
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_PATH_STEPS:
+        raise RulesError(shape + f", at most {MAX_PATH_STEPS} steps")
+    steps = []
+    for step in value:
+        if not isinstance(step, (list, tuple)) or len(step) != 4:
+            raise RulesError(shape)
+        x, y, facing, alt = step
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, alt)):
+            raise RulesError(shape)
+        if isinstance(facing, str):
+            facing = parse_facing(facing)
+        elif not (isinstance(facing, int) and not isinstance(facing, bool) and 0 <= facing < 8):
+            raise RulesError(shape)
+        steps.append((x, y, facing, alt))
+    return tuple(steps)

@@ -15,6 +15,7 @@ is not on), `legal_actions(figure)`.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ..actions import Action, GmPlace
 from ..combat.breakdown import AttackContext, Breakdown
@@ -44,6 +45,7 @@ class Battle:
         self.events: list[Event] = []
         self._redo: list[Action] = []
         self._positioning: Positioning | None = None
+        self._origin: "Battle | None" = None      # a rejudged battle's starting point (undo goes back to it)
         self.events.extend(turns.start(self))
 
     @classmethod
@@ -106,11 +108,13 @@ class Battle:
         return not self.state.states[figure_id].out_of_fight
 
     def positioning(self) -> Positioning:
-        """Positioning of the figures still on the field (dead and fled ones are left out)."""
+        """Positioning of the figures still in the fight. A fallen figure's square holds its body,
+        which neither blocks nor engages and may be stood on; fled figures have left the map. A
+        figure felled on its own initiative number still counts until it has acted."""
         if self._positioning is None:
             states = self.state.states
             present = [f for f in self.figures.values() if states[f.id].acts_before_falling
-                       or not (states[f.id].has("dead") or states[f.id].has("fled"))]
+                       or not states[f.id].out_of_fight]
             self._positioning = Positioning(self.map, self.ruleset, present)
         return self._positioning
 
@@ -218,7 +222,30 @@ class Battle:
         twin.events = list(self.events)
         twin._redo = list(self._redo)
         twin._positioning = None
+        twin._origin = self._origin
         return twin
+
+    def rejudged(self, ruleset) -> "Battle":
+        """This position under another ruleset: the same figures where they stand, their hit points
+        and conditions, the same round and whose turn it is, judged from now on by `ruleset` (its
+        numbers for each figure's template). Its undo history starts here; a save of it keeps the
+        battle before the switch and replays both. Rejudged mid-declaration into rules without
+        declarations, the rest of the round goes by the new rules' initiative."""
+        twin = self.clone()
+        twin.setup = replace(self.setup, ruleset=ruleset)
+        twin.ruleset = ruleset
+        twin.profiles = {f.id: combat_profile(ruleset, f) for f in self.setup.figures}
+        twin.actions, twin._redo = [], []
+        twin.events = list(self.events)
+        twin._origin = self.clone()
+        if twin.state.phase == "declare" and not ruleset.section("round")["declarations"]:
+            twin.events.extend(turns.leave_declarations(twin))
+        return twin
+
+    @property
+    def origin(self) -> "Battle | None":
+        """For a rejudged battle, the battle (under the ruleset before) it was rejudged from."""
+        return self._origin
 
     def gm_place(self, figure_id: str, x: int | None = None, y: int | None = None, facing: str | None = None,
                  altitude_ft: int | None = None) -> list[Event]:
@@ -244,8 +271,9 @@ class Battle:
         return events
 
     def _rebuild(self, actions: list[Action], keep_redo: bool = False) -> None:
+        """Back to the start (the setup, or the point it was rejudged from) and replay `actions`."""
         redo = self._redo
-        fresh = Battle(self.setup)
+        fresh = Battle(self.setup) if self._origin is None else self._origin.rejudged(self.ruleset)
         for action in actions:
             fresh.apply(action)
         self.__dict__.update(fresh.__dict__)
@@ -269,12 +297,21 @@ class Battle:
 
     # ----- saves (the file side is game/io/saves.py) -----
     def to_save_data(self) -> dict:
-        return save_data.to_save_data(self)
+        data = save_data.to_save_data(self)
+        if self._origin is not None:
+            data["rejudged_from"] = self._origin.to_save_data()
+        return data
 
     @classmethod
-    def from_save_data(cls, data: dict, where: str = "save") -> "Battle":
+    def from_save_data(cls, data: dict, where: str = "save", depth: int = 0) -> "Battle":
         """Rebuild and replay a battle from to_save_data(); RulesError in plain words if it cannot."""
         setup, actions = save_data.setup_from_save_data(data, where)
-        battle = cls(setup)
+        before = data.get("rejudged_from")
+        if before is not None:
+            if depth >= save_data.MAX_REJUDGED_DEPTH:
+                raise RulesError(f"{where}: more than {save_data.MAX_REJUDGED_DEPTH} ruleset switches in one save")
+            battle = cls.from_save_data(before, where, depth + 1).rejudged(setup.ruleset)
+        else:
+            battle = cls(setup)
         save_data.replay(battle, actions, where)
         return battle

@@ -14,6 +14,7 @@ from .state import BattleSetup
 
 SAVE_FORMAT = "fivefoot-battle"
 SAVE_VERSION = 1
+MAX_REJUDGED_DEPTH = 64      # ruleset switches kept in one save (each one nests the battle before it)
 MAP_LAYERS = ("blocks_move", "blocks_sight", "cover", "concealment", "difficult", "water", "door",
               "elevation_ft", "obstacle_height_ft")
 

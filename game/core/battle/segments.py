@@ -41,8 +41,7 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
     if goal <= order.done:
         return []
     fig = battle.figures[fid]
-    occupied = {f.pos for f in battle.figures.values() if f.id != fid and not battle.states[f.id].has("dead")
-                and not battle.states[f.id].has("fled")}
+    occupied = {f.pos for f in battle.positioning().figures if f.id != fid}
     start_index = order.done
     reached = start_index
     for i in range(start_index + 1, goal + 1):

@@ -75,6 +75,19 @@ def begin_round(battle) -> list[Event]:
     return events
 
 
+def leave_declarations(battle) -> list[Event]:
+    """Rejudged into rules without declaration turns mid-declaration: roll their initiative for
+    the rest of the round and go on from its first figure."""
+    s = battle.state
+    s.phase = "act"
+    s.declare_order, s.declare_done, s.move_orders = [], set(), {}
+    s.slots, events = rounds.roll_initiative(battle, battle.rng)
+    s.slot_index, s.phase_index, s.done, s.current = 0, 0, set(), None
+    events.extend(order_event(battle))
+    events.extend(advance(battle))
+    return events
+
+
 def order_event(battle) -> list[Event]:
     slots = battle.state.slots
     words = "; ".join(f"{s.number}: " + ", ".join(battle.figures[m].label for m in s.members) for s in slots)

@@ -47,6 +47,21 @@ def plan_route(battle, fig: Figure, to, mode: str, facing=None, altitude_ft=None
         refuse("move.no-path", why=str(err))
 
 
+def carried_route(battle, fig: Figure, action: Move, mode: str) -> PlannedMove:
+    """The move along the steps the player saw (action.path), checked step by step."""
+    steps = tuple(action.path)
+    if not steps or (steps[-1][0], steps[-1][1]) != tuple(action.to):
+        refuse("move.path-differs", why=f"the path given for {fig.label} does not end on {action.to[0]},{action.to[1]}")
+    planned = plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft)
+    ours = tuple((s.x, s.y, s.facing, s.altitude_ft) for s in planned.path.steps[1:])
+    if ours != steps:
+        i = next((i for i, (a, b) in enumerate(zip(ours, steps)) if a != b), min(len(ours), len(steps)))
+        x, y = steps[min(i, len(steps) - 1)][:2]
+        refuse("move.path-differs", why=f"step {i + 1} of the path given for {fig.label} (to {x},{y}) is not on "
+                                        f"the path the rules find for this move")
+    return planned
+
+
 def check_move(battle, action: Move) -> MovePlan:
     fig = require_turn(battle, action.figure)
     st = battle.state_of(fig.id)
@@ -58,12 +73,14 @@ def check_move(battle, action: Move) -> MovePlan:
         if style and style["max_move_ft"] == 0:
             refuse("move.stance-no-move", who=fig.label, stance=style["style"])
         mode = action.mode if action.mode in DECLARABLE_MODES else "walk"
-        planned = plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft)
+        planned = (carried_route(battle, fig, action, mode) if action.path is not None
+                   else plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft))
         return MovePlan(fig, planned, mode, declared=True)
     if rs.d100:
         refuse("move.declared-in-segments", who=fig.label)
     require_can_move(battle, fig)
-    planned = plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft)
+    planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
+               else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
     style = rs.defense(st.defense) if st.defense else None
     if style and style["max_move_ft"] > 0 and st.moved_ft + path.total_ft > style["max_move_ft"]:
