@@ -10,6 +10,7 @@ COMMAND_MODULES = (
     "check_map",
     "run",
     "explain",
+    "legal",
     "play",
     "simulate",
 )

@@ -77,15 +77,16 @@ def _foes_nearest_first(battle, fig) -> list:
     return sorted(foes, key=lambda f: (gap_ft(battle, fig, f), f.id))
 
 
-def _first_allowed(battle, actions: list[Action], none_key: str, **params) -> Refusal | None:
-    """None when any of the actions is allowed; else the first one's refusal (the nearest foe's)."""
+def _first_allowed(battle, actions: list[Action], if_none: Refusal) -> Refusal | None:
+    """None when any of the actions is allowed; else the first one's refusal (the nearest foe's),
+    or `if_none` when there is no action to try."""
     first = None
     for action in actions:
         refusal = battle.check(action)
         if refusal is None:
             return None
         first = first or refusal
-    return first or Refusal.of(none_key, **params)
+    return first or if_none
 
 
 def _probe_move(battle, fig) -> Refusal | None:
@@ -120,14 +121,14 @@ def _probe_attack(battle, fig) -> Refusal | None:
     require_attack_phase(battle)
     foes = _foes_nearest_first(battle, fig)
     return _first_allowed(battle, [Attack(fig.id, target=f.id, weapon=w) for f in foes
-                                   for w in dict.fromkeys(fig.weapons)], "attack.no-foe", who=fig.label)
+                                   for w in dict.fromkeys(fig.weapons)], Refusal.of("attack.no-foe", who=fig.label))
 
 
 def _probe_charge(battle, fig) -> Refusal | None:
     foes = _foes_nearest_first(battle, fig)
     if not foes:
         require_turn(battle, fig.id)
-    return _first_allowed(battle, [Charge(fig.id, target=f.id) for f in foes], "attack.no-foe", who=fig.label)
+    return _first_allowed(battle, [Charge(fig.id, target=f.id) for f in foes], Refusal.of("attack.no-foe", who=fig.label))
 
 
 def _probe_set(battle, fig) -> Refusal | None:
@@ -136,12 +137,12 @@ def _probe_set(battle, fig) -> Refusal | None:
 
 def _probe_aim(battle, fig) -> Refusal | None:
     foes = _foes_nearest_first(battle, fig)
-    return _first_allowed(battle, [Aim(fig.id, target=f.id) for f in foes] or [Aim(fig.id)], "attack.no-foe",
-                          who=fig.label)
+    return _first_allowed(battle, [Aim(fig.id, target=f.id) for f in foes] or [Aim(fig.id)],
+                          Refusal.of("attack.no-foe", who=fig.label))
 
 
 def _probe_defend(battle, fig) -> Refusal | None:
-    return _first_allowed(battle, _defend_actions(battle, fig.id), "defend.none", ruleset=battle.ruleset.name)
+    return _first_allowed(battle, _defend_actions(battle, fig.id), Refusal.of("defend.none", ruleset=battle.ruleset.name))
 
 
 def _probe_disengage(battle, fig) -> Refusal | None:

@@ -52,6 +52,9 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     require_can_move(battle, fig)
     if current_phase(battle) not in ("all", "movement"):
         refuse("charge.wrong-phase")
+    lane = battle.positioning().charge_lane(fig.id, target.id)
+    if not lane.legal:
+        refuse("charge.lane", rule=lane.rule, why=lane.reason)
     return ChargePlan(fig, target, plan_route(battle, fig, target.pos, "charge"))
 
 
