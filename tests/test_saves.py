@@ -77,7 +77,7 @@ def test_a_save_survives_a_crash_in_the_middle_of_writing(tmp_path, monkeypatch)
     def crash(fd):
         raise OSError("power cut")
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError):
+    with pytest.raises(DataFileError, match="battle.json: could not save: power cut"):
         saves.save_battle(b, path)
     assert path.read_bytes() == good
     assert [p.name for p in tmp_path.iterdir()] == ["battle.json"]    # no temp file left behind

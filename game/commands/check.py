@@ -1,4 +1,5 @@
-"""`fivefoot check SCENARIO`: load and validate a scenario, and say what is in it."""
+"""`fivefoot check SCENARIO|SAVE.json`: load and validate a scenario (or a saved battle, replaying
+it), and say what is in it."""
 from __future__ import annotations
 
 from ..core.geometry import FACINGS
@@ -13,6 +14,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    if str(args.scenario).lower().endswith(".json"):
+        return run_save(args)
     sc = load(args)
     summary = sc.map.summary()
     data = {
@@ -40,5 +43,36 @@ def run(args) -> int:
         turn = f", turning {f['turning_ft']} ft" if f["turning_ft"] else ""
         print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
               f"move {f['move_ft']} ft{turn}{extra}; {', '.join(f['weapons'])}")
+    print("ok")
+    return 0
+
+
+def run_save(args) -> int:
+    """A saved battle: validated like a scenario, replayed to where it was saved."""
+    from ..core.errors import RulesError
+    from ..io.saves import load_battle
+    if getattr(args, "ruleset", None):
+        raise RulesError("a save is played under its own ruleset; --ruleset applies to scenarios")
+    battle = load_battle(args.scenario)
+    figures = []
+    for f in battle.figures.values():
+        st = battle.status(f.id)
+        figures.append({"id": f.id, "name": f.label, "side": f.side, "x": f.x, "y": f.y, "facing": FACINGS[f.facing],
+                        "altitude_ft": f.altitude_ft, "hp": st.hp, "max_hp": st.max_hp, "able": st.able,
+                        "conditions": list(st.conditions), "weapons": list(f.weapons)})
+    data = {"save": str(args.scenario), "title": battle.setup.title, "ruleset": battle.ruleset.id,
+            "round": battle.round, "current": battle.current, "over": battle.is_over, "winner": battle.winner,
+            "actions": len(battle.actions), "map": battle.map.summary(), "figures": figures}
+    if args.json:
+        emit_json(data)
+        return 0
+    who = battle.figures[battle.current].label if battle.current else "nobody"
+    state = (f"over: {battle.winner or 'a draw'}" if battle.is_over else f"round {battle.round}, {who}'s turn")
+    print(f"{battle.setup.title or args.scenario}  [{battle.ruleset.id}: {battle.ruleset.name}]  saved battle, "
+          f"{len(battle.actions)} actions replayed; {state}")
+    for f in figures:
+        status = "" if f["able"] else " (" + ", ".join(f["conditions"]) + ")"
+        print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
+              f"hp {f['hp']}/{f['max_hp']}{status}")
     print("ok")
     return 0

@@ -2,19 +2,34 @@
 The file side (atomic writes, size limits) is game/io/saves.py; this module does no I/O."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..actions import action_from_json
-from ..battlemap import BattleMap
-from ..errors import RulesError
-from ..refusals import ActionRefused
+from ..battlemap import MAX_MAP_SIDE, BattleMap
+from ..errors import DataFileError, RulesError
 from ..figure import Figure
-from ..ruleset import Ruleset
+from ..geometry import FACINGS
+from ..refusals import ActionRefused
+from ..ruleset import FLYER_KINDS, SIZES, Ruleset
+from ..scenario import FIGURE_SCHEMA, figure_from_entry
+from ..schema import Field, validate
 from .state import BattleSetup
 
 SAVE_FORMAT = "fivefoot-battle"
 SAVE_VERSION = 1
 MAX_REJUDGED_DEPTH = 64      # ruleset switches kept in one save (each one nests the battle before it)
+# A saved figure: the scenario's figure keys, every one given (the facing as 0..7).
+SAVED_FIGURE_SCHEMA = {
+    **{k: v for k, v in FIGURE_SCHEMA.items() if k not in ("template", "facing")},
+    "facing": Field("int", "facing, 0 (N) to 7 (NW)", minimum=0, maximum=7),
+    "move_ft": Field("int", "walking move per round", minimum=0, maximum=480),
+    "turning_ft": Field("int", "turning distance", 0, minimum=0, maximum=120),
+    "flyer": Field("str", "none, winged, floater or incorporeal", "none", choices=FLYER_KINDS),
+    "size": Field("str", "size category", "medium", choices=SIZES),
+    "weapons": Field("list[str]", "weapons; the first is ready", [], check=FIGURE_SCHEMA["weapons"].check),
+}
 MAP_LAYERS = ("blocks_move", "blocks_sight", "cover", "concealment", "difficult", "water", "door",
               "elevation_ft", "obstacle_height_ft")
 
@@ -38,32 +53,100 @@ def to_save_data(battle) -> dict:
     }
 
 
+# The top level of a save, checked like a scenario file (the ruleset, map and figures have their own checks).
+SAVE_SCHEMA = {
+    "format": Field("str", f"always {SAVE_FORMAT!r}", choices=(SAVE_FORMAT,)),
+    "version": Field("int", "the save format's version", minimum=SAVE_VERSION, maximum=SAVE_VERSION),
+    "title": Field("str", "the battle's title", ""),
+    "description": Field("str", "what the battle is", ""),
+    "seed": Field("int", "seed for the dice", minimum=0, maximum=2 ** 63 - 1),
+    "ruleset": Field("table", "the whole ruleset the battle is played under"),
+    "map": {
+        "width": Field("int", "squares across", minimum=1, maximum=MAX_MAP_SIDE),
+        "height": Field("int", "squares down", minimum=1, maximum=MAX_MAP_SIDE),
+        "title": Field("str", "the map's title", ""),
+        "description": Field("str", "the map's description", ""),
+        "default_ruleset": Field("str", "the map's own ruleset", ""),
+        "source": Field("str", "where the map came from", ""),
+        "layers": Field("table", "every terrain layer, rows of squares"),
+    },
+    "figures": Field("list[table]", "the figures as the battle started", entry=SAVED_FIGURE_SCHEMA),
+    "actions": Field("list[table]", "the action log", entry={}),
+    "rejudged_from": Field("table", "the battle before a ruleset switch", None),
+    "round": Field("int", "the round when saved (informative)", 0, minimum=0),
+    "events": Field("int", "the event count when saved (informative)", 0, minimum=0),
+}
+# What each map layer may hold (the rest of a square's values would make no map).
+LAYER_RANGES = {"cover": (0, 4), "concealment": (0, 4), "elevation_ft": (-10_000, 10_000),
+                "obstacle_height_ft": (-1, 10_000)}
+MAX_SAVED_ACTIONS = 1_000_000
+
+
 def setup_from_save_data(data: dict, where: str = "save") -> tuple[BattleSetup, list]:
-    """The setup and the action log of a save; RulesError in plain words if it is not one."""
+    """The setup and the action log of a save, validated exactly like a scenario; DataFileError
+    naming the key, what is wrong and what is allowed if it is not one."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise RulesError(f"{where}: not a fivefoot battle save")
+        raise DataFileError(where, "format", f"not a fivefoot battle save (a save says format = {SAVE_FORMAT!r})")
     if data.get("version") != SAVE_VERSION:
-        raise RulesError(f"{where}: save version {data.get('version')!r} is not supported "
-                         f"(this fivefoot reads version {SAVE_VERSION})")
-    try:
-        ruleset = Ruleset.from_mapping(data["ruleset"], where)
-        md = data["map"]
-        bmap = BattleMap.empty(md["width"], md["height"], title=md.get("title", ""),
-                               description=md.get("description", ""), default_ruleset=md.get("default_ruleset", ""),
-                               source=md.get("source", ""))
-        for name in MAP_LAYERS:
-            layer = np.array(md["layers"][name], dtype=getattr(bmap, name).dtype)
-            if layer.shape != getattr(bmap, name).shape:
-                raise RulesError(f"{where}: map layer {name} has the wrong size")
-            setattr(bmap, name, layer)
-        figures = tuple(figure_from_json(f) for f in data["figures"])
-        setup = BattleSetup(bmap, ruleset, figures, int(data["seed"]), data.get("title", ""), data.get("description", ""))
-        actions = [action_from_json(a) for a in data["actions"]]
-    except RulesError:
-        raise
-    except (KeyError, TypeError, ValueError) as err:
-        raise RulesError(f"{where}: damaged save ({type(err).__name__}: {err})") from None
+        raise DataFileError(where, "version", f"save version {data.get('version')!r} is not supported "
+                                              f"(this fivefoot reads version {SAVE_VERSION})")
+    checked = validate({k: v for k, v in data.items() if k != "actions"} | {"actions": []}, SAVE_SCHEMA, where)
+    ruleset = Ruleset.from_mapping(data["ruleset"], where)
+    bmap = _map_from_save(checked["map"], where)
+    figures = _figures_from_save(checked["figures"], data["figures"], ruleset, bmap, where)
+    raw_actions = data.get("actions")
+    if not isinstance(raw_actions, list) or len(raw_actions) > MAX_SAVED_ACTIONS:
+        raise DataFileError(where, "actions", f"must be a list of at most {MAX_SAVED_ACTIONS} actions")
+    actions = []
+    for i, raw in enumerate(raw_actions, start=1):
+        try:
+            actions.append(action_from_json(raw))
+        except RulesError as err:
+            raise DataFileError(where, f"actions[{i}]", str(err)) from None
+    setup = BattleSetup(bmap, ruleset, figures, checked["seed"], checked["title"], checked["description"])
     return setup, actions
+
+
+def _map_from_save(md: dict, where: str) -> BattleMap:
+    bmap = BattleMap.empty(md["width"], md["height"], title=md["title"], description=md["description"],
+                           default_ruleset=md["default_ruleset"], source=md["source"])
+    layers = md["layers"]
+    for name in MAP_LAYERS:
+        key = f"map.layers.{name}"
+        rows = layers.get(name)
+        if not isinstance(rows, list) or len(rows) != bmap.height or any(
+                not isinstance(row, list) or len(row) != bmap.width for row in rows):
+            raise DataFileError(where, key, f"must be {bmap.height} rows of {bmap.width} squares each")
+        boolean = getattr(bmap, name).dtype == bool
+        low, high = LAYER_RANGES.get(name, (0, 1))
+        for y, row in enumerate(rows):
+            for x, value in enumerate(row):
+                ok = isinstance(value, bool) if boolean else (isinstance(value, int) and not isinstance(value, bool)
+                                                              and low <= value <= high)
+                if not ok:
+                    allowed = "true or false" if boolean else f"a whole number from {low} to {high}"
+                    raise DataFileError(where, f"{key}[{y + 1}][{x + 1}]", f"{value!r} is not {allowed}")
+        setattr(bmap, name, np.array(rows, dtype=getattr(bmap, name).dtype))
+    return bmap
+
+
+def _figures_from_save(checked: list, raw: list, ruleset: Ruleset, bmap: BattleMap, where: str) -> tuple[Figure, ...]:
+    """Each saved figure through the same checks a scenario's figure passes (ids, the map, walls,
+    one figure a square, weapons and statistics the ruleset knows)."""
+    if not checked:
+        raise DataFileError(where, "figures", "no figures; a battle needs at least one")
+    figures, seen_ids, seen_squares = [], set(), {}
+    for i, (entry, original) in enumerate(zip(checked, raw), start=1):
+        key = f"figures[{i}]"
+        if entry["id"] in seen_ids:
+            raise DataFileError(where, f"{key}.id", f"id {entry['id']!r} is used twice; ids must be unique")
+        seen_ids.add(entry["id"])
+        stats = dict(entry["stats"])
+        scenario_entry = {**entry, "facing": FACINGS[entry["facing"]], "template": str(stats.pop("template", "")),
+                          "stats": stats}
+        fig = figure_from_entry(scenario_entry, ruleset, bmap, where, key, seen_squares)
+        figures.append(replace(fig, name=entry["name"] or fig.name))
+    return tuple(figures)
 
 
 def replay(battle, actions: list, where: str = "save") -> None:
@@ -80,9 +163,3 @@ def figure_json(f: Figure) -> dict:
             "size": f.size, "weapons": list(f.weapons), "running": f.running, "stats": dict(f.stats)}
 
 
-def figure_from_json(d: dict) -> Figure:
-    return Figure(id=str(d["id"]), side=str(d["side"]), x=int(d["x"]), y=int(d["y"]), facing=int(d["facing"]),
-                  name=str(d.get("name", "")), altitude_ft=int(d.get("altitude_ft", 0)), move_ft=int(d["move_ft"]),
-                  turning_ft=int(d.get("turning_ft", 0)), flyer=str(d.get("flyer", "none")),
-                  size=str(d.get("size", "medium")), weapons=tuple(d.get("weapons", ())),
-                  running=bool(d.get("running", False)), stats=dict(d.get("stats", {})))
