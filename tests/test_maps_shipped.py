@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.core.battlemap import COVER_INDEX
+from game.core.cover import COVER_INDEX
 from game.io.tiled import load_map, tile_image_sources
 
 REPO = Path(__file__).resolve().parents[1]

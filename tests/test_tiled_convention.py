@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.core.battlemap import COVER_INDEX, UNBOUNDED_HEIGHT_FT
+from game.core.cover import COVER_INDEX
+
+from game.core.battlemap import UNBOUNDED_HEIGHT_FT
 from game.core.errors import DataFileError
 from test_tiled_support import (BRUSH, DOOR, FLOOR, FOG, ODD, ROCK, SMOKE, STAIRS, TOWER, TREE, WALL, WATER,
                                 grid, group, load, obj, object_layer, props_xml, tile_layer, tileset_xml, tmx, write_map)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..core.combat.dice import parse_dice
 from ..core.figure import Figure
 from ..core.geometry import bearing_octant, distance_ft, relative_arc
-from ..core.ruleset import COVER_DEGREES
+from ..core.cover import COVER_DEGREES
 from . import compat
 
 # Defaults for a figure whose numbers nobody gave (engine defaults of the stats schema).

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..core.battlemap import BattleMap
-from ..io.tiled import load_map
+if TYPE_CHECKING:
+    from ..core.battlemap import BattleMap
 
 
 def register(subparsers) -> None:
@@ -27,6 +26,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..io.tiled import load_map
     battle = load_map(args.map, args.asset_root)
     report = map_report(battle)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
@@ -35,6 +35,7 @@ def run(args) -> int:
 
 def map_report(battle: BattleMap) -> dict:
     """BattleMap.summary() plus what a map maker wants to double-check."""
+    import numpy as np
     report = battle.summary()
     elevation = battle.elevation_ft
     report.update(

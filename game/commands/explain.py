@@ -2,9 +2,7 @@
 the attack, without rolling, from where the attacker stands or from any square."""
 from __future__ import annotations
 
-from ..core.battle import Battle
 from ..core.errors import RulesError
-from ..core.script import parse_script, run_script
 from ..core.geometry import FACINGS
 from .common import add_json_flag, add_scenario_arg, emit_json, load, parse_optional_facing, parse_square
 
@@ -25,6 +23,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
     sc = load(args)
     battle = Battle.from_scenario(sc)
     ids = [f.id for f in sc.figures]

@@ -2,9 +2,7 @@
 why not, in the resolver's words (the same the window's buttons and tooltips show)."""
 from __future__ import annotations
 
-from ..core.battle import Battle
 from ..core.errors import RulesError
-from ..core.script import parse_script, run_script
 from .common import add_json_flag, add_scenario_arg, emit_json, load
 
 
@@ -18,6 +16,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
     sc = load(args)
     battle = Battle.from_scenario(sc)
     ids = [f.id for f in sc.figures]

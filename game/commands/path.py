@@ -5,7 +5,6 @@ import sys
 
 from ..core.errors import RulesError
 from ..core.geometry import FACINGS
-from ..core.moves.positioning import Positioning
 from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load, parse_optional_facing,
                      parse_square)
 
@@ -23,6 +22,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.moves.positioning import Positioning
     sc = load(args)
     pos = Positioning(sc.map, sc.ruleset, sc.figures)
     fig = pos.figure(args.figure)

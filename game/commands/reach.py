@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..core.geometry import FACINGS
-from ..core.moves.positioning import Positioning
 from .common import add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load
 
 
@@ -16,6 +15,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.moves.positioning import Positioning
     sc = load(args)
     pos = Positioning(sc.map, sc.ruleset, sc.figures)
     fig = pos.figure(args.figure)

@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import sys
 
-from ..core.battle import Battle
-from ..core.script import parse_script, run_script
 from .common import add_json_flag, add_scenario_arg, load
 
 
@@ -18,6 +16,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
     sc = load(args)
     if args.seed is not None:
         if args.seed < 0:

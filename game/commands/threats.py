@@ -1,7 +1,6 @@
 """`fivefoot threats SCENARIO`: who is engaged, what each threatens, which charges are legal."""
 from __future__ import annotations
 
-from ..core.moves.positioning import Positioning
 from .common import add_json_flag, add_scenario_arg, emit_json, ft, load
 
 
@@ -13,6 +12,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.moves.positioning import Positioning
     sc = load(args)
     pos = Positioning(sc.map, sc.ruleset, sc.figures)
     data = pos.threats()

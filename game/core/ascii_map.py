@@ -1,7 +1,8 @@
 """Inline ASCII maps for scenarios, tests and quick demos. The legend is in docs/scenarios.md."""
 from __future__ import annotations
 
-from .battlemap import COVER_INDEX, BattleMap
+from .battlemap import BattleMap
+from .cover import COVER_INDEX
 from .errors import RulesError
 
 # char: what the square is. Digits 1-9 are floor elevation in steps of 5 ft.

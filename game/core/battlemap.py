@@ -9,11 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cover import COVER_INDEX
 from .errors import RulesError
-
-# Cover degrees, in order. The index is what the `cover` and `concealment` arrays hold.
-COVER_DEGREES = ("none", "1/4", "1/2", "3/4", "full")
-COVER_INDEX = {name: i for i, name in enumerate(COVER_DEGREES)}
 
 # A wall with no stated height stops every line, whatever the altitudes involved.
 UNBOUNDED_HEIGHT_FT = 10_000

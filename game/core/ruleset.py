@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .battlemap import COVER_DEGREES
+from .cover import COVER_DEGREES
 from .geometry import DIAGONAL_RULES
 from .errors import DataFileError
 from .ruleset_checks import check_consistency

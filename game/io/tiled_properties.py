@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.battlemap import COVER_INDEX
+from ..core.cover import COVER_INDEX
 from ..core.errors import DataFileError
 
 def short(text: str, limit: int = 60) -> str:

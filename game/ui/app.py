@@ -991,7 +991,7 @@ class App:
         return out
 
     def square_words(self, sq) -> str:
-        from ..core.battlemap import COVER_DEGREES
+        from ..core.cover import COVER_DEGREES
         m = self.battle.map
         x, y = sq
         parts = []

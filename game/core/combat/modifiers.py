@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..battlemap import COVER_INDEX
+from ..cover import COVER_INDEX
 from ..events import Modifier
 from ..geometry import ARC_NAMES, bearing_octant, relative_arc
 from ..refusals import Refusal

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..battlemap import COVER_DEGREES, COVER_INDEX, UNBOUNDED_HEIGHT_FT, BattleMap
+from ..battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
+from ..cover import COVER_DEGREES, COVER_INDEX
 
 FULL = COVER_INDEX["full"]
 BODY_MID_FT = 2.5  # height above its floor at which a figure is seen and aimed at (waist high)
