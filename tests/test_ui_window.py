@@ -52,8 +52,8 @@ def test_hover_previews_path_with_parting_shot_then_click_moves():
     # The hero stands at 5,6 next to a goblin at 6,6; backing west to 3,6 leaves the goblin's reach.
     target = (2, 6)
     hover(app, target)
-    preview = app._hover_preview()
-    assert preview is not None and preview.legal
+    preview = app.hover.preview
+    assert preview is not None and preview.allowed
     assert [s.attacker_id for s in preview.planned.parting_shots] == ["gob1"]
     shot(app, "hover-parting-shot")
     # The path is drawn on the previewed squares, in the path colour.
@@ -88,13 +88,12 @@ def test_refused_move_shows_reason_and_changes_nothing():
     click(app, (7, 6))
     assert app.battle.figures == before
     assert len(app.battle.actions) == actions
-    assert app.last_refusal and "turn" in app.last_refusal
+    assert app.session.last_refusal is not None and "turn" in app.session.last_refusal.words
     assert any("Refused" in t.text for t in app.ui.toasts)
-    # The reason is on screen: the toast's dark red box is drawn over the map.
-    w, h = app.screen.get_size()
+    # The reason is on screen: the message strip at the foot of the map, in the refusal's colour.
     area = app.map_rect
-    found = any(pixel(app, (x, y)) == theme.TOAST_BG for x in range(area.x, area.right, 7)
-                for y in range(area.bottom - 90, area.bottom - 5, 3))
+    found = any(pixel(app, (x, y)) == theme.MESSAGE_ERROR for x in range(area.x, area.right, 2)
+                for y in range(area.bottom - 60, area.bottom - 5, 2))
     assert found
     shot(app, "refused-move")
 
@@ -184,8 +183,8 @@ def test_charge_lane_is_drawn_on_the_lanes_squares():
     shot(app, "charge-mode-hover")
     actions = len(app.battle.actions)
     click(app, app.battle.figures[lane.target_id].pos)
-    if len(app.battle.actions) == actions:  # the resolver has no charge yet: refused with its reason
-        assert app.last_refusal
+    if len(app.battle.actions) == actions:  # refused with its reason
+        assert app.session.last_refusal is not None
 
 
 def test_undo_and_redo_keys_step_through_the_log():
@@ -224,7 +223,7 @@ def test_log_click_highlights_the_events_squares():
     step(app, press(pos), release(pos))
     assert app.ui.picked_event == index
     only_overlays(app)
-    step(app)
+    step(app, motion((5, 5)))  # the pointer off the map: no card over the squares
     ev = app.battle.events[index]
     # The highlight stamp's yellow border is drawn on the event's squares.
     c = app.camera.cell
@@ -310,10 +309,10 @@ def test_start_screen_chooses_who_plays():
     assert app.start_screen
     shot(app, "start-screen")
     step(app, key(pygame.K_2))  # second side (red) toggles
-    assert app.side_kinds["red"] == "human" or app.side_kinds["red"] == "ai"
-    red_before = app.side_kinds["red"]
+    assert app.players.kinds["red"] == "human" or app.players.kinds["red"] == "ai"
+    red_before = app.players.kinds["red"]
     step(app, key(pygame.K_2))
-    assert app.side_kinds["red"] != red_before
+    assert app.players.kinds["red"] != red_before
     step(app, key(pygame.K_RETURN))
     assert not app.start_screen
 
@@ -335,8 +334,8 @@ def test_fighting_withdrawal_draws_no_parting_shot():
     step(app, key(pygame.K_f))
     # Facing east toward the goblin, the hero backs away west keeping its facing.
     hover(app, (4, 6))
-    preview = app._hover_preview()
-    assert preview is not None and preview.legal, preview and preview.reason
+    preview = app.hover.preview
+    assert preview is not None and preview.allowed, preview and preview.refusal
     assert preview.planned.parting_shots == ()
     shot(app, "withdrawal-preview")
     click(app, (4, 6))
@@ -363,14 +362,14 @@ def test_ai_thinks_on_a_worker_thread_without_freezing_frames():
     import time
 
     app = make_app(sides={"blue": "pass", "red": "ai"}, ai_delay=0.0)
-    app.rules.background = True  # as in the interactive window
+    app.players.background = True  # as in the interactive window
     deadline = time.monotonic() + 20
     seen_thinking = False
     while time.monotonic() < deadline and app.battle.round < 2 and not app.battle.is_over:
         t = time.perf_counter()
         step(app)
         assert time.perf_counter() - t < 0.5, "a frame never waits for the AI"
-        seen_thinking = seen_thinking or app.ai_thinking()
+        seen_thinking = seen_thinking or app.players.thinking()
         time.sleep(0.005)
     assert app.battle.round >= 2 or app.battle.is_over
     assert seen_thinking
@@ -394,33 +393,73 @@ def test_attack_mode_shows_the_what_if_breakdown_then_attacks():
     if new:
         assert new[0].actor == "hero" and new[0].target == "gob1"
     else:  # e.g. bfrpg: attacks wait until everyone on this initiative number has moved
-        assert app.last_refusal and any(app.last_refusal in t.text for t in app.ui.toasts)
+        words = app.session.last_refusal.words
+        assert any(words in t.text for t in app.ui.toasts)
     shot(app, "after-attack")
 
 
-def test_save_and_load_keys_round_trip_the_battle(tmp_path):
-    app = make_app(save_path=str(tmp_path / "save.json"))
+def _text(app, text: str) -> None:
+    step(app, pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+
+def test_save_into_a_named_slot_and_load_it_back_after_confirming(tmp_path):
+    app = make_app(save_dir=str(tmp_path))
     advance_to(app, "spear")
     click(app, (3, 6))
     step(app, key(pygame.K_s, pygame.KMOD_CTRL))
-    assert (tmp_path / "save.json").exists(), [t.text for t in app.ui.toasts]
-    step(app, key(pygame.K_z, pygame.KMOD_CTRL))
-    assert app.battle.figures["spear"].pos == (4, 7)
+    assert app.dialog is not None
+    step(app, key(pygame.K_3))                       # slot 3
+    for _ in range(40):
+        step(app, key(pygame.K_BACKSPACE))
+    _text(app, "before the charge")
+    shot(app, "save-dialog-name")
+    step(app, key(pygame.K_RETURN))
+    assert app.dialog is None
+    assert (tmp_path / "slot-3.json").exists(), [t.text for t in app.ui.toasts]
+    assert not app.session.unsaved
+    click(app, (2, 6))                               # play on: now there is unsaved play
+    assert app.battle.figures["spear"].pos == (2, 6)
+    assert app.session.unsaved
     step(app, key(pygame.K_o, pygame.KMOD_CTRL))
+    step(app, key(pygame.K_3))
+    shot(app, "load-dialog-confirm")
+    assert app.dialog is not None and app.battle.figures["spear"].pos == (2, 6)  # asks first
+    words = [t for t in _dialog_words(app)]
+    assert any("before the charge" in w and "round 1" in w for w in words), words
+    step(app, key(pygame.K_RETURN))
+    assert app.dialog is None
     assert app.battle.figures["spear"].pos == (3, 6)
-    assert any("loaded" in t.text for t in app.ui.toasts)
+    assert any("loaded slot 3" in t.text for t in app.ui.toasts)
+
+
+def _dialog_words(app) -> list[str]:
+    return [slot.words() for slot in app.dialog.slots]
+
+
+def test_escape_backs_out_of_a_load_without_touching_the_battle(tmp_path):
+    app = make_app(save_dir=str(tmp_path))
+    advance_to(app, "spear")
+    step(app, key(pygame.K_s, pygame.KMOD_CTRL), key(pygame.K_1))
+    step(app, key(pygame.K_RETURN))
+    click(app, (3, 6))
+    before = (app.battle, len(app.battle.actions))
+    step(app, key(pygame.K_o, pygame.KMOD_CTRL), key(pygame.K_1))
+    step(app, key(pygame.K_ESCAPE))
+    step(app, key(pygame.K_ESCAPE))
+    assert app.dialog is None
+    assert (app.battle, len(app.battle.actions)) == before
 
 
 def test_loading_a_damaged_save_leaves_the_battle_alone(tmp_path):
-    save = tmp_path / "save.json"
-    save.write_text('{"format": "fivefoot-battle", "version": 1, "seed": ')
-    app = make_app(save_path=str(save))
+    (tmp_path / "slot-2.json").write_text('{"format": "fivefoot-battle", "version": 1, "seed": ')
+    app = make_app(save_dir=str(tmp_path))
     advance_to(app, "spear")
     click(app, (3, 6))
     before = (app.battle, len(app.battle.actions), app.battle.figures["spear"].pos)
-    step(app, key(pygame.K_o, pygame.KMOD_CTRL))
+    step(app, key(pygame.K_o, pygame.KMOD_CTRL), key(pygame.K_2))
+    step(app, key(pygame.K_RETURN))
     assert (app.battle, len(app.battle.actions), app.battle.figures["spear"].pos) == before
-    assert any("could not load" in t.text and "save.json" in t.text for t in app.ui.toasts)
+    assert any("could not load" in t.text and "slot-2.json" in t.text for t in app.ui.toasts)
 
 
 @pytest.mark.parametrize("name", ["forest.tmx", "castle.tmx"])
@@ -458,4 +497,4 @@ def test_disengage_mode_sends_the_rulesets_style():
     assert app.ui.mode == "disengage" and app.ui.disengage_style == styles[0]
     n = len(app.battle.actions)
     click(app, (3, 6))
-    assert len(app.battle.actions) == n + 1 or app.last_refusal
+    assert len(app.battle.actions) == n + 1 or app.session.last_refusal is not None

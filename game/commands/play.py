@@ -6,6 +6,7 @@ saves the last frame (the first one when there is no script) and exits. See docs
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -26,8 +27,11 @@ def register(subparsers) -> None:
                    help="who plays a side: human or ai (repeatable), e.g. --side red=ai")
     p.add_argument("--hotseat", action="store_true", help="people play every side")
     p.add_argument("--watch", action="store_true", help="the AI plays every side; watch")
-    p.add_argument("--size", default="1280x800", metavar="WxH", help="window size in pixels (default 1280x800)")
-    p.add_argument("--save-file", metavar="PATH", help="where Ctrl+S saves and Ctrl+O loads")
+    p.add_argument("--size", metavar="WxH", help="window size in pixels (default: fit the screen; 1280x800 headless)")
+    p.add_argument("--save-dir", metavar="DIR",
+                   help="folder of the save slots Ctrl+S and Ctrl+O use (default ~/.local/share/fivefoot/saves)")
+    p.add_argument("--animation", choices=("normal", "fast", "slow", "off"),
+                   help="how moves and strikes are played out (default normal; off headless)")
     p.set_defaults(func=run)
 
 
@@ -91,10 +95,15 @@ def _play(args) -> int:
     from .common import load
     if args.scenario is None:
         args.scenario = str(DEFAULT_SCENARIO)
-    try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise RulesError(f"--size {args.size!r}: write WIDTHxHEIGHT, for example 1280x800") from None
+    size = None
+    if args.size:
+        try:
+            size = tuple(int(v) for v in args.size.lower().split("x"))
+            width, height = size
+        except ValueError:
+            raise RulesError(f"--size {args.size!r}: write WIDTHxHEIGHT, for example 1280x800") from None
+        if width < 320 or height < 240:
+            raise RulesError(f"--size {args.size!r}: the window needs at least 320x240 pixels")
     scenario = load(args)
     script = None
     if args.script:
@@ -109,19 +118,22 @@ def _play(args) -> int:
     if script is not None and not (args.side or args.watch or args.hotseat):
         sides = {s: "human" for s in sides}  # a script plays every side itself
     from ..ui.app import App
-    app = App(scenario, sides=sides, size=(width, height), start_screen=ask and not headless and script is None,
-              save_path=args.save_file)
-    refused = []
+    app = App(scenario, sides=sides, size=size, start_screen=ask and not headless and script is None,
+              save_dir=args.save_dir, animate=None if args.animation is None else args.animation != "off")
+    if args.animation and args.animation != "off":
+        app.animator.speed = args.animation
     if script is not None or headless:
         app.on_events = lambda events: [print(e.text) for e in events]
-    app.on_refused = lambda action, reason: (refused.append(reason), print(
-        f"refused: {action.to_json() if action is not None else ''}: {reason}", file=sys.stderr))
+    refused = []  # only a script's refused actions make the exit status 1; a person's refused clicks do not
     import pygame
     try:
         if script is not None:
+            app.on_refused = lambda action, reason: (refused.append(reason), print(
+                f"refused: {json.dumps(action.to_json())}: {reason}", file=sys.stderr))
             for action in script:
                 app.submit(action)
                 app.frame([])
+            app.on_refused = None
         if args.screenshot:
             Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
             app.settle()

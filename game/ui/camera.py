@@ -2,13 +2,15 @@
 
 World coordinates are in squares (x, y) with y growing south; screen coordinates are pixels
 inside the map view (the window minus the side panel). Zoom moves between fixed levels so
-that every cached layer is drawn at one of a few sizes.
+that every cached layer is drawn at one of a few sizes. Zooming stops at useful limits: out
+to the level where the whole map shows, in to 80 px squares.
 """
 from __future__ import annotations
 
 import math
 
 ZOOM_LEVELS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80)
+READABLE_CELL = 32   # tokens show names and badges from here up
 
 
 class Camera:
@@ -28,15 +30,28 @@ class Camera:
     def _nearest_index(self, cell: int) -> int:
         return min(range(len(ZOOM_LEVELS)), key=lambda i: abs(ZOOM_LEVELS[i] - cell))
 
-    def _fit_index(self) -> int:
-        """The largest level that shows the whole map, but never below 16 px nor above 64 px."""
+    def _whole_map_index(self) -> int:
+        """The largest level that shows the whole map (the smallest level if none does)."""
         fits = [i for i, c in enumerate(ZOOM_LEVELS) if c * self.map_w <= self.view_w and c * self.map_h <= self.view_h]
-        index = fits[-1] if fits else 0
-        return max(ZOOM_LEVELS.index(16), min(index, ZOOM_LEVELS.index(64)))
+        return fits[-1] if fits else 0
+
+    def _fit_index(self) -> int:
+        """The whole map when it shows at a readable size (up to 64 px squares); else readable squares."""
+        return max(ZOOM_LEVELS.index(READABLE_CELL), min(self._whole_map_index(), ZOOM_LEVELS.index(64)))
+
+    @property
+    def min_index(self) -> int:
+        """Zooming out stops once the whole map is on screen."""
+        return min(self._whole_map_index(), ZOOM_LEVELS.index(READABLE_CELL))
+
+    def fit(self) -> None:
+        """Open the view on the map: all of it when it shows readably, else its middle."""
+        self.zoom_index = self._fit_index()
+        self.center_on((self.map_w / 2, self.map_h / 2))
 
     def zoom(self, steps: int, anchor: tuple[float, float] | None = None) -> bool:
         """Zoom by whole levels keeping the world point under `anchor` (screen px) still."""
-        new = max(0, min(len(ZOOM_LEVELS) - 1, self.zoom_index + steps))
+        new = max(self.min_index, min(len(ZOOM_LEVELS) - 1, self.zoom_index + steps))
         if new == self.zoom_index:
             return False
         ax, ay = anchor if anchor is not None else (self.view_w / 2, self.view_h / 2)

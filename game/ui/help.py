@@ -14,6 +14,7 @@ KEYS = (
         ("Q / E", "turn the selected figure 45° left / right"),
         ("PgUp / PgDn", "plan a higher / lower end altitude (flyers); then click a square"),
         ("Tab / Shift+Tab", "select the next / previous figure in the turn order"),
+        ("Hover a figure", "its card: hit points, state, weapon, and your odds against it"),
     )),
     ("Modes (press again or Esc to go back to move)", (
         ("W / R / J", "walk / run / jog only (default: walk where walking reaches, run beyond)"),
@@ -29,7 +30,7 @@ KEYS = (
         ("D / Shift+D", "defend / choose the defence style"),
         ("H", "hold (delay) the action"),
         ("Space or Enter", "end the turn"),
-        ("Esc", "cancel the mode or planned facing/altitude, then the selection"),
+        ("Esc or right click", "cancel the mode or planned facing/altitude, then the selection"),
     )),
     ("Overlays", tuple((str(i + 1), OVERLAYS[name][0]) for i, name in enumerate(OVERLAY_KEYS))
      + (("0", "all overlays on / off"),)),
@@ -38,13 +39,17 @@ KEYS = (
         ("Left-drag empty map, middle-drag, arrows", "pan (Shift+arrows pans faster)"),
         ("Home", "centre on the selected figure"),
         ("Click an event in the log", "highlight its figures and squares on the map"),
+        ("Click a panel heading", "fold or unfold that section"),
+        (". (full stop)", "animation speed: normal, fast, off, slow"),
+        ("Esc, Space or a click while moving", "skip the animation"),
+        ("V", "compare rulesets: the hovered attack or move under every ruleset, side by side"),
     )),
     ("Game master", (
         ("G", "demonstration mode on / off"),
         ("[ / ]", "switch the ruleset live (same position, new costs, zones, lanes)"),
         ("Drag a figure (demonstration)", "place it freely (logged: undo steps back)"),
-        ("Ctrl+Z / Ctrl+Y", "step back / forward through the action log"),
-        ("Ctrl+S / Ctrl+O", "save / load the battle"),
+        ("Ctrl+Z / Ctrl+Y", "undo to your last decision (the AI's replies too) / redo"),
+        ("Ctrl+S / Ctrl+O", "save into a slot / load a slot (asks before discarding play)"),
         ("P / R (at the end)", "replay the battle / restart with the next seed (Esc: see the board)"),
         ("F1", "this list"),
         ("Ctrl+Q", "quit"),
@@ -52,7 +57,8 @@ KEYS = (
 )
 
 
-def draw_help(screen, fonts, app) -> None:
+def draw_help(screen, fonts) -> None:
+    """The key list in columns that fit the window; one key column width per column, so they align."""
     import pygame
     w, h = screen.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -60,27 +66,30 @@ def draw_help(screen, fonts, app) -> None:
     screen.blit(shade, (0, 0))
     title = fonts.render("fivefoot: keys and mouse (any key closes this)", 22, theme.PANEL_HEAD, True)
     screen.blit(title, ((w - title.get_width()) // 2, 14))
-    col_w = (w - 60) // 2
-    columns = [[], []]
-    heights = [0, 0]
-    for group in KEYS:
-        need = 30 + 18 * len(group[1])
-        i = 0 if heights[0] + need <= h - 70 or heights[0] <= heights[1] and heights[0] + need <= h - 70 else 1
+    n_cols = 3 if w >= 1500 else 2
+    col_w = (w - 40 - 20 * (n_cols - 1)) // n_cols
+    columns: list[list] = [[] for _ in range(n_cols)]
+    heights = [0] * n_cols
+    for group in KEYS:  # each group into the shortest column so far, in order
+        i = heights.index(min(heights))
         columns[i].append(group)
-        heights[i] += need
+        heights[i] += 34 + 18 * len(group[1])
     for ci, groups in enumerate(columns):
-        x, y = 30 + ci * (col_w + 20), 56
+        if not groups:
+            continue
+        x, y = 20 + ci * (col_w + 20), 56
+        keyw = min(col_w // 2, max(fonts.size(k, 13, True)[0] for _, rows in groups for k, _ in rows) + 16)
         for group, rows in groups:
-            keyw = max(fonts.size(k, 13, True)[0] for k, _ in rows) + 18
             screen.blit(fonts.render(group, 15, theme.PANEL_ACCENT, True), (x, y))
             y += 22
             for k, what in rows:
-                screen.blit(fonts.render(k, 13, theme.PANEL_TEXT, True), (x + 8, y))
-                lines = fonts.wrap(what, col_w - keyw - 16, 13)
-                for j, line in enumerate(lines[:2]):
+                for j, piece in enumerate(fonts.wrap(k, keyw - 12, 13, True)[:2]):
+                    screen.blit(fonts.render(piece, 13, theme.PANEL_TEXT, True), (x + 8, y + j * 16))
+                lines = fonts.wrap(what, col_w - keyw - 16, 13)[:2]
+                for j, line in enumerate(lines):
                     screen.blit(fonts.render(line, 13, (200, 202, 212)), (x + 8 + keyw, y + j * 16))
-                y += 18 + 16 * (min(len(lines), 2) - 1)
-            y += 8
+                y += 18 + 16 * (max(len(lines), len(fonts.wrap(k, keyw - 12, 13, True)[:2])) - 1)
+            y += 10
 
 
 def keys_markdown() -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.actions import DEFENCES, Aim, Attack, Charge, Defend, Disengage, Hold, Move, SetAgainstCharge, Turn
+from ..core.actions import Defend, Hold, Move, SetAgainstCharge, Turn
 from ..core.geometry import FACINGS, bearing_octant
+from .intent import click_intent
 from .overlays import OVERLAY_KEYS
-from .state import MOVE_MODES, Request
+from .state import Request
 
 DRAG_THRESHOLD_PX = 5
 PAN_STEP_PX = 48
@@ -50,7 +51,7 @@ class PanelInput:
         if not app.panel.rect.collidepoint(pos):
             return None
         if event.type == pygame.MOUSEWHEEL:
-            app.panel.scroll_log(app, event.y)
+            app.panel.scroll(app, pos, event.y)
             return []
         if event.button == 1:
             hit = app.panel.hit(pos)
@@ -65,8 +66,10 @@ class PanelInput:
                     app.centre_on_event(value)
             elif kind == "button":
                 return [Request(value)]
+            elif kind == "section":
+                return [Request("section", value)]
         elif event.button in (4, 5):
-            app.panel.scroll_log(app, 1 if event.button == 4 else -1)
+            app.panel.scroll(app, pos, 1 if event.button == 4 else -1)
         return []
 
 
@@ -90,7 +93,7 @@ class CameraInput:
         if event.type == pygame.MOUSEBUTTONUP and event.button == 2:
             app.pan_from = None
             return []
-        if event.type == pygame.MOUSEMOTION and event.buttons[1] and getattr(app, "pan_from", None):
+        if event.type == pygame.MOUSEMOTION and event.buttons[1] and app.pan_from is not None:
             app.ui.mouse = event.pos
             cam.pan(*event.rel)
             return []
@@ -141,6 +144,7 @@ class CommandInput:
 
     MODE_KEYS = {pygame.K_w: "walk", pygame.K_r: "run", pygame.K_j: "jog", pygame.K_f: "withdraw",
                  pygame.K_s: "sidestep", pygame.K_c: "charge", pygame.K_a: "attack", pygame.K_m: "aim"}
+    REQUEST_KEYS = {pygame.K_v: "compare", pygame.K_PERIOD: "animation", pygame.K_g: "gm"}
 
     def handle(self, event, app):
         if event.type != pygame.KEYDOWN:
@@ -160,13 +164,9 @@ class CommandInput:
                 return [Request("quit")]
             return None
         if k == pygame.K_ESCAPE:
-            if ui.mode != "auto" or ui.planned_facing is not None or ui.planned_altitude is not None:
-                ui.mode, ui.planned_facing, ui.planned_altitude = "auto", None, None
-            elif ui.picked_event is not None:
-                ui.picked_event = None
-            elif ui.selected is not None:
-                ui.selected = None
-            return []
+            return [Request("cancel")]
+        if k in self.REQUEST_KEYS:
+            return [Request(self.REQUEST_KEYS[k])]
         if k == pygame.K_b:
             styles = app.disengage_styles()
             if not styles:
@@ -188,8 +188,6 @@ class CommandInput:
             return [Request("end-turn")]
         if k == pygame.K_TAB:
             return [Request("select-next", -1 if _shift(event) else 1)]
-        if k == pygame.K_g:
-            return [Request("gm")]
         if k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
             return [Request("ruleset", -1 if k == pygame.K_LEFTBRACKET else 1)]
         fig = app.selected_figure()
@@ -201,14 +199,19 @@ class CommandInput:
         if k == pygame.K_x:
             return [SetAgainstCharge(figure=fig.id)]
         if k == pygame.K_d:
-            styles = app.defence_styles(fig.id) or list(DEFENCES)
+            styles = app.defence_styles()
+            if not styles:
+                app.toast(f"{app.battle.ruleset.name} has no defensive stances")
+                return []
             if _shift(event):
                 i = styles.index(ui.defend_style) if ui.defend_style in styles else -1
                 ui.defend_style = styles[(i + 1) % len(styles)]
                 app.toast(f"defence style: {ui.defend_style} (D to take it up)", error=False)
                 return []
-            style = ui.defend_style if ui.defend_style in styles else styles[0]
-            return [Defend(figure=fig.id, style=style)]
+            if ui.defend_style not in styles:  # the first the resolver would accept now, else the first
+                ui.defend_style = next((st for st in styles if app.rules.check(Defend(fig.id, style=st)) is None),
+                                       styles[0])
+            return [Defend(figure=fig.id, style=ui.defend_style)]
         if k == pygame.K_h:
             return [Hold(figure=fig.id)]
         if k in (pygame.K_q, pygame.K_e):
@@ -241,16 +244,17 @@ class FacingInput:
             ui.right_drag = None
             fig = app.selected_figure()
             dx, dy = event.pos[0] - start_px[0], event.pos[1] - start_px[1]
+            if abs(dx) + abs(dy) < DRAG_THRESHOLD_PX:
+                return [Request("cancel")]  # a right click cancels, as in most tactics games
             if fig is None:
                 app.toast("select a figure first, then right-drag to set its facing")
                 return []
-            if abs(dx) + abs(dy) < DRAG_THRESHOLD_PX:
-                return []
-            facing = FACINGS[bearing_octant((0, 0), (dx, dy))]
+            facing = bearing_octant((0, 0), (dx, dy))
             if start_sq == fig.pos:
-                return [Turn(figure=fig.id, facing=facing)]
-            mode = app.move_mode_for(fig.id, start_sq)
-            return [Move(figure=fig.id, to=start_sq, mode=mode, facing=facing, altitude_ft=ui.planned_altitude)]
+                return [Turn(figure=fig.id, facing=FACINGS[facing])]
+            intent = click_intent(ui, app.rules, fig, start_sq, app.figures_on(start_sq),
+                                  lambda fid: app.rules.status(fid).able, facing)
+            return [intent.action] if isinstance(intent.action, Move) else []
         return None
 
 
@@ -306,38 +310,17 @@ class PointerInput:
         return None
 
     def click(self, sq, app):
-        ui = app.ui
-        fig = app.figure_at(sq)
-        me = app.selected_figure()
-        if me is None or ui.gm:
-            if fig is not None:
-                app.select(fig.id)
-            return []
-        if fig is not None and fig.id != me.id:
-            if fig.side != me.side and ui.mode in ("attack", "charge", "aim"):
-                if ui.mode == "attack":
-                    return [Attack(figure=me.id, target=fig.id)]
-                if ui.mode == "aim":
-                    return [Aim(figure=me.id, target=fig.id)]
-                return [Charge(figure=me.id, target=fig.id)]
-            app.select(fig.id)
-            return []
-        if ui.mode in ("attack", "aim", "charge"):
-            app.toast(f"{ui.mode}: click a foe (Esc leaves this mode)")
-            return []
-        if ui.mode == "disengage":
-            return [Disengage(figure=me.id, to=sq, style=ui.disengage_style)]
-        if fig is not None and fig.id == me.id and ui.planned_altitude is None and ui.planned_facing is None:
-            return []  # clicking yourself: nothing to do
-        mode = app.move_mode_for(me.id, sq)
-        return [Move(figure=me.id, to=sq, mode=mode, facing=None if ui.planned_facing is None else FACINGS[ui.planned_facing],
-                     altitude_ft=ui.planned_altitude)]
+        """Do what the tooltip said a click here would do (game.ui.intent)."""
+        intent = click_intent(app.ui, app.rules, app.selected_figure(), sq, app.figures_on(sq),
+                              lambda fid: app.rules.status(fid).able)
+        if intent.kind == "select":
+            app.select(intent.figure_id)
+        elif intent.kind == "hint":
+            app.toast(intent.hint)
+        elif intent.kind == "act":
+            return [intent.action]
+        return []
 
 
 def default_handlers() -> list:
     return [HelpInput(), PanelInput(), CameraInput(), OverlayInput(), CommandInput(), FacingInput(), PointerInput()]
-
-
-def mode_for_move(ui_mode: str) -> str | None:
-    """The planner mode of a UI mode, or None when it is not a move (auto is decided per square)."""
-    return ui_mode if ui_mode in MOVE_MODES and ui_mode != "auto" else None

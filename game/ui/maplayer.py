@@ -14,15 +14,37 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 
+from ..core.errors import RulesError
 from . import theme
 from .tileart import TileArtLayer
 
 CHUNK_PX = 512
 MAX_CHUNKS = 160
 COVER_TEXT = ("", "¼", "½", "¾", "■")
+
+
+def tile_art_for(scenario):
+    """The Tiled tile images of the scenario's map, or None (ASCII maps; art that cannot be read:
+    the map itself loaded, so the clean drawn look stands in)."""
+    from ..io.tiled import default_asset_root, tile_image_sources
+    source = Path(scenario.source or "")
+    try:
+        if source.suffix.lower() in (".tmx", ".tmj", ".json"):
+            return tile_image_sources(source)
+        if source.suffix.lower() == ".toml" and source.exists():
+            from ..io.toml_file import read_toml
+            spec = read_toml(source).get("map", {})
+            if spec.get("file"):
+                map_path = (source.parent / spec["file"]).resolve()
+                root = (source.parent / spec["asset_root"]).resolve() if spec.get("asset_root") else default_asset_root(map_path)
+                return tile_image_sources(map_path, root)
+    except (RulesError, OSError):
+        return None
+    return None
 
 
 def terrain_colours(bmap) -> np.ndarray:

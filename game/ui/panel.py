@@ -1,46 +1,30 @@
-"""The side panel: scenario and ruleset, initiative and whose turn it is, the selected figure,
-what is under the cursor (path steps with the rule behind each cost, reasons for refusals),
-and the event log in plain words with every roll and modifier. Clickable rows are recorded
-while drawing so PanelInput can hit-test them. The panel is redrawn only when what it shows
-changes (App.panel_key).
+"""The side panel: scenario and ruleset, the turn order, the selected figure, what is under the
+pointer, the AI's reasons, and the event log in plain words with every roll and modifier.
+
+Laid out so nothing overlaps at any window size: the buttons keep the foot (wrapping into
+rows when narrow), every section has a heading that folds it (click), sections take at most
+a share of the height and say "… N more lines" when cut, the turn order scrolls with the
+wheel, and the log takes what is left (never less than a few events). Text that does not
+fit ends in an ellipsis. Clickable rows are recorded while drawing for PanelInput.
 """
 from __future__ import annotations
 
 import pygame
 
-from . import theme
+from . import describe, theme
 
-PANEL_W = 400
 PAD = 12
-BUTTONS = (("undo", "Undo"), ("redo", "Redo"), ("end-turn", "End turn"), ("gm", "GM"), ("help", "Keys F1"))
+ROW_H = 20
+LINE_H = 17
+HEADING_H = 24
+LOG_MIN_H = 150
+BUTTONS = (("undo", "Undo"), ("redo", "Redo"), ("end-turn", "End turn"), ("gm", "GM"), ("compare", "Compare V"),
+           ("save", "Save"), ("load", "Load"), ("help", "Keys F1"))
+SHARES = {"turns": 0.26, "figure": 0.26, "hover": 0.32, "ai": 0.16}
 
 
-def event_lines(event) -> list[tuple[str, tuple]]:
-    """An event as (text, colour) lines: the plain words, then rolls, modifiers, total and rule."""
-    colour = {"refused": theme.PANEL_WARN, "parting-shot-provoked": theme.PANEL_WARN, "parting-shot": theme.PANEL_WARN,
-              "round": theme.PANEL_HEAD, "initiative": theme.PANEL_HEAD, "damage": (255, 170, 120),
-              "attack": (255, 220, 180)}.get(event.kind, theme.PANEL_TEXT)
-    out = [(event.text, colour)]
-    if event.rolls:
-        out.append(("  rolls: " + ", ".join(f"{r.dice} {'+'.join(map(str, r.results))}"
-                                             + (f" = {r.total}" if len(r.results) > 1 else "")
-                                             for r in event.rolls), theme.PANEL_DIM))
-    for m in event.modifiers:
-        out.append((f"  {m.value:+d} {m.name}  [{m.source}]", theme.PANEL_ACCENT))
-    if event.total is not None or event.target_number is not None:
-        parts = []
-        if event.total is not None:
-            parts.append(f"total {event.total}")
-        if event.target_number is not None:
-            parts.append(f"needs {event.target_number}")
-        if event.outcome:
-            parts.append(f"→ {event.outcome}")
-        out.append(("  " + ", ".join(parts), theme.PANEL_GOOD if event.outcome in ("hit", "critical") else theme.PANEL_DIM))
-    elif event.outcome:
-        out.append((f"  → {event.outcome}", theme.PANEL_DIM))
-    if event.rule:
-        out.append((f"  rule {event.rule}", theme.PANEL_DIM))
-    return out
+def panel_width(window_w: int) -> int:
+    return max(320, min(460, int(window_w * 0.25)))
 
 
 class Panel:
@@ -52,7 +36,9 @@ class Panel:
         self._key = None
         self._event_cache: dict = {}
         self.log_rect = pygame.Rect(0, 0, 0, 0)
+        self.turns_rect = pygame.Rect(0, 0, 0, 0)
         self._log_max_scroll = 0
+        self._turns_max_scroll = 0
 
     def resize(self, rect: pygame.Rect) -> None:
         self.rect = rect
@@ -66,8 +52,15 @@ class Panel:
                 return kind, value
         return None
 
-    def scroll_log(self, app, amount: int) -> None:
-        app.ui.log_scroll = max(0, min(self._log_max_scroll, app.ui.log_scroll + amount))
+    def scroll(self, app, pos, amount: int) -> None:
+        """The wheel over the turn order scrolls it; anywhere else it scrolls the log."""
+        local = (pos[0] - self.rect.x, pos[1] - self.rect.y)
+        ui = app.ui
+        if self.turns_rect.collidepoint(local):
+            ui.turn_scroll = max(0, min(self._turns_max_scroll, ui.turn_scroll - amount))
+        else:
+            ui.log_scroll = max(0, min(self._log_max_scroll, ui.log_scroll + amount))
+        self._key = None
 
     # ----- drawing -----
     def draw(self, screen, app) -> None:
@@ -77,144 +70,197 @@ class Panel:
             self._render(app)
         screen.blit(self.surface, self.rect)
 
-    def _text(self, y: int, text: str, size: int = 14, colour=theme.PANEL_TEXT, bold: bool = False, x: int = PAD,
-              width: int | None = None, max_lines: int = 99) -> int:
-        width = width or (self.rect.w - x - PAD)
-        for i, line in enumerate(self.fonts.wrap(text, width, size, bold)):
-            if i >= max_lines:
-                break
-            surf = self.fonts.render(line, size, colour, bold)
-            self.surface.blit(surf, (x, y))
-            y += surf.get_height()
-        return y
+    def _line(self, y: int, text: str, role: str = "text", size: int = 13, bold: bool = False, x: int = PAD) -> int:
+        """One line, cut with an ellipsis to the panel's width."""
+        width = self.rect.w - x - PAD
+        if self.fonts.size(text, size, bold)[0] > width:
+            text = _fit(self.fonts, text, size, bold, width)
+        surf = self.fonts.render(text, size, theme.ROLE_COLOURS[role], bold)
+        self.surface.blit(surf, (x, y))
+        return y + max(LINE_H, surf.get_height())
 
-    def _heading(self, y: int, text: str) -> int:
-        y += 6
-        pygame.draw.line(self.surface, theme.PANEL_EDGE, (PAD, y), (self.rect.w - PAD, y))
-        y += 4
-        return self._text(y, text, 13, theme.PANEL_HEAD, True) + 2
+    def _wrap(self, lines, width: int) -> list[tuple[str, str, int]]:
+        """(text, role, indent) per screen line."""
+        out = []
+        for text, role in lines:
+            indent = 14 if text.startswith("  ") else 0
+            for j, piece in enumerate(self.fonts.wrap(text.strip(), width - indent - 10, 13)):
+                out.append((piece, role, indent + (10 if j else 0)))
+        return out
+
+    def _heading(self, y: int, name: str, title: str, app, extra: str = "") -> int:
+        s = self.surface
+        folded = name in app.ui.collapsed
+        row = pygame.Rect(0, y, self.rect.w, HEADING_H)
+        pygame.draw.rect(s, (42, 45, 56), row)
+        pygame.draw.line(s, theme.PANEL_EDGE, (0, y), (self.rect.w, y))
+        mark = "▸" if folded else "▾"
+        self._line(y + 4, f"{mark} {title}" + (f"   {extra}" if extra else ""), "head", 13, True)
+        self.hits.append((row, "section", name))
+        return y + HEADING_H + 3
 
     def _render(self, app) -> None:
         s = self.surface
         s.fill(theme.PANEL_BG)
         pygame.draw.line(s, theme.PANEL_EDGE, (0, 0), (0, self.rect.h), 2)
         self.hits = []
-        battle = app.battle
+        b = app.rules.snapshot
+        ui = app.ui
+        width = self.rect.w - 2 * PAD
         y = PAD
-        y = self._text(y, app.title, 19, theme.PANEL_HEAD, True, max_lines=2)
-        rs = battle.ruleset
-        y = self._text(y, f"Rules: {rs.name} [{rs.id}]", 13, theme.PANEL_ACCENT, max_lines=2)
+        y = self._line(y, app.title, "head", 18, True) + 2
+        y = self._line(y, f"Rules: {b.ruleset.name} [{b.ruleset.id}]", "accent")
         if app.description:
-            y = self._text(y + 2, app.description, 13, theme.PANEL_DIM, max_lines=3)
+            pieces = self.fonts.wrap(app.description, width, 13)
+            for i, piece in enumerate(pieces[:2]):
+                y = self._line(y, piece + (" …" if i == 1 and len(pieces) > 2 else ""), "dim")
+        y += 4
+        bottom = self._buttons(app)
 
-        # ----- whose turn -----
-        y = self._heading(y, "Turn order")
-        over, winner = app.battle_over()
-        if over:
-            y = self._text(y, f"The battle is over{': ' + str(winner) + ' wins' if winner else ''}.", 15,
-                           theme.PANEL_GOOD, True)
-        current = battle.current
-        cur_fig = battle.figures.get(current) if current else None
-        if cur_fig is not None and not over:
-            who = app.controller_name(cur_fig.side)
-            phase = " (declarations)" if battle.current_phase == "declare" else ""
-            y = self._text(y, f"Round {getattr(battle, 'round', 1)}{phase}: {cur_fig.label}'s turn "
-                              f"({cur_fig.side}, {who})", 14, theme.PANEL_TEXT, True)
+        fig = app.selected_figure()
+        sections = [("turns", "Turn order", None)]
+        if fig is not None:
+            sections.append(("figure", f"Selected: {fig.label}", app.figure_lines(fig)))
+        sections.append(("hover", f"Mode: {describe.mode_name(ui)}" + ("  [demonstration]" if ui.gm else ""),
+                         app.hover_lines()))
+        ai = app.ai_lines()
+        if ai:
+            sections.append(("ai", "Why the AI chose that (* = chosen)", ai))
+        elif app.players.thinking():
+            sections.append(("ai", "The AI is thinking...", []))
+        # Room above the log's minimum: first every section gets up to its share, then what is
+        # left goes to the sections that want more, in order; the log takes the rest.
+        room = max(0, bottom - y - HEADING_H * (len(sections) + 1) - LOG_MIN_H)
         order = app.turn_order()
-        rows = 9
-        start = 0
-        ids = [fid for fid, _, _ in order]
-        if current in ids and len(order) > rows:
-            start = max(0, min(ids.index(current) - 2, len(order) - rows))
-        for fid, number, acted in order[start:start + rows]:
-            fig = battle.figures.get(fid)
-            if fig is None:
+        wanted = {}
+        for name, _title, lines in sections:
+            if name in ui.collapsed:
+                wanted[name] = 0
+            elif name == "turns":
+                wanted[name] = ROW_H * len(order)
+            else:
+                wanted[name] = LINE_H * len(self._wrap(lines, width))
+        given = {name: min(want, int(room * SHARES[name])) for name, want in wanted.items()}
+        spare = room - sum(given.values())
+        for name, want in wanted.items():
+            more = max(0, min(want - given[name], spare))
+            given[name] += more
+            spare -= more
+        for name, title, lines in sections:
+            folded = name in ui.collapsed
+            if name == "turns":
+                y = self._heading(y, name, title, app, f"{len(order)} figures" if folded else "")
+                if not folded:
+                    give = max(given[name] // ROW_H * ROW_H, ROW_H * min(2, len(order)))
+                    y = self._turns(app, order, y, give)
                 continue
-            row = pygame.Rect(PAD - 4, y, self.rect.w - 2 * PAD + 8, 19)
-            if fid == app.ui.selected:
+            wrapped = self._wrap(lines, width)
+            y = self._heading(y, name, title, app, f"{len(wrapped)} lines" if folded and wrapped else "")
+            if folded or not wrapped:
+                continue
+            shown = max(2, min(len(wrapped), given[name] // LINE_H))
+            cut = len(wrapped) > shown
+            for text, role, indent in wrapped[: shown - 1 if cut else shown]:
+                y = self._line(y, text, role, x=PAD + indent)
+            if cut:
+                y = self._line(y, f"… {len(wrapped) - shown + 1} more lines (fold a section to see them)", "dim")
+        y = self._heading(y, "log", "Events (click one: show it on the map)", app)
+        self.log_rect = pygame.Rect(PAD, y, width, max(0, bottom - 6 - y))
+        if "log" not in ui.collapsed:
+            self._render_log(app)
+
+    def _buttons(self, app) -> int:
+        """Draw the buttons in rows at the foot; returns the y where they start."""
+        s = self.surface
+        enabled = app.button_states()
+        rows, row, x = [], [], PAD
+        for kind, text in BUTTONS:
+            w = self.fonts.size(text, 13, True)[0] + 16
+            if row and x + w > self.rect.w - PAD:
+                rows.append(row)
+                row, x = [], PAD
+            row.append((kind, text, x, w))
+            x += w + 6
+        rows.append(row)
+        top = self.rect.h - PAD - 28 * len(rows) + 4
+        for i, row in enumerate(rows):
+            y = top + 28 * i
+            for kind, text, x, w in row:
+                r = pygame.Rect(x, y, w, 24)
+                state = enabled.get(kind, "on")
+                back = theme.BUTTON_ON if state == "active" else theme.BUTTON_OFF if state == "off" else theme.BUTTON
+                pygame.draw.rect(s, back, r, border_radius=5)
+                pygame.draw.rect(s, theme.PANEL_EDGE, r, 1, border_radius=5)
+                role = "dim" if state == "off" else "text"
+                s.blit(self.fonts.render(text, 13, theme.ROLE_COLOURS[role], True), (r.x + 8, r.y + 4))
+                self.hits.append((r, "button", kind))
+        return top - 6
+
+    def _turns(self, app, order, y: int, height: int) -> int:
+        s = self.surface
+        ui = app.ui
+        b = app.rules.snapshot
+        visible = max(1, height // ROW_H)
+        self._turns_max_scroll = max(0, len(order) - visible)
+        ids = [fid for fid, _, _ in order]
+        if b.current in ids and app.follow_turn:
+            i = ids.index(b.current)
+            if not ui.turn_scroll <= i < ui.turn_scroll + visible:
+                ui.turn_scroll = max(0, min(self._turns_max_scroll, i - 1))
+            app.follow_turn = False
+        ui.turn_scroll = min(ui.turn_scroll, self._turns_max_scroll)
+        self.turns_rect = pygame.Rect(0, y, self.rect.w, visible * ROW_H)
+        shown = order[ui.turn_scroll: ui.turn_scroll + visible]
+        for n, (fid, number, acted) in enumerate(shown):
+            fig = b.figures[fid]
+            st = app.rules.status(fid)
+            row = pygame.Rect(PAD - 4, y, self.rect.w - 2 * PAD + 8, ROW_H - 1)
+            if fid == ui.selected:
                 pygame.draw.rect(s, theme.PANEL_ROW_PICK, row, border_radius=3)
-            if fid == current and not over:
-                marker = self.fonts.render("▶", 13, theme.HIGHLIGHT, True)
-                s.blit(marker, (row.x + 2, y + 2))
+            if fid == b.current and not b.is_over:
+                s.blit(self.fonts.render("▶", 13, theme.HIGHLIGHT, True), (row.x + 2, y + 2))
             if number is not None:
                 num = self.fonts.render(str(number) if number != "declare" else "·", 12, theme.PANEL_DIM, True)
                 s.blit(num, (row.x + 30 - num.get_width(), y + 2))
             pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 40, y + 9), 6)
-            st = app.status(fig)
-            gone = any(c in st["conditions"] for c in ("dead", "fled", "unconscious"))
-            colour = theme.PANEL_DIM if (acted or gone) else theme.PANEL_TEXT
-            name = fig.label + (f"  ({', '.join(c for c in st['conditions'] if c in ('dead', 'fled', 'unconscious'))})" if gone else "")
-            s.blit(self.fonts.render(name[:34], 14, colour), (row.x + 52, y + 1))
-            used = app.movement_used(fid)
-            hp = f"{st['hp']}/{st['hp_max']} hp" if st["hp"] is not None else ""
-            extra = " · ".join(x for x in (hp, f"moved {used:g} ft" if used else "", app.controller_name(fig.side)) if x)
-            surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
-            s.blit(surf, (row.right - surf.get_width() - 4, y + 3))
+            extra = " · ".join(x for x in (f"{st.hp}/{st.max_hp} hp", f"moved {describe.ft(st.moved_ft)} ft"
+                                           if st.moved_ft else "", app.players.name(fig.side)) if x)
+            extra_surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
+            name = fig.label + ("" if st.able else f" ({describe.figure_state_words(st)})")
+            room = row.w - 56 - extra_surf.get_width() - 8
+            role = "dim" if (acted or not st.able) else "text"
+            s.blit(self.fonts.render(_fit(self.fonts, name, 14, False, room), 14, theme.ROLE_COLOURS[role]),
+                   (row.x + 52, y + 1))
+            s.blit(extra_surf, (row.right - extra_surf.get_width() - 4, y + 3))
             self.hits.append((row, "figure", fid))
-            y += 20
-        if len(order) > rows:
-            y = self._text(y, f"… {len(order)} figures in all (Tab cycles)", 12, theme.PANEL_DIM)
-
-        # ----- the selected figure -----
-        fig = app.selected_figure()
-        if fig is not None:
-            y = self._heading(y, f"Selected: {fig.label}")
-            for line, colour in app.figure_lines(fig):
-                y = self._text(y, line, 13, colour, max_lines=3)
-        # ----- mode and what is under the cursor -----
-        y = self._heading(y, f"Mode: {app.mode_name()}" + ("   [demonstration]" if app.ui.gm else ""))
-        limit = self.rect.h - 200  # leave the event log room
-        for line, colour in app.hover_lines()[:16]:
-            if y > limit:
-                y = self._text(y, "…", 13, theme.PANEL_DIM)
-                break
-            indent = 14 if line.startswith("  ") else 0
-            y = self._text(y, line.strip(), 13, colour, x=PAD + indent, max_lines=3)
-
-        if app.ai_note and app.ai_note_at == len(battle.actions):
-            y = self._heading(y, "Why the AI chose that (best first, * = chosen)")
-            for line in app.ai_note[:5]:
-                y = self._text(y, line.strip(), 12, theme.PANEL_DIM, max_lines=2)
-        elif app.ai_thinking():
-            y = self._heading(y, "The AI is thinking...")
-
-        # ----- buttons and log -----
-        bottom = self.rect.h - PAD - 26
-        bx = PAD
-        for kind, text in BUTTONS:
-            surf = self.fonts.render(text, 13, theme.PANEL_TEXT, True)
-            r = pygame.Rect(bx, bottom, surf.get_width() + 16, 24)
-            active = (kind == "gm" and app.ui.gm)
-            pygame.draw.rect(s, (90, 80, 40) if active else (52, 56, 70), r, border_radius=5)
-            pygame.draw.rect(s, theme.PANEL_EDGE, r, 1, border_radius=5)
-            s.blit(surf, (r.x + 8, r.y + 4))
-            self.hits.append((r, "button", kind))
-            bx = r.right + 6
-        y = self._heading(y, "Events (click one to show it on the map; wheel scrolls)")
-        self.log_rect = pygame.Rect(PAD, y, self.rect.w - 2 * PAD, bottom - 6 - y)
-        self._render_log(app)
+            y += ROW_H
+        if self._turns_max_scroll:
+            tag = f"{ui.turn_scroll + 1}-{ui.turn_scroll + len(shown)} of {len(order)} (wheel scrolls)"
+            surf = self.fonts.render(tag, 11, theme.PANEL_DIM)
+            s.blit(surf, (self.rect.w - PAD - surf.get_width(), y - ROW_H * len(shown) - 16))
+        return y + 2
 
     def _render_log(self, app) -> None:
         s = self.surface
         area = self.log_rect
-        events = list(app.battle.events)
+        events = app.battle.events
+        count = app.shown_events()
         if area.h < 20:
             return
-        if not events:
-            self._text(area.y, "Nothing has happened yet. Select a figure and click a square to move.", 13,
-                       theme.PANEL_DIM)
+        if not count:
+            self._line(area.y, "Nothing has happened yet. Select a figure and click a square to move.", "dim")
             return
-        self._log_max_scroll = max(0, len(events) - 1)
-        app.ui.log_scroll = min(app.ui.log_scroll, self._log_max_scroll)
+        ui = app.ui
+        self._log_max_scroll = max(0, count - 1)
+        ui.log_scroll = min(ui.log_scroll, self._log_max_scroll)
         clip = s.get_clip()
         s.set_clip(area)
-        newest = len(events) - 1 - app.ui.log_scroll
+        newest = count - 1 - ui.log_scroll
         # Oldest at the top while everything fits; once it overflows, the newest stay at the bottom.
-        heights = []
-        total = 0
+        heights, total = [], 0
         for i in range(newest, -1, -1):
-            lines = self._wrapped(i, events[i], area.w - 6)
-            h = sum(hh for _, _, hh in lines) + 4
+            lines = self._event_rows(i, events[i], area.w - 6)
+            h = LINE_H * len(lines) + 4
             heights.append((i, lines, h))
             total += h
             if total > area.h:
@@ -223,31 +269,38 @@ class Panel:
         for i, lines, h in heights:
             y -= h
             row = pygame.Rect(area.x - 2, y, area.w + 4, h)
-            if i == app.ui.picked_event:
+            if i == ui.picked_event:
                 pygame.draw.rect(s, theme.PANEL_ROW_PICK, row, border_radius=3)
             elif i % 2:
                 pygame.draw.rect(s, (38, 40, 50), row)
             yy = y + 2
-            for surf_text, colour, hh in lines:
-                s.blit(self.fonts.render(surf_text, 13, colour), (area.x + 2, yy))
-                yy += hh
+            for text, role in lines:
+                s.blit(self.fonts.render(text, 13, theme.ROLE_COLOURS[role]), (area.x + 2, yy))
+                yy += LINE_H
             self.hits.append((row.clip(area), "event", i))
         s.set_clip(clip)
-        if app.ui.log_scroll:
-            tag = self.fonts.render(f"▼ {app.ui.log_scroll} newer", 12, theme.PANEL_HEAD, True, (60, 50, 30))
+        if ui.log_scroll:
+            tag = self.fonts.render(f"▼ {ui.log_scroll} newer", 12, theme.PANEL_HEAD, True, (60, 50, 30))
             s.blit(tag, (area.right - tag.get_width(), area.bottom - tag.get_height()))
 
-    def _wrapped(self, index: int, event, width: int):
+    def _event_rows(self, index: int, event, width: int):
         key = (index, id(event), width)
         cached = self._event_cache.get(key)
         if cached is None:
             cached = []
-            for text, colour in event_lines(event):
+            for text, role in describe.event_lines(event):
                 indent = text.startswith("  ")
                 for j, line in enumerate(self.fonts.wrap(text.strip() if indent else text, width - (14 if indent else 0), 13)):
-                    line = ("    " + line) if indent else (line if j == 0 else "  " + line)
-                    cached.append((line, colour, self.fonts.font(13).get_linesize()))
+                    cached.append((("    " + line) if indent else (line if j == 0 else "  " + line), role))
             if len(self._event_cache) > 4000:
                 self._event_cache.clear()
             self._event_cache[key] = cached
         return cached
+
+
+def _fit(fonts, text: str, size: int, bold: bool, width: int) -> str:
+    if fonts.size(text, size, bold)[0] <= width:
+        return text
+    while len(text) > 1 and fonts.size(text + "…", size, bold)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"

@@ -5,7 +5,7 @@ Shown over the board when the battle ends. Buttons (and keys):
                one with the same seed, so every roll comes out the same
   Restart (R)  a new battle from the same setup with the next seed
   Close (Esc)  hide this to look at the final board (Enter shows it again)
-The figures come from game.ai.summarize_battle, which reads only the battle's events.
+The figures come from game.play.report.summarize_battle, which reads only the battle's events.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class ResultScreen:
 
     def layout(self, screen) -> tuple[pygame.Rect, list[tuple[str, pygame.Rect]]]:
         w, h = screen.get_size()
-        box = pygame.Rect(0, 0, min(720, w - 40), min(560, h - 40))
+        box = pygame.Rect(0, 0, min(820, w - 40), max(360, h - 80))
         box.center = (w // 2, h // 2)
         buttons = []
         x = box.x + 40
@@ -116,11 +116,15 @@ class ResultScreen:
         if highlights:
             y = _text(screen, fonts.bold, "Moments", theme.PANEL_HEAD, x0, y) + 2
             bottom = box.bottom - 80
-            for text in highlights:
-                for line in _wrap(fonts.small, text, box.width - 100):
-                    if y + fonts.small.get_linesize() > bottom:
-                        break
-                    y = _text(screen, fonts.small, line, theme.PANEL_DIM, x0 + 12, y)
+            step = fonts.small.get_linesize()
+            for n, text in enumerate(highlights):
+                lines = _wrap(fonts.small, f"• {text}", box.width - 100)
+                if y + step * (len(lines) + 1) > bottom and n < len(highlights) - 1:
+                    _text(screen, fonts.small, f"… and {len(highlights) - n} more in the event log (Close shows it)",
+                          theme.PANEL_DIM, x0 + 12, y)
+                    break
+                for line in lines:
+                    y = _text(screen, fonts.small, line, theme.PANEL_TEXT, x0 + 12, y)
         for key, rect in buttons:
             label = dict(BUTTONS)[key]
             pygame.draw.rect(screen, theme.PANEL_ROW_HOVER, rect, border_radius=6)

@@ -36,11 +36,11 @@ def apply_preset(app, key: str) -> None:
     sides = app.sides()
     for i, side in enumerate(sides):
         if key == "solo":
-            app.set_side(side, "human" if i == 0 else "ai")
+            app.players.set_side(side, "human" if i == 0 else "ai")
         elif key == "hotseat":
-            app.set_side(side, "human")
+            app.players.set_side(side, "human")
         else:
-            app.set_side(side, "ai")
+            app.players.set_side(side, "ai")
 
 
 def handle_start(app, event) -> None:
@@ -73,10 +73,10 @@ def _cycle() -> list[str]:
 
 
 def _toggle(app, side: str) -> None:
-    kind = app.side_kinds.get(side, "human")
+    kind = app.players.kinds.get(side, "human")
     order = _cycle()
     i = order.index(kind) if kind in order else 0
-    app.set_side(side, order[(i + 1) % len(order)])
+    app.players.set_side(side, order[(i + 1) % len(order)])
 
 
 def draw_start(app, screen) -> None:
@@ -111,12 +111,10 @@ def draw_start(app, screen) -> None:
         pygame.draw.circle(screen, theme.side_colour(side), (box.x + 56, rect.centery), 10)
         label = fonts.render(f"{i + 1}.  {side}  ({count} figures)", 16, theme.PANEL_TEXT, True)
         screen.blit(label, (box.x + 74, rect.centery - label.get_height() // 2))
-        kind = app.side_kinds.get(side, "human")
-        human = kind in ("human", "person")
+        human = app.players.human_side(side)
         pygame.draw.rect(screen, (40, 90, 60) if human else (90, 50, 90), rect, border_radius=6)
         pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
-        name = getattr(app.controllers.get(side), "name", kind)
-        text = fonts.render("Person" if human else name, 16, (255, 255, 255), True)
+        text = fonts.render("Person" if human else app.players.name(side), 16, (255, 255, 255), True)
         screen.blit(text, text.get_rect(center=rect.center))
     for key, rect in presets:
         pygame.draw.rect(screen, (52, 56, 70), rect, border_radius=6)

@@ -36,7 +36,7 @@ class Toast:
 class Request:
     """Something a handler asks the App to do that is not a battle action."""
 
-    kind: str       # undo, redo, save, load, gm, ruleset, help, quit, end-turn, select-next, gm-place
+    kind: str       # a key of game.ui.requests.REQUESTS (undo, redo, save, load, gm, ruleset, ...)
     arg: object = None
 
 
@@ -58,3 +58,6 @@ class UIState:
     toasts: list = field(default_factory=list)
     defend_style: str = "parry"
     disengage_style: str = ""
+    collapsed: set = field(default_factory=set)   # panel sections folded to their heading
+    turn_scroll: int = 0                  # rows of the turn order scrolled past
+    compare: bool = False                 # the rulesets side by side, for the selection and the hover

@@ -34,7 +34,9 @@ COVER_MARK = (40, 60, 40)
 REACH_WALK = (70, 200, 110, 95)
 REACH_RUN = (240, 185, 60, 85)
 REACH_CHARGE = (235, 120, 50, 90)
-REACH_EDGE = (30, 120, 60)
+REACH_WALK_EDGE = (110, 255, 150)
+REACH_RUN_EDGE = (255, 205, 70)
+REACH_CHARGE_EDGE = (255, 150, 60)
 ZONE = (200, 60, 200, 60)
 THREAT = (220, 50, 50, 70)
 PATH = (30, 90, 220)
@@ -66,8 +68,15 @@ PANEL_WARN = (255, 120, 100)
 PANEL_GOOD = (120, 220, 140)
 PANEL_ROW_HOVER = (50, 54, 68)
 PANEL_ROW_PICK = (72, 66, 40)
-TOAST_BG = (60, 20, 20)
-TOAST_INFO_BG = (24, 48, 72)
+MESSAGE_ERROR = (255, 150, 130)
+MESSAGE_INFO = (170, 210, 255)
+BUTTON = (52, 56, 70)
+BUTTON_OFF = (40, 42, 50)
+BUTTON_ON = (90, 80, 40)
+
+# How a line of text reads (game.ui.describe gives each line a role; the panel picks the colour).
+ROLE_COLOURS = {"text": PANEL_TEXT, "dim": PANEL_DIM, "warn": PANEL_WARN, "good": PANEL_GOOD,
+                "accent": PANEL_ACCENT, "head": PANEL_HEAD, "attack": (255, 220, 180)}
 
 
 def side_colour(side: str) -> tuple[int, int, int]:

@@ -1,0 +1,121 @@
+"""The same attack and the same move judged under several rulesets, side by side.
+
+Shared by the window's compare panel (V) and `fivefoot compare`. Pure (no pygame): each
+ruleset's battle is asked the same questions, and the answers are its own values: the
+attack's modifier breakdown (`explain_attack`) and whether it may be made now (`check`), the
+charge (`preview`), and the move's path, costs and parting shots (`positioning().plan`) with
+whether it may be made now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..core.actions import Attack, Charge, Move
+from ..core.battle import Battle
+from ..core.errors import RulesError
+from ..core.scenario import weapons_missing_from
+from .describe import Line, ft, percent
+
+
+@dataclass
+class Judgement:
+    ruleset_id: str
+    ruleset_name: str
+    breakdown: object = None          # Breakdown of the attack from where the attacker stands
+    attack_now: object = None         # Refusal of the attack now, or None
+    charge: object = None             # Preview of a charge at the target
+    move: object = None               # PlannedMove of the move, when one was asked for and has a path
+    move_reason: str = ""             # why the move has no path
+    move_now: object = None           # Refusal of the move now, or None
+    notes: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        out: dict = {"name": self.ruleset_name, "notes": list(self.notes)}
+        out["attack"] = self.breakdown.to_json() if self.breakdown is not None else None
+        out["attack_now"] = None if self.attack_now is None else self.attack_now.to_json()
+        out["charge"] = self.charge.to_json() if self.charge is not None else None
+        if self.move is not None:
+            out["move"] = self.move.to_json()
+        elif self.move_reason:
+            out["move"] = {"legal": False, "reason": self.move_reason}
+        else:
+            out["move"] = None
+        out["move_now"] = None if self.move_now is None else self.move_now.to_json()
+        return out
+
+
+def rejudged(battle: Battle, ruleset) -> Battle:
+    """The battle's position under another ruleset.
+
+    Stands in for the resolver's coming `Battle.rejudged(ruleset)`: until it lands the battle
+    is set up afresh with every figure where it stands (hit points and initiative rolled again).
+    """
+    if battle.ruleset.id == ruleset.id:
+        return battle
+    return Battle(replace(battle.setup, ruleset=ruleset, figures=tuple(battle.figures.values())))
+
+
+def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> Judgement:
+    rs = battle.ruleset
+    j = Judgement(rs.id, rs.name, notes=list(weapons_missing_from(
+        [battle.figures[f] for f in (attacker, target) if f], rs)))
+    if target is not None:
+        try:
+            j.breakdown = battle.explain_attack(attacker, target)
+        except RulesError as err:
+            j.notes.append(str(err))
+        j.attack_now = battle.check(Attack(attacker, target=target))
+        j.charge = battle.preview(Charge(attacker, target=target))
+    if move_to is not None:
+        try:
+            j.move = battle.positioning().plan(attacker, tuple(move_to), mode)
+        except RulesError as err:
+            j.move_reason = str(err)
+        j.move_now = battle.check(Move(attacker, to=tuple(move_to), mode=mode))
+    return j
+
+
+def compare(battles: dict, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> list[Judgement]:
+    """One judgement per ruleset id in `battles` (id -> Battle holding the same position)."""
+    return [judge(b, attacker, target, move_to, mode) for b in battles.values()]
+
+
+def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | None, move_to, mode: str) -> list[Line]:
+    """A ruleset's answers as lines: the attack's odds and each modifier with its rule, the charge, the move."""
+    out: list[Line] = []
+    if target is not None and j.breakdown is not None:
+        bd = j.breakdown
+        need = f"d100 <= {bd.target_number}" if bd.resolution == "d100" else f"d20 >= {bd.needed_on_die}"
+        out.append((f"attack {figures[target].label}: {percent(bd.chance())} ({need})", "good" if bd.allowed else "warn"))
+        out.append((f"  {bd.attack_name} {bd.base_attack} vs {bd.defense_name} {bd.base_defense}  [{bd.rule}]", "dim"))
+        for m in bd.attack_mods:
+            out.append((f"  {m.value:+d} {m.name}  [{m.source}]", "accent"))
+        for m in bd.defense_mods:
+            out.append((f"  {bd.defense_name} {m.value:+d} {m.name}  [{m.source}]", "accent"))
+        if not bd.allowed:
+            out.append((f"  not from here: {bd.reason}", "warn"))
+        if j.attack_now is not None:
+            out.append((f"  not now: {j.attack_now.words}", "dim"))
+    if j.charge is not None:
+        if j.charge.refusal is not None:
+            out.append((f"charge: no ({j.charge.refusal.words})", "dim"))
+        else:
+            out.append((f"charge: {percent(j.charge.breakdown.chance())} to hit from the lane's end", "good"))
+    if move_to is not None:
+        if j.move is not None:
+            p = j.move.path
+            out.append((f"{mode} to {move_to[0]},{move_to[1]}: {ft(p.total_ft)} of {ft(p.budget_ft)} ft", "text"))
+            for s in p.steps[1:]:
+                if s.cost_ft not in (0, 5):  # the steps where the rulesets differ: dearer diagonals, terrain
+                    out.append((f"  {s.x},{s.y} +{ft(s.cost_ft)}: {s.note} [{s.rule}]", "dim"))
+            for shot in j.move.parting_shots:
+                out.append((f"  parting shot: {shot.attacker} {shot.bonus:+d} [{shot.rule}]", "warn"))
+            if not j.move.parting_shots:
+                out.append(("  no parting shots", "dim"))
+        else:
+            out.append((f"{mode} to {move_to[0]},{move_to[1]}: no path ({j.move_reason})", "warn"))
+        if j.move_now is not None:
+            out.append((f"  not now: {j.move_now.words}", "dim"))
+    for note in j.notes:
+        out.append((note, "warn"))
+    return out

@@ -1,0 +1,403 @@
+"""The window's words: pure text made from the resolver's answers (no pygame, testable alone).
+
+Every function returns plain strings or (text, role) lines; the role says how a line reads
+("text", "dim", "warn", "good", "accent", "head") and the panel picks the colour. Nothing here
+works a rule out: costs, reasons, odds and refusals are the resolver's own values and words
+(RulesView asks for them), and figures are named by their labels, never by their ids.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.actions import Action, Aim, Attack, Charge, Disengage, Move
+from ..core.cover import COVER_DEGREES
+from ..core.events import ATTACK_KINDS, EventKind
+from ..core.geometry import FACINGS
+from .intent import Intent
+from .state import MODE_NAMES
+
+Line = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Hover:
+    """What is under the pointer and what a click there would do, with the resolver's answer."""
+    square: tuple[int, int] | None = None
+    here: tuple = ()                        # figures on the square, the living first
+    intent: Intent = Intent("nothing")
+    preview: object = None                  # rules.preview(intent.action), None while planning
+
+    @property
+    def top(self):
+        return self.here[0] if self.here else None
+
+
+# ----- small words -----
+def ft(value) -> str:
+    value = float(value)
+    return f"{int(value)}" if value.is_integer() else f"{value:.1f}"
+
+
+def ellipsize(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: max(1, most - 1)].rstrip() + "…"
+
+
+def percent(chance: float) -> str:
+    return f"{chance:.0%}"
+
+
+def mode_name(ui) -> str:
+    name = MODE_NAMES.get(ui.mode, ui.mode)
+    if ui.mode == "disengage":
+        name += f" ({ui.disengage_style}; click a square, Shift+B changes the style)"
+    extra = []
+    if ui.planned_altitude is not None:
+        extra.append(f"to {ui.planned_altitude} ft")
+    if ui.planned_facing is not None:
+        extra.append(f"end facing {FACINGS[ui.planned_facing]}")
+    return name + (f" ({', '.join(extra)})" if extra else "")
+
+
+def move_word(mode: str, figure) -> str:
+    """How the mover goes: a flyer flies (the planner's walk and run are its paces)."""
+    if figure is not None and figure.flyer != "none" and mode in ("walk", "run", "jog"):
+        return "fly" if mode == "walk" else f"fly ({mode})"
+    return mode
+
+
+def sight_words(sight) -> str:
+    if not sight.visible:
+        return "No line of sight (full cover)"
+    words = f"Line of sight: {sight.cover} cover, {sight.concealment} concealment"
+    if sight.blockers:
+        what = sorted({f"{w} at {x},{y}" for x, y, w in sight.blockers})[:3]
+        words += " (" + "; ".join(what) + ")"
+    return words
+
+
+def terrain_words(bmap, square) -> str:
+    """What the square is (the rules' terrain layers), without claiming what it costs a mover."""
+    x, y = square
+    m = bmap
+    parts = []
+    if m.blocks_move[y, x] and m.blocks_sight[y, x]:
+        parts.append("closed door" if m.door[y, x] else "wall")
+    elif m.blocks_move[y, x]:
+        parts.append("trunk or pillar (blocks movement, not sight)")
+    if m.door[y, x] and not m.blocks_move[y, x]:
+        parts.append("open doorway")
+    if m.cover[y, x] and not (m.blocks_move[y, x] and m.blocks_sight[y, x]):
+        parts.append(f"{COVER_DEGREES[m.cover[y, x]]} cover")
+    if m.concealment[y, x]:
+        parts.append(f"{COVER_DEGREES[m.concealment[y, x]]} concealment")
+    if m.water[y, x]:
+        parts.append("water")
+    if m.difficult[y, x]:
+        parts.append("difficult ground")
+    if m.obstacle_height_ft[y, x] and m.obstacle_height_ft[y, x] < 10_000:
+        parts.append(f"{m.obstacle_height_ft[y, x]} ft tall")
+    if m.elevation_ft[y, x]:
+        parts.append(f"floor {m.elevation_ft[y, x]} ft")
+    return f"Square {x},{y}: " + (", ".join(parts) if parts else "open ground")
+
+
+def figure_state_words(status) -> str:
+    """'down (dead)', 'prone, stunned' or '' from the resolver's status."""
+    if not status.able:
+        return "down (" + (", ".join(status.conditions) or "out of the fight") + ")"
+    return ", ".join(status.conditions)
+
+
+def occupant_words(here, rules) -> list[str]:
+    """Everyone on a square: who stands there and who lies there."""
+    out = []
+    for f in here:
+        st = rules.status(f.id)
+        state = figure_state_words(st)
+        if st.able:
+            out.append(f"{f.label} ({f.side}) stands here" + (f": {state}" if state else "")
+                       + (f", {f.altitude_ft} ft up" if f.altitude_ft else ""))
+        else:
+            out.append(f"{f.label} ({f.side}) lies here, {state}")
+    return out
+
+
+def square_lines(bmap, square, here, rules) -> list[Line]:
+    return [(terrain_words(bmap, square), "dim")] + [(w, "text") for w in occupant_words(here, rules)]
+
+
+# ----- actions and events -----
+def action_words(figures, action: Action) -> str:
+    """An action as a player says it, naming figures by their labels."""
+    def name(fid):
+        f = figures.get(fid)
+        return f.label if f is not None else str(fid)
+    who = name(action.figure)
+    kind = action.kind
+    if kind == "move":
+        return f"{who} moves to {action.to[0]},{action.to[1]} ({action.mode})"
+    if kind == "attack":
+        return f"{who} attacks {name(action.target)}" + (f" with {action.weapon}" if action.weapon else "")
+    if kind == "charge":
+        return f"{who} charges {name(action.target)}"
+    if kind == "aim":
+        return f"{who} aims" + (f" at {name(action.target)}" if action.target else "")
+    if kind == "turn":
+        return f"{who} turns to face {action.facing}"
+    if kind == "disengage":
+        return f"{who} disengages to {action.to[0]},{action.to[1]} ({action.style})"
+    if kind == "defend":
+        return f"{who} defends ({action.style})"
+    if kind == "set":
+        return f"{who} sets a weapon against a charge"
+    if kind == "hold":
+        return f"{who} holds the action"
+    if kind == "end-turn":
+        return f"{who} ends the turn"
+    if kind == "gm-place":
+        return f"{who} placed at {action.x},{action.y}"
+    return f"{who}: {kind}"
+
+
+_EVENT_ROLES = {EventKind.PARTING_SHOT: "warn", EventKind.ROUND: "head", EventKind.INITIATIVE: "head",
+                EventKind.DOWN: "warn", EventKind.BATTLE_OVER: "good"}
+
+
+def event_lines(event) -> list[Line]:
+    """An event as lines: the plain words, then rolls, modifiers, total and rule."""
+    role = _EVENT_ROLES.get(event.kind, "attack" if event.kind in ATTACK_KINDS else "text")
+    out: list[Line] = [(event.text, role)]
+    if event.rolls:
+        out.append(("  rolls: " + ", ".join(f"{r.dice} {'+'.join(map(str, r.results))}"
+                                             + (f" = {r.total}" if len(r.results) > 1 else "")
+                                             for r in event.rolls), "dim"))
+    for m in event.modifiers:
+        out.append((f"  {m.value:+d} {m.name}  [{m.source}]", "accent"))
+    if event.total is not None or event.target_number is not None:
+        parts = []
+        if event.total is not None:
+            parts.append(f"total {event.total}")
+        if event.target_number is not None:
+            parts.append(f"needs {event.target_number}")
+        if event.outcome:
+            parts.append(f"→ {event.outcome}")
+        out.append(("  " + ", ".join(parts), "good" if event.outcome in ("hit", "critical") else "dim"))
+    elif event.outcome:
+        out.append((f"  → {event.outcome}", "dim"))
+    if event.rule:
+        out.append((f"  rule {event.rule}", "dim"))
+    return out
+
+
+# ----- what a figure may do -----
+def options_lines(options: dict | None) -> list[Line]:
+    """The resolver's options: what the figure may do now, and why not the rest."""
+    if options is None:
+        return [("working out what it may do...", "dim")]
+    allowed = [k.replace("-", " ") for k, refusal in options.items() if refusal is None]
+    out: list[Line] = [("Can now: " + (", ".join(allowed) or "nothing"), "good")]
+    for kind in ("move", "attack", "charge"):
+        refusal = options.get(kind)
+        if refusal is not None:
+            out.append((f"No {kind}: {refusal.words}", "dim"))
+    return out
+
+
+def figure_lines(rules, fig, controller: str, with_options: bool) -> list[Line]:
+    b = rules.snapshot
+    st = rules.status(fig.id)
+    rs = b.ruleset
+    lines: list[Line] = [(f"{fig.side} side · {controller} · {fig.size}", "text")]
+    move = f"Move {fig.move_ft} ft (run x{rs.section('movement')['run_multiplier']:g})"
+    if st.moved_ft:
+        move += f", {ft(st.moved_ft)} ft used this round"
+    lines.append((move, "text"))
+    turning = f"turning distance {fig.turning_ft} ft" if fig.turning_ft else "turns freely"
+    lines.append((f"Faces {fig.facing_name}, {turning}", "text"))
+    others = f"; also {', '.join(fig.weapons[1:])}" if len(fig.weapons) > 1 else ""
+    lines.append((f"Weapon {fig.ready_weapon} (reach {rules.reach_ft(fig.id)} ft){others}", "text"))
+    if fig.flyer != "none":
+        lines.append((f"Flyer ({fig.flyer}), altitude {fig.altitude_ft} ft; PgUp/PgDn plan a climb or dive", "accent"))
+    lines.append((f"Hit points {st.hp}/{st.max_hp}", "good" if st.hp * 2 > st.max_hp else "warn"))
+    state = figure_state_words(st)
+    if state:
+        lines.append(("Condition: " + state, "warn"))
+    extra = [f"{ft(st.movement_left_ft)} ft of move left",
+             f"{st.attacks_left} attack{'s' if st.attacks_left != 1 else ''} left"]
+    if st.defense:
+        extra.append(f"defending: {st.defense}")
+    if st.charging:
+        extra.append(f"charging {st.charging}")
+    if st.initiative:
+        extra.append("initiative " + ", ".join(str(i) for i in st.initiative))
+    lines.append(("; ".join(extra), "text"))
+    if with_options:
+        lines.extend(options_lines(rules.options(fig.id)))
+    return lines
+
+
+def token_card(rules, fig, me, controller: str) -> list[Line]:
+    """The card by a hovered token: who it is, its state, and the odds if the selected figure attacked it now."""
+    st = rules.status(fig.id)
+    out: list[Line] = [(f"{fig.label}", "head"), (f"{fig.side} side · {controller}", "dim"),
+                       (f"{st.hp}/{st.max_hp} hp" + (f" · {figure_state_words(st)}" if figure_state_words(st) else ""),
+                        "good" if st.able and st.hp * 2 > st.max_hp else "warn")]
+    if st.able:
+        out.append((f"faces {fig.facing_name} · {fig.ready_weapon} (reach {rules.reach_ft(fig.id)} ft)"
+                    + (f" · {fig.altitude_ft} ft up" if fig.altitude_ft else ""), "text"))
+    if me is not None and me.id != fig.id and me.side != fig.side and st.able:
+        preview = rules.preview(Attack(figure=me.id, target=fig.id))
+        if preview.refusal is not None:
+            out.append((f"{me.label} cannot attack now: {preview.refusal.words}", "dim"))
+        else:
+            out.append((f"{me.label} attacking now: {percent(preview.breakdown.chance())} to hit", "good"))
+    return out
+
+
+# ----- the hovered square -----
+def path_lines(preview, mover, spent_ft: float) -> list[Line]:
+    p = preview.planned.path
+    end = p.end
+    out: list[Line] = [(f"{move_word(p.mode, mover)} to {end.x},{end.y}: {ft(p.total_ft)} ft "
+                        f"(of {ft(max(0.0, p.budget_ft - spent_ft))} ft left)", "text")]
+    for s in p.steps[1:]:
+        alt = f" at {s.altitude_ft} ft" if s.altitude_ft else ""
+        out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{ft(s.cost_ft)} = {ft(s.total_ft)} ft: {s.note} [{s.rule}]",
+                    "dim"))
+    if p.stall:
+        out.append(("The flyer stalls: it moves too little horizontally", "warn"))
+    for shot in preview.planned.parting_shots:
+        out.append((f"Parting shot: {shot.attacker} strikes at {shot.bonus:+d}: {shot.reason} [{shot.rule}]", "warn"))
+    return out
+
+
+def breakdown_lines(breakdown) -> list[Line]:
+    out: list[Line] = []
+    for line in breakdown.lines():
+        role = "warn" if line.startswith("not possible") else "accent" if line.strip()[:1] in "+-" else "text"
+        out.append((line, role))
+    return out
+
+
+def what_if_lines(rules, me, foe, preview) -> list[Line]:
+    """The attack's what-if: refused now and why, and its full breakdown (the odds once it may)."""
+    verb = "attacks" if isinstance(preview.action, Attack) else "aims at"
+    out: list[Line] = [(f"What if {me.label} {verb} {foe.label}?", "text")]
+    breakdown = preview.breakdown
+    if preview.refusal is not None:
+        out.append((f"Not now: {preview.refusal.words}", "warn"))
+        if isinstance(preview.action, Attack):
+            breakdown = rules.explain(me.id, foe.id, preview.action.weapon)
+            out.append(("The attack as it would be from here, once it may be made:", "dim"))
+    if breakdown is not None:
+        out.extend(breakdown_lines(breakdown))
+    return out
+
+
+def charge_lines(rules, me, foe, hover: Hover) -> list[Line]:
+    out: list[Line] = []
+    lane = rules.lane(me.id, foe.id)
+    if lane is not None:
+        out.append((f"Charge at {foe.label}: {'legal' if lane.legal else 'refused'} [{lane.rule}]",
+                    "good" if lane.legal else "warn"))
+        out.append((lane.reason, "text"))
+    preview = hover.preview
+    if isinstance(hover.intent.action, Charge) and preview is not None:
+        if preview.refusal is not None:
+            out.append((f"Not now: {preview.refusal.words}", "warn"))
+        elif preview.breakdown is not None:
+            out.append((f"Charge attack: {percent(preview.breakdown.chance())} to hit", "good"))
+            for shot in preview.planned.parting_shots:
+                out.append((f"Parting shot: {shot.attacker} strikes at {shot.bonus:+d} [{shot.rule}]", "warn"))
+    return out
+
+
+def hover_lines(ui, rules, me, hover: Hover) -> list[Line]:
+    """The panel's 'under the cursor' section: path steps with rules, reasons, odds, sight, terrain."""
+    out: list[Line] = []
+    action = hover.intent.action
+    top = hover.top
+    foe = top if (me is not None and top is not None and top.side != me.side and rules.status(top.id).able) else None
+    if me is None:
+        out.append(("Click a figure to select it (Tab cycles; F1 lists every key).", "dim"))
+    elif isinstance(action, (Attack, Aim)):
+        out.extend(what_if_lines(rules, me, foe, hover.preview))
+    elif foe is not None:
+        out.extend(charge_lines(rules, me, foe, hover))
+        sight = rules.sight(me.id, foe.id)
+        if sight is not None:
+            out.append((sight_words(sight), "accent"))
+    elif hover.intent.kind == "hint":
+        out.append((hover.intent.hint, "dim"))
+        if ui.mode == "charge":
+            out.append(("Orange lanes are legal; grey dashed ones are refused (hover the foe for why).", "dim"))
+    elif isinstance(action, (Move, Disengage)):
+        if hover.preview is None:
+            out.append(("planning...", "dim"))
+        elif hover.preview.refusal is not None:
+            out.append((f"Cannot go there: {hover.preview.refusal.words}", "warn"))
+        else:
+            out.extend(path_lines(hover.preview, me, rules.status(me.id).moved_ft))
+    elif top is not None and top.id != me.id:
+        sight = rules.sight(me.id, top.id)
+        if sight is not None:
+            out.append((f"{top.label}: " + sight_words(sight), "accent"))
+    if hover.square is not None:
+        out.extend(square_lines(rules.snapshot.map, hover.square, hover.here, rules))
+    return out
+
+
+def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
+    """A few short lines by the pointer: what a click does now, or why it would be refused."""
+    intent = hover.intent
+    action = intent.action
+    preview = hover.preview
+    top = hover.top
+    if ui.gm and top is not None and intent.kind == "select":
+        return [(f"{top.label}: drag to place", "text")]
+    if intent.kind == "hint":
+        return [(intent.hint, "dim")]
+    if isinstance(action, (Attack, Aim, Charge)):
+        target = rules.snapshot.figures[action.target].label
+        verb = {"attack": "attack", "aim": "aim at", "charge": "charge"}[action.kind]
+        if preview is None:
+            return [("planning...", "dim")]
+        if preview.refusal is not None:
+            return [(f"cannot {verb} {target} now: {preview.refusal.words}", "warn")]
+        words = f"click to {verb} {target}"
+        if preview.breakdown is not None:
+            words += f": {percent(preview.breakdown.chance())} to hit"
+        out: list[Line] = [(words, "good")]
+        if preview.planned is not None:
+            out.extend((f"parting shot: {s.attacker} at {s.bonus:+d}", "warn") for s in preview.planned.parting_shots)
+        return out
+    if isinstance(action, (Move, Disengage)):
+        if preview is None:
+            return [("planning...", "dim")] if rules.busy() else []
+        if preview.refusal is not None:
+            return [(f"cannot go there: {preview.refusal.words}", "warn")]
+        out = []
+        if not ui.overlays["path"]:
+            p = preview.planned.path
+            out.append((f"{move_word(p.mode, me)}: {ft(p.total_ft)} ft", "text"))
+        if not ui.overlays["parting"]:
+            out.extend((f"parting shot: {s.attacker} at {s.bonus:+d}", "warn") for s in preview.planned.parting_shots)
+        return out
+    if me is not None and top is not None and top.side != me.side and (ui.mode == "charge" or ui.overlays["lanes"]):
+        lane = rules.lane(me.id, top.id)
+        if lane is not None and (lane.legal or ui.mode == "charge"):
+            return [((f"Charge: {ft(lane.distance_ft)} ft, legal") if lane.legal else "No charge: " + lane.reason,
+                     "good" if lane.legal else "warn")]
+    return []
+
+
+# ----- the AI's reasons -----
+def ai_lines(figures, decision, most: int = 4) -> list[Line]:
+    """The options the AI weighed for its last choice, best first (* = chosen), figures by name."""
+    out: list[Line] = []
+    for i, (action, score, reasons) in enumerate(decision.options[:most]):
+        mark = "*" if i == decision.chosen else " "
+        why = ", ".join(f"{name} {value:+.2f}" for name, value in reasons[:3])
+        out.append((f"{mark} {score:+.2f} {action_words(figures, action)}" + (f" ({why})" if why else ""),
+                    "text" if i == decision.chosen else "dim"))
+    return out

@@ -1,0 +1,121 @@
+"""What is drawn over the map view: the status bar, the message strip, the pointer's tooltip
+and token card, and the banner naming whose turn it is. The words come from game.ui.describe.
+"""
+from __future__ import annotations
+
+import pygame
+
+from . import describe, theme
+
+STATUS_H = 26
+TOOLTIP_W = 360
+
+
+def draw_status(screen, app) -> None:
+    w = app.map_rect.w
+    bar = pygame.Rect(0, 0, w, STATUS_H)
+    pygame.draw.rect(screen, (30, 32, 40), bar)
+    pygame.draw.line(screen, theme.PANEL_EDGE, (0, STATUS_H - 1), (w, STATUS_H - 1))
+    b = app.rules.snapshot
+    parts = [f"Mode: {describe.mode_name(app.ui)}"]
+    if b.is_over:
+        parts = ["The battle is over" + (f": {b.winner} wins" if b.winner else "")]
+    elif b.current is not None:
+        cur = b.figures[b.current]
+        phase = b.current_phase
+        parts.append(f"Round {b.round}: {cur.label}'s turn ({app.players.name(cur.side)})"
+                     + (f", {phase} phase" if phase not in ("all",) else ""))
+    if app.ui.gm:
+        parts.append("DEMONSTRATION")
+    if app.rules.busy():
+        parts.append("planning...")
+    if app.players.thinking():
+        parts.append("AI thinking...")
+    if app.animator.busy():
+        parts.append("playing out (Esc skips)")
+    parts.append("F1: keys")
+    text = "   |   ".join(parts)
+    fonts = app.fonts
+    if fonts.size(text, 14, True)[0] > w - 20:
+        text = _fit(fonts, text, 14, w - 20)
+    screen.blit(fonts.render(text, 14, theme.PANEL_TEXT, True), (10, 5))
+
+
+def draw_messages(screen, app) -> None:
+    """The newest messages in one strip at the foot of the map (at most two, each a line or two)."""
+    toasts = app.ui.toasts[-2:]
+    if not toasts:
+        return
+    area = app.map_rect
+    fonts = app.fonts
+    rows = []
+    for toast in toasts:
+        for line in fonts.wrap(toast.text, area.w - 60, 14, True)[:2]:
+            rows.append((line, toast.error))
+    h = 8 + 19 * len(rows)
+    box = pygame.Rect(area.x + 12, area.bottom - h - 10, area.w - 24, h)
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((16, 16, 22, 215))
+    screen.blit(shade, box)
+    pygame.draw.rect(screen, theme.PANEL_EDGE, box, 1, border_radius=6)
+    y = box.y + 5
+    for line, error in rows:
+        colour = theme.MESSAGE_ERROR if error else theme.MESSAGE_INFO
+        screen.blit(fonts.render(line, 14, colour, True), (box.x + 12, y))
+        y += 19
+
+
+def draw_banner(screen, app) -> None:
+    banner = app.animator.banner
+    if banner is None:
+        return
+    area = app.map_rect
+    surf = app.fonts.render(banner.text, 22, (255, 255, 255), True)
+    box = surf.get_rect(midtop=(area.centerx, area.y + 14)).inflate(40, 14)
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((14, 16, 24, 210))
+    screen.blit(shade, box)
+    pygame.draw.rect(screen, theme.HIGHLIGHT, box, 2, border_radius=10)
+    screen.blit(surf, surf.get_rect(center=box.center))
+
+
+def draw_pointer_box(screen, app) -> None:
+    """By the pointer: what a click does now (or why not), and the hovered figure's card."""
+    if app.ui.hover_square is None or app.ui.help_open:
+        return
+    me = app.selected_figure()
+    hover = app.hover
+    lines = describe.tooltip_lines(app.ui, app.rules, me, hover)
+    top = hover.top
+    if top is not None and not app.ui.gm:
+        card = describe.token_card(app.rules, top, me, app.players.name(top.side))
+        lines = card + ([("", "dim")] if lines else []) + lines
+    if not lines:
+        return
+    fonts = app.fonts
+    surfs = []
+    for text, role in lines:
+        bold = role in ("head", "good", "warn")
+        for line in fonts.wrap(text, TOOLTIP_W, 13, bold)[:3] or [""]:
+            surfs.append(fonts.render(line, 14 if role == "head" else 13, theme.ROLE_COLOURS[role], bold))
+    w = max(s.get_width() for s in surfs) + 14
+    h = sum(max(6, s.get_height()) for s in surfs) + 10
+    area = app.map_rect
+    mx, my = app.ui.mouse
+    x = mx + 20 if mx + 20 + w < area.right else mx - w - 10
+    y = my + 20 if my + 20 + h < area.bottom else max(area.y, my - h - 10)
+    box = pygame.Rect(x, y, w, h)
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((16, 18, 24, 235))
+    screen.blit(shade, box)
+    pygame.draw.rect(screen, theme.PANEL_EDGE, box, 1, border_radius=5)
+    yy = y + 5
+    for s in surfs:
+        screen.blit(s, (x + 7, yy))
+        yy += max(6, s.get_height())
+
+
+def _fit(fonts, text: str, size: int, width: int) -> str:
+    while len(text) > 4 and fonts.size(text + "…", size, True)[0] > width:
+        text = text[:-1]
+    return text + "…"

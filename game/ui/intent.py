@@ -1,0 +1,63 @@
+"""What a left click on a square would do now: one answer for the click, the tooltip and the cursor.
+
+`click_intent` turns the window's state (selection, mode, planned facing and altitude) and the
+square under the pointer into an Intent: an action for the resolver, a figure to select, or a
+hint. The pointer handler sends exactly this action, and the tooltip and cursor describe it
+with the resolver's answer (`RulesView.preview`/`check`), so what is offered is what is done.
+Pure: no pygame, no rules worked out here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.actions import Action, Aim, Attack, Charge, Disengage, Move
+from ..core.geometry import FACINGS
+from .state import MOVE_MODES
+
+TARGETED_MODES = ("attack", "aim", "charge")
+
+
+@dataclass(frozen=True)
+class Intent:
+    kind: str                       # "act", "select", "hint" or "nothing"
+    action: Action | None = None    # for "act"
+    figure_id: str | None = None    # for "select"
+    hint: str = ""                  # for "hint"
+
+
+def on_square(figures, square, able) -> list:
+    """Everyone on a square, the living first (drawn on top, picked by a click), then the fallen."""
+    here = [f for f in figures if f.pos == square]
+    return sorted(here, key=lambda f: (not able(f.id), -f.altitude_ft))
+
+
+def move_mode_for(ui, rules, figure_id: str, square) -> str:
+    if ui.mode in MOVE_MODES and ui.mode != "auto":
+        return ui.mode
+    return rules.auto_mode(figure_id, square)
+
+
+def click_intent(ui, rules, me, square, here: list, able, facing: int | None = None) -> Intent:
+    """What a left click on `square` does, given `here` (on_square) and the selected figure `me`.
+    `facing` overrides the planned end facing (a right-drag from the square)."""
+    if square is None:
+        return Intent("nothing")
+    top = here[0] if here else None
+    living = top if top is not None and able(top.id) else None
+    foe = living if living is not None and me is not None and living.side != me.side else None
+    if me is not None and foe is not None and ui.mode in TARGETED_MODES:
+        cls = {"attack": Attack, "aim": Aim, "charge": Charge}[ui.mode]
+        return Intent("act", cls(figure=me.id, target=foe.id))
+    if me is None or ui.gm:
+        return Intent("select", figure_id=top.id) if top is not None else Intent("nothing")
+    if living is not None and living.id != me.id:
+        return Intent("select", figure_id=living.id)
+    if ui.mode in TARGETED_MODES:
+        return Intent("hint", hint=f"{ui.mode}: click a foe (Esc leaves this mode)")
+    if ui.mode == "disengage":
+        return Intent("act", Disengage(figure=me.id, to=square, style=ui.disengage_style))
+    if square == me.pos and ui.planned_altitude is None and ui.planned_facing is None and facing is None:
+        return Intent("nothing")
+    facing = ui.planned_facing if facing is None else facing
+    return Intent("act", Move(figure=me.id, to=square, mode=move_mode_for(ui, rules, me.id, square),
+                              facing=None if facing is None else FACINGS[facing], altitude_ft=ui.planned_altitude))

@@ -1,0 +1,202 @@
+"""Line overlays drawn over the map each frame: the hovered path with its step costs, parting
+shots, charge lanes, line of sight, and the labels they carry. Every square, cost and reason is
+the resolver's (a Preview, a ChargeLane, a Sight); these functions only draw them.
+
+The path is drawn in two passes: its line and end ring beneath the tokens, its cost badges
+and total above them (badges sit in their square's corner and skip squares with a token).
+"""
+from __future__ import annotations
+
+import math
+
+from ..core.geometry import FACINGS
+from . import theme
+from .describe import ft, move_word
+from .overlays import blit_squares
+
+
+def facing_points(cx: float, cy: float, facing: int, radius: float, spread: float = 2.45):
+    angle = math.radians(facing * 45)
+    tip = (cx + math.sin(angle) * radius, cy - math.cos(angle) * radius)
+    left = (cx + math.sin(angle - spread) * radius * 0.45, cy - math.cos(angle - spread) * radius * 0.45)
+    right = (cx + math.sin(angle + spread) * radius * 0.45, cy - math.cos(angle + spread) * radius * 0.45)
+    return tip, left, right
+
+
+def draw_arrow(screen, colour, a, b, width: int = 3, head: float = 10) -> None:
+    import pygame
+    pygame.draw.line(screen, colour, a, b, width)
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    p1 = (b[0] - head * math.cos(ang - 0.45), b[1] - head * math.sin(ang - 0.45))
+    p2 = (b[0] - head * math.cos(ang + 0.45), b[1] - head * math.sin(ang + 0.45))
+    pygame.draw.polygon(screen, colour, (b, p1, p2))
+
+
+def draw_dashed(screen, colour, a, b, width: int = 2, dash: int = 8) -> None:
+    import pygame
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length < 1:
+        return
+    n = int(length // dash)
+    for i in range(0, n, 2):
+        t0, t1 = i / n, min(1.0, (i + 1) / n)
+        pygame.draw.line(screen, colour, (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                         (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1), width)
+
+
+def label(screen, fonts, text: str, pos, colour=(255, 255, 255), back=(20, 20, 24), size: int = 13,
+          anchor: str = "center"):
+    """Text on a dark pill so it reads over any terrain; returns the pill's rectangle."""
+    import pygame
+    surf = fonts.render(text, size, colour, True)
+    w, h = surf.get_width() + 8, surf.get_height() + 2
+    x, y = pos
+    if anchor == "center":
+        x, y = x - w // 2, y - h // 2
+    elif anchor == "below":
+        x, y = x - w // 2, y
+    elif anchor == "above":
+        x, y = x - w // 2, y - h
+    elif anchor == "topleft":
+        pass
+    elif anchor == "bottomright":
+        x, y = x - w, y - h
+    rect = pygame.Rect(int(x), int(y), w, h)
+    pygame.draw.rect(screen, back, rect, border_radius=h // 2)
+    screen.blit(surf, (rect.x + 4, rect.y + 1))
+    return rect
+
+
+def label_size(c: int) -> int:
+    return max(11, min(15, c // 3))
+
+
+def draw_path_line(screen, camera, preview) -> None:
+    """Beneath the tokens: the path's line, step dots, facing changes and the end ring with its facing."""
+    import pygame
+    steps = preview.planned.path.steps
+    c = camera.cell
+    colour = theme.PATH
+    pts = [camera.centre_of((s.x, s.y)) for s in steps]
+    if len(pts) > 1:
+        pygame.draw.lines(screen, (15, 20, 40), False, pts, max(3, c // 6) + 2)
+        pygame.draw.lines(screen, colour, False, pts, max(3, c // 6))
+    for s in steps[1:]:
+        cx, cy = camera.centre_of((s.x, s.y))
+        if s.kind in ("turn+step", "turn"):
+            tip, left, right = facing_points(cx, cy, s.facing, c * 0.42)
+            pygame.draw.polygon(screen, (255, 255, 255), (tip, left, right))
+            pygame.draw.polygon(screen, (20, 20, 20), (tip, left, right), 1)
+        else:
+            pygame.draw.circle(screen, colour, (cx, cy), max(2, c // 9))
+    end = steps[-1]
+    ex, ey = camera.centre_of((end.x, end.y))
+    ring = max(4, int(c * 0.44))
+    pygame.draw.circle(screen, colour, (ex, ey), ring, max(2, c // 12))
+    tip, left, right = facing_points(ex, ey, end.facing, ring * 1.15)
+    pygame.draw.polygon(screen, colour, (tip, left, right))
+
+
+def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occupied: set, show_costs: bool) -> None:
+    """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total."""
+    path = preview.planned.path
+    steps = path.steps
+    c = camera.cell
+    size = label_size(c) - 1
+    if show_costs and c >= 20:
+        for s in steps[1:]:
+            if not s.cost_ft or (s.x, s.y) in occupied:
+                continue
+            x, y = camera.to_screen(s.x + 1, s.y + 1)
+            label(screen, fonts, ft(s.cost_ft), (x - 2, y - 2), (255, 255, 255),
+                  (150, 30, 30) if s.cost_ft >= 10 else (30, 60, 140), size, anchor="bottomright")
+    for s in steps[1:]:
+        if s.kind in ("climb", "dive", "rise", "descend") and (s.x, s.y) not in occupied and c >= 20:
+            x, y = camera.to_screen(s.x, s.y + 1)
+            label(screen, fonts, f"{s.altitude_ft} ft", (x + 2, y - 2 - size - 4), (255, 255, 255), (60, 40, 100),
+                  size, anchor="topleft")
+    end = path.end
+    ex, ey = camera.centre_of((end.x, end.y))
+    words = f"{move_word(path.mode, mover)} {ft(path.total_ft)}/{ft(max(0.0, path.budget_ft - spent_ft))} ft"
+    words += f", faces {FACINGS[end.facing]}"
+    if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
+        words += f", {end.altitude_ft} ft up"
+    if path.stall:
+        words += ", STALLS"
+    label(screen, fonts, words, (ex, ey + int(c * 0.5) + 14), (255, 255, 255), (20, 40, 90), label_size(c),
+          anchor="below")
+
+
+def draw_parting_shots(screen, camera, fonts, preview, figures: dict) -> None:
+    """Who strikes the mover, from where, at what bonus: before the move is committed."""
+    import pygame
+    steps = preview.planned.path.steps
+    c = camera.cell
+    for shot in preview.planned.parting_shots:
+        step = steps[min(shot.step_index, len(steps) - 1)]
+        sx, sy = camera.centre_of((step.x, step.y))
+        attacker = figures.get(shot.attacker_id)
+        if attacker is not None:
+            ax, ay = camera.centre_of(attacker.pos)
+            draw_arrow(screen, theme.PARTING, (ax, ay), (sx, sy), max(2, c // 10), max(8, c // 4))
+        pygame.draw.circle(screen, theme.PARTING, (sx, sy), max(5, c // 4), max(2, c // 12))
+        label(screen, fonts, f"parting shot {shot.attacker} {shot.bonus:+d}", (sx, sy - c * 0.45),
+              (255, 255, 255), (150, 20, 20), label_size(c), anchor="above")
+
+
+def draw_lanes(screen, camera, stamps, lanes, figures: dict, hovered_target: str | None,
+               show_refused: bool = True) -> None:
+    """Legal charge lanes in orange on their squares; refused ones dashed grey (reason on hover)."""
+    import pygame
+    c = camera.cell
+    for lane in lanes:
+        if not lane.legal and not show_refused and lane.target_id != hovered_target:
+            continue
+        attacker = figures.get(lane.attacker_id)
+        target = figures.get(lane.target_id)
+        if attacker is None or target is None:
+            continue
+        a = camera.centre_of(attacker.pos)
+        b = camera.centre_of(target.pos)
+        if lane.legal:
+            blit_squares(screen, camera, stamps, "lane", list(lane.squares))
+            end = camera.centre_of(lane.squares[-1]) if lane.squares else b
+            draw_arrow(screen, theme.LANE_OK, a, end, max(2, c // 10), max(8, c // 3))
+        else:
+            if lane.target_id == hovered_target and lane.squares:
+                blit_squares(screen, camera, stamps, "lane_refused", list(lane.squares))
+            draw_dashed(screen, theme.LANE_REFUSED, a, b, max(1, c // 16), max(6, c // 4))
+            mx, my = (a[0] + b[0]) // 2, (a[1] + b[1]) // 2
+            k = max(3, c // 8)
+            pygame.draw.line(screen, theme.LANE_REFUSED, (mx - k, my - k), (mx + k, my + k), 2)
+            pygame.draw.line(screen, theme.LANE_REFUSED, (mx - k, my + k), (mx + k, my - k), 2)
+
+
+def draw_sight(screen, camera, fonts, stamps, sight, viewer, target) -> None:
+    """Lines from the viewer's best corner to the target's corners, coloured by the cover found."""
+    import pygame
+    c = camera.cell
+    colour = theme.SIGHT_COLOURS.get(sight.cover if sight.visible else "full", (200, 200, 200))
+    corner = camera.to_screen(*sight.corner)
+    blockers = [(x, y) for x, y, _ in sight.blockers]
+    if blockers:
+        blit_squares(screen, camera, stamps, "blocker", blockers)
+    for i in (0, 1):
+        for j in (0, 1):
+            tc = camera.to_screen(target.x + i, target.y + j)
+            if sight.visible:
+                pygame.draw.line(screen, colour, corner, tc, max(1, c // 20))
+            else:
+                draw_dashed(screen, colour, corner, tc, max(1, c // 20), max(5, c // 5))
+    pygame.draw.circle(screen, colour, corner, max(3, c // 10))
+    tx, ty = camera.centre_of(target.pos)
+    if not sight.visible:
+        words = "no line of sight"
+    elif sight.cover == "none" and sight.concealment == "none":
+        words = "clear line of sight"
+    else:
+        parts = [f"{sight.cover} cover" if sight.cover != "none" else "",
+                 f"{sight.concealment} concealment" if sight.concealment != "none" else ""]
+        words = "sight: " + ", ".join(p for p in parts if p)
+    label(screen, fonts, words, (tx, ty - c * 0.55), (255, 255, 255), theme.darker(colour, 0.55),
+          label_size(c), anchor="above")

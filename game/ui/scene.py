@@ -1,0 +1,190 @@
+"""The map view: terrain, the rules' overlays, the figures, and what is being played out.
+
+Drawn in layers: the map chunks; the area overlays (cached chunks: reachable squares, zones,
+threatened squares, a picked event's squares); charge lanes; the hovered path's line beneath
+the tokens; the fallen, then the living on top; strike flashes; then the path's cost badges,
+parting shots, line of sight and the numbers floating over struck figures. Everything about
+the rules comes from RulesView; where a token stands while it walks comes from the Animator.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..core.actions import Charge, Disengage, Move
+from . import marks, theme
+from .overlays import AreaLayers, Stamps, as_array
+from .state import MOVE_MODES
+from .tokens import Look, TokenSprites, draw_figure, token_centre
+
+
+class Scene:
+    def __init__(self, fonts):
+        self.fonts = fonts
+        self.stamps = Stamps()
+        self.areas = AreaLayers(self.stamps)
+        self.sprites = TokenSprites()
+
+    # ----- the area overlays -----
+    def area_layers(self, app) -> tuple:
+        """(key, [(style, squares)]) for the area overlays now; None squares while still searching."""
+        ui, rules = app.ui, app.rules
+        b = rules.snapshot
+        fig = app.selected_figure()
+        over = b.is_over
+        alt = ui.planned_altitude
+        key = (rules.generation, ui.selected, ui.mode, alt, tuple(sorted(ui.overlays.items())), ui.picked_event, over)
+        layers = []
+        foes = [f for f in rules.positioning.figures if fig is None or f.side != fig.side]
+        if ui.overlays["zones"]:
+            squares = set()
+            for f in foes:
+                squares.update(rules.zone(f.id))
+            layers.append(("zone", as_array(squares)))
+        if ui.overlays["threat"]:
+            by_side: dict = {}
+            for f in foes:
+                by_side.setdefault(f.side, set()).update(rules.threatened(f.id))
+            for side, squares in sorted(by_side.items()):
+                colour = ",".join(str(v) for v in theme.side_colour(side))
+                layers.append((f"threat:{colour}", as_array(squares)))
+        complete = True
+        if ui.overlays["reach"] and fig is not None and ui.mode in MOVE_MODES and not over and self._may_show_reach(app, fig):
+            if ui.mode == "auto":
+                walk, run = rules.reach(fig.id, "walk"), rules.reach(fig.id, "run")
+                complete = walk is not None and run is not None
+                walk_sq = set(walk.squares(alt)) if walk else set()
+                run_sq = set(run.squares(alt)) - walk_sq if run else set()
+                layers[0:0] = [("run", as_array(run_sq)), ("walk", as_array(walk_sq))]
+            else:
+                info = rules.reach(fig.id, ui.mode)
+                complete = info is not None
+                style = "run" if ui.mode in ("run", "jog") else "walk"
+                layers.insert(0, (style, as_array(info.squares(alt) if info else [])))
+        if ui.picked_event is not None and ui.picked_event < len(app.battle.events):
+            layers.append(("highlight", as_array(app.battle.events[ui.picked_event].squares)))
+        return (key if complete else None), layers
+
+    @staticmethod
+    def _may_show_reach(app, fig) -> bool:
+        """The current figure's reach shows only while the resolver lets it move; others' for inspection."""
+        if fig.id != app.rules.snapshot.current or not app.rules.on_field(fig.id):
+            return app.rules.on_field(fig.id)
+        options = app.rules.options(fig.id)
+        return options is None or options["move"] is None
+
+    # ----- drawing -----
+    def draw(self, view, app) -> None:
+        ui, rules, cam = app.ui, app.rules, app.camera
+        anim = app.animator
+        figures = app.battle.figures
+        app.map_layer.draw(view, cam, app.chunk_budget_s)
+        key, layers = self.area_layers(app)
+        self.areas.set_layers(key if key is not None else object(), layers)
+        self.areas.draw(view, cam)
+        fig = app.selected_figure()
+        hover = app.hover
+        over = rules.snapshot.is_over
+        hovered = hover.top
+        if ui.overlays["zones"]:
+            import pygame
+            for a, b, _d in rules.engaged_pairs():
+                pygame.draw.line(view, (200, 60, 200), token_centre(cam, a)[:2], token_centre(cam, b)[:2],
+                                 max(2, cam.cell // 10))
+        if fig is not None and not over and rules.on_field(fig.id) and (ui.overlays["lanes"] or ui.mode == "charge"):
+            marks.draw_lanes(view, cam, self.stamps, rules.lanes(fig.id), figures,
+                             hovered.id if hovered else None, show_refused=ui.mode == "charge")
+        preview = self._path_preview(app)
+        if preview is not None:
+            marks.draw_path_line(view, cam, preview)
+        self._draw_tokens(view, app)
+        for attacker, target, hit, t in anim.flashes():
+            self._draw_strike(view, app, attacker, target, hit, t)
+        if preview is not None:
+            occupied = {f.pos for f in figures.values() if rules.status(f.id).able}
+            marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.status(fig.id).moved_ft, occupied,
+                                   ui.overlays["path"])
+            if ui.overlays["parting"]:
+                marks.draw_parting_shots(view, cam, self.fonts, preview, figures)
+        if (ui.overlays["sight"] and fig is not None and hovered is not None and hovered.id != fig.id
+                and not over):
+            sight = rules.sight(fig.id, hovered.id)
+            if sight is not None:
+                marks.draw_sight(view, cam, self.fonts, self.stamps, sight, fig, hovered)
+        if fig is not None and ui.right_drag is not None and ui.right_drag[0] == fig.pos:
+            facing = app.drag_facing()
+            if facing is not None:
+                draw_figure(view, cam.centre_of(fig.pos), cam.cell, self.fonts, replace(fig, facing=facing),
+                            Look.of(rules.status(fig.id)), ghost=True)
+        self._draw_floaters(view, app)
+
+    def _path_preview(self, app):
+        """The hovered move's preview when its path is to be drawn (the resolver accepted it)."""
+        ui = app.ui
+        action = app.hover.intent.action
+        preview = app.hover.preview
+        if preview is None or preview.refusal is not None or preview.planned is None:
+            return None
+        if isinstance(action, (Move, Disengage)) and ui.overlays["path"]:
+            return preview
+        if isinstance(action, Charge):
+            return preview
+        return None
+
+    def _draw_tokens(self, view, app) -> None:
+        ui, rules, cam, anim = app.ui, app.rules, app.camera, app.animator
+        x0, y0, x1, y1 = cam.visible_squares()
+        current = rules.snapshot.current
+        picked = app.battle.events[ui.picked_event] if ui.picked_event is not None and ui.picked_event < len(
+            app.battle.events) else None
+        involved = {picked.actor, picked.target} if picked else set()
+        hovered = app.hover.top
+        emphasised = {ui.selected, current, hovered.id if hovered else None}
+        show_names = cam.cell >= 32
+        drawn = []
+        for f in app.battle.figures.values():
+            pose = anim.pose(f.id)
+            look = Look.of(rules.status(f.id))
+            if anim.still_standing(f.id):
+                look = replace(look, able=True, conditions=())
+            if look.fled:
+                continue
+            x, y = (f.x, f.y) if pose is None else (pose[0], pose[1])
+            if not (x0 - 2 <= x <= x1 + 1 and y0 - 2 <= y <= y1 + 1):
+                continue
+            shown = f if pose is None else replace(f, facing=pose[2], altitude_ft=pose[3])
+            drawn.append((look.able, shown.altitude_ft > 0, y, f.id, shown, look, pose))
+        drawn.sort(key=lambda d: d[:4])  # the fallen first (beneath), then by row, flyers last
+        for able, _air, _y, fid, shown, look, pose in drawn:
+            centre = cam.to_screen((shown.x if pose is None else pose[0]) + 0.5, (shown.y if pose is None else pose[1]) + 0.5)
+            self.sprites.draw(view, centre, cam.cell, self.fonts, shown, look,
+                              selected=fid == ui.selected and able, current=fid == current and able,
+                              highlighted=fid in involved, named=show_names or fid in emphasised)
+
+    def _screen_centre(self, app, figure_id):
+        fig = app.battle.figures[figure_id]
+        pose = app.animator.pose(figure_id)
+        return token_centre(app.camera, fig, pose)[:2]
+
+    def _draw_strike(self, view, app, attacker, target, hit, t) -> None:
+        import pygame
+        if target not in app.battle.figures:
+            return
+        c = app.camera.cell
+        tx, ty = self._screen_centre(app, target)
+        if attacker in app.battle.figures and t < 0.6:
+            ax, ay = self._screen_centre(app, attacker)
+            marks.draw_arrow(view, (255, 240, 200), (ax, ay), (ax + (tx - ax) * 0.8, ay + (ty - ay) * 0.8),
+                             max(2, c // 12), max(6, c // 5))
+        colour = (235, 40, 30) if hit else (245, 245, 245)
+        pygame.draw.circle(view, colour, (tx, ty), int(c * (0.45 + 0.25 * t)), max(2, c // 10))
+
+    def _draw_floaters(self, view, app) -> None:
+        c = app.camera.cell
+        for text, figure_id, good, age in app.animator.floating():
+            if figure_id not in app.battle.figures:
+                continue
+            x, y = self._screen_centre(app, figure_id)
+            rise = int(age * c * 0.9)
+            back = (40, 40, 48) if good else (150, 20, 20)
+            marks.label(view, self.fonts, text, (x, y - int(c * 0.5) - rise), (255, 255, 255), back,
+                        max(13, min(20, c // 2)), anchor="above")
