@@ -15,9 +15,13 @@ from game.io.scenarios import load_scenario  # noqa: E402
 SHOTS = Path("/tmp/fivefoot-shots")
 
 
-def make_app(name: str = "corridor.toml", sides=None, size=(1280, 800), cell: int | None = 40, **kw):
+def make_app(name: str = "corridor.toml", sides=None, size=(1280, 800), cell: int | None = 40, ruleset: str | None = None,
+             **kw):
     from game.ui.app import App
     scenario = load_scenario(MAPS_DIR / name)
+    if ruleset is not None:
+        from game.io.rulesets import load_ruleset
+        scenario.ruleset = load_ruleset(ruleset)
     if sides is None:
         sides = {}
         for f in scenario.figures:
@@ -114,3 +118,9 @@ def shot(app, name: str) -> Path:
 def only_overlays(app, *names) -> None:
     for n in list(app.ui.overlays):
         app.set_overlay(n, n in names)
+
+
+def tooltip_words(app) -> list[str]:
+    """The lines by the pointer (what a click does now, or why not), as the window words them."""
+    from game.ui import describe
+    return [t for t, _ in describe.tooltip_lines(app.ui, app.rules, app.selected_figure(), app.hover)]

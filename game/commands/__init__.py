@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "run",
     "explain",
     "legal",
+    "compare",
     "play",
     "simulate",
 )

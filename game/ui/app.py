@@ -266,7 +266,7 @@ class App:
             if cur is not None:
                 self.select(cur, centre=True)
                 fig = self.battle.figures[cur]
-                self.animator.announce(f"Round {self.battle.round}: {fig.label}'s turn ({self.players.name(fig.side)})")
+                self.animator.announce(f"Round {self.battle.round}: {fig.label}'s turn · {self.players.name(fig.side)}")
 
     def restart(self) -> None:
         """A new battle from the same setup with the next seed, so the dice fall differently."""

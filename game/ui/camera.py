@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 ZOOM_LEVELS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80)
-READABLE_CELL = 32   # tokens show names and badges from here up
+READABLE_CELL = 24   # the smallest squares a view opens at: tokens show initials and hit points
 
 
 class Camera:
@@ -36,8 +36,11 @@ class Camera:
         return fits[-1] if fits else 0
 
     def _fit_index(self) -> int:
-        """The whole map when it shows at a readable size (up to 64 px squares); else readable squares."""
-        return max(ZOOM_LEVELS.index(READABLE_CELL), min(self._whole_map_index(), ZOOM_LEVELS.index(64)))
+        """The whole map when it shows at a readable size (up to 64 px squares); else 32 px squares."""
+        whole = self._whole_map_index()
+        if ZOOM_LEVELS[whole] * self.map_w <= self.view_w and ZOOM_LEVELS[whole] >= READABLE_CELL:
+            return min(whole, ZOOM_LEVELS.index(64))
+        return ZOOM_LEVELS.index(32)
 
     @property
     def min_index(self) -> int:

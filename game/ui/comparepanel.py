@@ -10,7 +10,7 @@ import pygame
 
 from ..core.actions import Move
 from . import theme
-from .comparison import compare, judgement_lines, rejudged
+from .comparison import compare, judgement_lines, rejudged_all
 from .rulesview import position_key
 
 LINE_H = 16
@@ -32,7 +32,7 @@ class CompareState:
         key = position_key(battle)
         if key != self._battles_key:
             from ..io.rulesets import bundled_ruleset_ids, load_ruleset
-            self._battles = {rid: rejudged(battle, load_ruleset(rid)) for rid in bundled_ruleset_ids()}
+            self._battles = rejudged_all(battle, [load_ruleset(rid) for rid in bundled_ruleset_ids()])
             self._battles_key = key
         return self._battles
 
@@ -62,7 +62,10 @@ def draw_compare(screen, app) -> None:
     area = app.map_rect
     fonts = app.fonts
     state = app.compare_state
-    box = pygame.Rect(area.x + 8, area.y + area.h // 3, area.w - 16, area.h * 2 // 3 - 70)
+    # Half the map, on the side away from the pointer, so the foe or square being compared stays in view.
+    height = max(220, area.h // 2 - 40)
+    top = area.y + 8 if app.ui.mouse[1] > area.centery else area.bottom - height - 64
+    box = pygame.Rect(area.x + 8, top, area.w - 16, height)
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((14, 16, 22, 236))
     screen.blit(shade, box)

@@ -8,7 +8,7 @@ whether it may be made now.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..core.actions import Attack, Charge, Move
 from ..core.battle import Battle
@@ -23,7 +23,9 @@ class Judgement:
     ruleset_name: str
     breakdown: object = None          # Breakdown of the attack from where the attacker stands
     attack_now: object = None         # Refusal of the attack now, or None
-    charge: object = None             # Preview of a charge at the target
+    lane: object = None               # the charge lane at the target (legal or why not, with its rule)
+    charge: object = None             # Breakdown of the charge attack from the lane's end, when the lane is legal
+    charge_now: object = None         # Refusal of the charge now, or None
     move: object = None               # PlannedMove of the move, when one was asked for and has a path
     move_reason: str = ""             # why the move has no path
     move_now: object = None           # Refusal of the move now, or None
@@ -33,7 +35,9 @@ class Judgement:
         out: dict = {"name": self.ruleset_name, "notes": list(self.notes)}
         out["attack"] = self.breakdown.to_json() if self.breakdown is not None else None
         out["attack_now"] = None if self.attack_now is None else self.attack_now.to_json()
-        out["charge"] = self.charge.to_json() if self.charge is not None else None
+        out["charge"] = None if self.lane is None else {
+            "lane": self.lane.to_json(), "attack": None if self.charge is None else self.charge.to_json(),
+            "now": None if self.charge_now is None else self.charge_now.to_json()}
         if self.move is not None:
             out["move"] = self.move.to_json()
         elif self.move_reason:
@@ -44,15 +48,9 @@ class Judgement:
         return out
 
 
-def rejudged(battle: Battle, ruleset) -> Battle:
-    """The battle's position under another ruleset.
-
-    Stands in for the resolver's coming `Battle.rejudged(ruleset)`: until it lands the battle
-    is set up afresh with every figure where it stands (hit points and initiative rolled again).
-    """
-    if battle.ruleset.id == ruleset.id:
-        return battle
-    return Battle(replace(battle.setup, ruleset=ruleset, figures=tuple(battle.figures.values())))
+def rejudged_all(battle: Battle, rulesets) -> dict:
+    """The battle's position (hit points, conditions, whose turn) judged under each ruleset, by id."""
+    return {rs.id: battle if rs.id == battle.ruleset.id else battle.rejudged(rs) for rs in rulesets}
 
 
 def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> Judgement:
@@ -65,7 +63,7 @@ def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode:
         except RulesError as err:
             j.notes.append(str(err))
         j.attack_now = battle.check(Attack(attacker, target=target))
-        j.charge = battle.preview(Charge(attacker, target=target))
+        _judge_charge(battle, j, attacker, target)
     if move_to is not None:
         try:
             j.move = battle.positioning().plan(attacker, tuple(move_to), mode)
@@ -73,6 +71,18 @@ def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode:
             j.move_reason = str(err)
         j.move_now = battle.check(Move(attacker, to=tuple(move_to), mode=mode))
     return j
+
+
+def _judge_charge(battle: Battle, j: Judgement, attacker: str, target: str) -> None:
+    """The lane (from the rules' positioning), and the charge attack's odds from the lane's end."""
+    pos = battle.positioning()
+    if not any(f.id == attacker for f in pos.figures) or not any(f.id == target for f in pos.figures):
+        return
+    j.lane = pos.charge_lane(attacker, target)
+    j.charge_now = battle.check(Charge(attacker, target=target))
+    if j.lane.legal:
+        end = pos.plan(attacker, battle.figures[target].pos, "charge").path.end
+        j.charge = battle.explain_attack(attacker, target, at=(end.x, end.y), facing=end.facing, charge=True)
 
 
 def compare(battles: dict, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> list[Judgement]:
@@ -94,13 +104,18 @@ def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | No
             out.append((f"  {bd.defense_name} {m.value:+d} {m.name}  [{m.source}]", "accent"))
         if not bd.allowed:
             out.append((f"  not from here: {bd.reason}", "warn"))
-        if j.attack_now is not None:
+        if j.attack_now is not None and j.attack_now.words != bd.reason:
             out.append((f"  not now: {j.attack_now.words}", "dim"))
-    if j.charge is not None:
-        if j.charge.refusal is not None:
-            out.append((f"charge: no ({j.charge.refusal.words})", "dim"))
+    if j.lane is not None:
+        if not j.lane.legal:
+            out.append((f"charge: no lane: {j.lane.reason} [{j.lane.rule}]", "dim"))
         else:
-            out.append((f"charge: {percent(j.charge.breakdown.chance())} to hit from the lane's end", "good"))
+            bd = j.charge
+            out.append((f"charge: {percent(bd.chance())} to hit from the lane's end [{j.lane.rule}]", "good"))
+            for m in bd.attack_mods:
+                out.append((f"  {m.value:+d} {m.name}  [{m.source}]", "accent"))
+            if j.charge_now is not None:
+                out.append((f"  not now: {j.charge_now.words}", "dim"))
     if move_to is not None:
         if j.move is not None:
             p = j.move.path

@@ -128,35 +128,40 @@ def square_lines(bmap, square, here, rules) -> list[Line]:
 
 # ----- actions and events -----
 def action_words(figures, action: Action) -> str:
-    """An action as a player says it, naming figures by their labels."""
+    """An action as a player says it, naming figures by their labels: 'Hero attacks Goblin'."""
+    f = figures.get(action.figure)
+    return f"{f.label if f is not None else action.figure} {action_phrase(figures, action)}"
+
+
+def action_phrase(figures, action: Action) -> str:
+    """What the action does, without who does it: 'attacks Goblin', 'moves to 4,6 (walk)'."""
     def name(fid):
         f = figures.get(fid)
         return f.label if f is not None else str(fid)
-    who = name(action.figure)
     kind = action.kind
     if kind == "move":
-        return f"{who} moves to {action.to[0]},{action.to[1]} ({action.mode})"
+        return f"moves to {action.to[0]},{action.to[1]} ({action.mode})"
     if kind == "attack":
-        return f"{who} attacks {name(action.target)}" + (f" with {action.weapon}" if action.weapon else "")
+        return f"attacks {name(action.target)}" + (f" with {action.weapon}" if action.weapon else "")
     if kind == "charge":
-        return f"{who} charges {name(action.target)}"
+        return f"charges {name(action.target)}"
     if kind == "aim":
-        return f"{who} aims" + (f" at {name(action.target)}" if action.target else "")
+        return "aims" + (f" at {name(action.target)}" if action.target else "")
     if kind == "turn":
-        return f"{who} turns to face {action.facing}"
+        return f"turns to face {action.facing}"
     if kind == "disengage":
-        return f"{who} disengages to {action.to[0]},{action.to[1]} ({action.style})"
+        return f"disengages to {action.to[0]},{action.to[1]} ({action.style})"
     if kind == "defend":
-        return f"{who} defends ({action.style})"
+        return f"defends ({action.style})"
     if kind == "set":
-        return f"{who} sets a weapon against a charge"
+        return "sets a weapon against a charge"
     if kind == "hold":
-        return f"{who} holds the action"
+        return "holds the action"
     if kind == "end-turn":
-        return f"{who} ends the turn"
+        return "ends the turn"
     if kind == "gm-place":
-        return f"{who} placed at {action.x},{action.y}"
-    return f"{who}: {kind}"
+        return f"is placed at {action.x},{action.y}"
+    return kind
 
 
 _EVENT_ROLES = {EventKind.PARTING_SHOT: "warn", EventKind.ROUND: "head", EventKind.INITIATIVE: "head",
@@ -392,12 +397,16 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
 
 
 # ----- the AI's reasons -----
-def ai_lines(figures, decision, most: int = 4) -> list[Line]:
-    """The options the AI weighed for its last choice, best first (* = chosen), figures by name."""
+def ai_lines(figures, decision, most: int = 3) -> list[Line]:
+    """The plans the AI weighed for its last choice, best first (* = chosen): each plan's actions
+    in order (figures by name) and its strongest reasons."""
     out: list[Line] = []
-    for i, (action, score, reasons) in enumerate(decision.options[:most]):
+    for i, plan in enumerate(decision.plans[:most]):
         mark = "*" if i == decision.chosen else " "
-        why = ", ".join(f"{name} {value:+.2f}" for name, value in reasons[:3])
-        out.append((f"{mark} {score:+.2f} {action_words(figures, action)}" + (f" ({why})" if why else ""),
+        steps = action_words(figures, plan.actions[0])
+        for later in plan.actions[1:]:
+            steps += ", then " + action_phrase(figures, later)
+        why = ", ".join(f"{name} {value:+.2f}" for name, value in plan.reasons[:3])
+        out.append((f"{mark} {plan.score:+.2f} {steps}" + (f" ({why})" if why else ""),
                     "text" if i == decision.chosen else "dim"))
     return out

@@ -28,7 +28,7 @@ class _SlotDialog:
 
     def layout(self, screen) -> pygame.Rect:
         w, h = screen.get_size()
-        box = pygame.Rect(0, 0, min(760, w - 40), min(150 + ROW_H * len(self.slots) + 80, h - 40))
+        box = pygame.Rect(0, 0, min(760, w - 40), min(90 + ROW_H * len(self.slots) + 70, h - 40))
         box.center = (w // 2, h // 2)
         return box
 
@@ -87,13 +87,19 @@ class SaveDialog(_SlotDialog):
     def __init__(self, app):
         super().__init__(app)
         self.name = ""
+        self._swallow = ""   # the text of the key that picked the slot arrives as typing too: not part of the name
 
     def pick(self, app, slot) -> None:
         self.chosen = slot
         self.name = f"{app.title}, round {app.battle.round}"
+        self._swallow = str(slot.number)
 
     def confirm_step(self, app, event) -> None:
         if event.type == pygame.TEXTINPUT:
+            if event.text == self._swallow:
+                self._swallow = ""
+                return
+            self._swallow = ""
             self.name = (self.name + event.text)[:80]
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
             self.name = self.name[:-1]
@@ -106,6 +112,10 @@ class SaveDialog(_SlotDialog):
                 app.session.mark_saved()
                 app.toast(f"saved into slot {slot.number}: {slot.name}", error=False)
             self.close(app)
+
+    def draw(self, app, screen) -> None:
+        self._swallow = ""  # the picking key's typing arrives in the same frame, or not at all
+        super().draw(app, screen)
 
     def footer(self, app) -> list:
         if self.chosen is None:

@@ -11,7 +11,7 @@ import pygame
 
 from ..core.actions import Defend, Hold, Move, SetAgainstCharge, Turn
 from ..core.geometry import FACINGS, bearing_octant
-from .intent import click_intent
+from .intent import click_intent, with_path
 from .overlays import OVERLAY_KEYS
 from .state import Request
 
@@ -254,7 +254,9 @@ class FacingInput:
                 return [Turn(figure=fig.id, facing=FACINGS[facing])]
             intent = click_intent(ui, app.rules, fig, start_sq, app.figures_on(start_sq),
                                   lambda fid: app.rules.status(fid).able, facing)
-            return [intent.action] if isinstance(intent.action, Move) else []
+            if not isinstance(intent.action, Move):
+                return []
+            return [with_path(intent.action, app.rules.preview(intent.action))]
         return None
 
 
@@ -318,7 +320,7 @@ class PointerInput:
         elif intent.kind == "hint":
             app.toast(intent.hint)
         elif intent.kind == "act":
-            return [intent.action]
+            return [with_path(intent.action, app.rules.preview(intent.action))]
         return []
 
 

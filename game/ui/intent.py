@@ -8,7 +8,7 @@ Pure: no pygame, no rules worked out here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.actions import Action, Aim, Attack, Charge, Disengage, Move
 from ..core.geometry import FACINGS
@@ -61,3 +61,12 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
     facing = ui.planned_facing if facing is None else facing
     return Intent("act", Move(figure=me.id, to=square, mode=move_mode_for(ui, rules, me.id, square),
                               facing=None if facing is None else FACINGS[facing], altitude_ft=ui.planned_altitude))
+
+
+def with_path(action: Action, preview) -> Action:
+    """The move carrying the exact steps its preview showed, so the path applied is the path seen
+    (the resolver checks each step). Other actions, and a move not previewed yet, go as they are."""
+    if not isinstance(action, Move) or preview is None or preview.planned is None or preview.action != action:
+        return action
+    steps = preview.planned.path.steps[1:]
+    return replace(action, path=tuple((s.x, s.y, s.facing, s.altitude_ft) for s in steps))

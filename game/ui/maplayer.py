@@ -277,7 +277,8 @@ class MapLayer:
             surf.blit(text, (rx + 2, ry + c - text.get_height()))
         e = int(m.elevation_ft[y, x])
         if e and not m.blocks_move[y, x]:
-            show = c >= 40 or (x + 2 * y) % 5 == 0 or (
+            # A few labels per raised area, not one per square: its corners, and a sparse lattice.
+            show = (x + 3 * y) % 7 == 0 or (
                 (x == 0 or m.elevation_ft[y, x - 1] != e) and (y == 0 or m.elevation_ft[y - 1, x] != e))
             if show:
                 text = self.fonts.render(f"{e} ft", size - 1, (70, 50, 20), True)

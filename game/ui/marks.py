@@ -117,14 +117,20 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
+    before = next((s for s in reversed(steps[:-1]) if (s.x, s.y) != (end.x, end.y)), steps[0])
+    above = before.y > end.y or (end.x, end.y + 1) in occupied  # keep the label off the path it came along
     words = f"{move_word(path.mode, mover)} {ft(path.total_ft)}/{ft(max(0.0, path.budget_ft - spent_ft))} ft"
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"
     if path.stall:
         words += ", STALLS"
-    label(screen, fonts, words, (ex, ey + int(c * 0.5) + 14), (255, 255, 255), (20, 40, 90), label_size(c),
-          anchor="below")
+    if above:
+        label(screen, fonts, words, (ex, ey - int(c * 0.5) - 4), (255, 255, 255), (20, 40, 90), label_size(c),
+              anchor="above")
+    else:
+        label(screen, fonts, words, (ex, ey + int(c * 0.5) + 14), (255, 255, 255), (20, 40, 90), label_size(c),
+              anchor="below")
 
 
 def draw_parting_shots(screen, camera, fonts, preview, figures: dict) -> None:

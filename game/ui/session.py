@@ -13,7 +13,6 @@ from dataclasses import replace
 from ..core.actions import Action, GmPlace, Move, Turn
 from ..core.battle import Battle
 from ..core.refusals import ActionRefused
-from .comparison import rejudged
 
 
 class Session:
@@ -85,8 +84,8 @@ class Session:
             self.on_replaced()
 
     def rejudged(self, ruleset) -> Battle:
-        """The same position under another ruleset (game.ui.comparison.rejudged)."""
-        return rejudged(self.battle, ruleset)
+        """The same position, hit points, conditions and turn, judged by another ruleset from now on."""
+        return self.battle.rejudged(ruleset)
 
     def restarted(self) -> Battle:
         """A new battle from the same setup, with the next seed so the dice fall differently."""

@@ -17,7 +17,8 @@ CONDITION_BADGES = {"prone": ("P", (150, 110, 60)), "stunned": ("S", (200, 170, 
                     "held": ("H", (60, 120, 120)), "surprised": ("!", (180, 120, 40))}
 MAX_LIFT_FT = 60
 NAMES_FROM_CELL = 32    # below this square size only emphasised tokens (selected, current, hovered) show names
-SPRITE_CELLS = 4        # a token's sprite is this many squares wide (room for a long name)
+SPRITE_CELLS = 4        # a token's sprite is this many squares wide, and at least NAME_PX + a margin
+NAME_PX = 170           # a name tag may be this wide before it is cut with an ellipsis
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def _draw_body(screen, gx, gy, radius, c, colour, fonts, fig, named) -> None:
 
 def _name_tag(screen, fonts, text: str, midtop, size: int, cell: int, dim: bool = False) -> None:
     import pygame
-    width = int(cell * (SPRITE_CELLS - 0.3)) - 8
+    width = max(NAME_PX, int(cell * (SPRITE_CELLS - 0.3)) - 8)
     name = fonts.render(_fit(fonts, text, size, width), size, (170, 170, 170) if dim else (255, 255, 255), True)
     rect = name.get_rect(midtop=midtop)
     pygame.draw.rect(screen, (20, 20, 24), rect.inflate(6, 0), border_radius=4)
@@ -185,7 +186,7 @@ class TokenSprites:
         key = (fig, cell, look, tuple(sorted(flags.items())))
         entry = self._cache.get(key)
         if entry is None:
-            half = SPRITE_CELLS * cell // 2
+            half = max(SPRITE_CELLS * cell, NAME_PX + 20) // 2
             canvas = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
             draw_figure(canvas, (half, half), cell, fonts, fig, look, **flags)
             # Keep only the drawn part: a blit costs what it covers, and a token is mostly empty.
