@@ -420,9 +420,7 @@ class App:
             from .startscreen import draw_start
             draw_start(self, screen)
             return
-        rect = self.map_rect
-        screen.fill(theme.BACKGROUND, rect)
-        self.scene.draw(screen.subsurface(rect), self)
+        self.scene.draw(screen.subsurface(self.map_rect), self)
         hud.draw_status(screen, self)
         self.panel.draw(screen, self)
         if self.ui.compare:

@@ -39,11 +39,31 @@ class Panel:
         self.turns_rect = pygame.Rect(0, 0, 0, 0)
         self._log_max_scroll = 0
         self._turns_max_scroll = 0
+        self._blocks: dict = {}   # name -> (key, surface, hits): parts redrawn only when what they show changes
 
     def resize(self, rect: pygame.Rect) -> None:
         self.rect = rect
         self.surface = pygame.Surface(rect.size)
         self._key = None
+        self._blocks = {}
+
+    def _block(self, name: str, key, y: int, height: int, draw) -> None:
+        """Blit the part `name` at y, drawing it with draw(0) into its own surface when `key` changed."""
+        cached = self._blocks.get(name)
+        if cached is None or cached[0] != key:
+            whole, hits = self.surface, self.hits
+            self.surface = pygame.Surface((self.rect.w, max(1, height)))
+            self.surface.fill(theme.PANEL_BG)
+            self.hits = []
+            try:
+                draw(0)
+                cached = (key, self.surface, self.hits)
+            finally:
+                self.surface, self.hits = whole, hits
+            self._blocks[name] = cached
+        _key, surf, hits = cached
+        self.surface.blit(surf, (0, y))
+        self.hits.extend((r.move(0, y), kind, value) for r, kind, value in hits)
 
     def hit(self, pos) -> tuple[str, object] | None:
         local = (pos[0] - self.rect.x, pos[1] - self.rect.y)
@@ -152,7 +172,7 @@ class Panel:
                 y = self._heading(y, name, title, app, f"{len(order)} figures" if folded else "")
                 if not folded:
                     give = max(given[name] // ROW_H * ROW_H, ROW_H * min(2, len(order)))
-                    y = self._turns(app, order, y, give)
+                    y = self._turns_block(app, order, y, give)
                 continue
             wrapped = self._wrap(lines, width)
             y = self._heading(y, name, title, app, f"{len(wrapped)} lines" if folded and wrapped else "")
@@ -167,7 +187,15 @@ class Panel:
         y = self._heading(y, "log", "Events (click one: show it on the map)", app)
         self.log_rect = pygame.Rect(PAD, y, width, max(0, bottom - 6 - y))
         if "log" not in ui.collapsed:
-            self._render_log(app)
+            top, height = y, self.log_rect.h
+            key = (id(app.battle), len(app.battle.events), app.shown_events(), ui.log_scroll, ui.picked_event,
+                   self.log_rect.size)
+
+            def draw_log(y0):
+                self.log_rect.y = y0
+                self._render_log(app)
+            self._block("log", key, top, height, draw_log)
+            self.log_rect.y = top
 
     def _buttons(self, app) -> int:
         """Draw the buttons in rows at the foot; returns the y where they start."""
@@ -195,6 +223,16 @@ class Panel:
                 s.blit(self.fonts.render(text, 13, theme.ROLE_COLOURS[role], True), (r.x + 8, r.y + 4))
                 self.hits.append((r, "button", kind))
         return top - 6
+
+    def _turns_block(self, app, order, y: int, height: int) -> int:
+        """The turn order, redrawn only when a row's figure, state or the scroll changes."""
+        b = app.rules.snapshot
+        ui = app.ui
+        key = (tuple(order), app.rules.generation, ui.selected, ui.turn_scroll, app.follow_turn, height,
+               tuple(app.players.kinds.items()))
+        self._block("turns", key, y, height + 2, lambda y0: self._turns(app, order, y0, height))
+        self.turns_rect = pygame.Rect(0, y, self.rect.w, self.turns_rect.h)
+        return y + height + 2
 
     def _turns(self, app, order, y: int, height: int) -> int:
         s = self.surface

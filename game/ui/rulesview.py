@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..core.actions import Action, Charge, Disengage, Move
 from ..core.errors import RulesError
@@ -42,6 +43,11 @@ class ReachInfo:
             return [sq for sq, e in self.entries.items() if e.can_end and e.cost_ft <= left]
         return [sq for sq, e in self.entries.items()
                 if e.can_end and e.altitudes.get(altitude_ft, 1e18) <= left]
+
+    @cached_property
+    def ends(self) -> frozenset:
+        """squares() as a set, for asking about one square (the hovered one, every frame)."""
+        return frozenset(self.squares())
 
 
 class _Worker:
@@ -203,10 +209,10 @@ class RulesView:
     def auto_mode(self, figure_id: str, target: tuple[int, int]) -> str:
         """Walk where walking reaches, run beyond (what the two shades of the overlay show)."""
         walk = self.reach(figure_id, "walk")
-        if walk is not None and target in walk.squares():
+        if walk is not None and target in walk.ends:
             return "walk"
         run = self.reach(figure_id, "run")
-        if run is not None and target in run.squares():
+        if run is not None and target in run.ends:
             return "run"
         return "walk"
 

@@ -14,7 +14,7 @@ from ..core.actions import Charge, Disengage, Move
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
 from .state import MOVE_MODES
-from .tokens import Look, TokenSprites, draw_figure, token_centre
+from .tokens import NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
 
 
 class Scene:
@@ -23,16 +23,25 @@ class Scene:
         self.stamps = Stamps()
         self.areas = AreaLayers(self.stamps)
         self.sprites = TokenSprites()
+        self._layers_key = None
+        self._layers: list = []
+        self._ground = None        # the map with its area overlays, as last drawn, while nothing under it changes
+        self._ground_key = None
+        self._last_ground = None
+        self._tokens: list = []
+        self._tokens_key = None
 
     # ----- the area overlays -----
     def area_layers(self, app) -> tuple:
-        """(key, [(style, squares)]) for the area overlays now; None squares while still searching."""
+        """(key, [(style, squares)]) for the area overlays now; the key is None while still searching."""
         ui, rules = app.ui, app.rules
         b = rules.snapshot
         fig = app.selected_figure()
         over = b.is_over
         alt = ui.planned_altitude
         key = (rules.generation, ui.selected, ui.mode, alt, tuple(sorted(ui.overlays.items())), ui.picked_event, over)
+        if key == self._layers_key:
+            return key, self._layers
         layers = []
         foes = [f for f in rules.positioning.figures if fig is None or f.side != fig.side]
         if ui.overlays["zones"]:
@@ -62,6 +71,8 @@ class Scene:
                 layers.insert(0, (style, as_array(info.squares(alt) if info else [])))
         if ui.picked_event is not None and ui.picked_event < len(app.battle.events):
             layers.append(("highlight", as_array(app.battle.events[ui.picked_event].squares)))
+        if complete:
+            self._layers_key, self._layers = key, layers
         return (key if complete else None), layers
 
     @staticmethod
@@ -73,14 +84,32 @@ class Scene:
         return options is None or options["move"] is None
 
     # ----- drawing -----
+    def _draw_ground(self, view, app) -> None:
+        """The map and the area overlays: drawn from their chunks when anything under them changed,
+        else one blit of the last frame's (a still camera is the common case)."""
+        cam = app.camera
+        key, layers = self.area_layers(app)
+        ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), id(app.map_layer),
+                                               app.map_layer.show_grid, app.map_layer.show_markers)
+        if ground_key is not None and ground_key == self._ground_key:
+            view.blit(self._ground, (0, 0))
+            return
+        view.fill(theme.BACKGROUND)
+        app.map_layer.draw(view, cam, app.chunk_budget_s)
+        self.areas.set_layers(key if key is not None else object(), layers)
+        self.areas.draw(view, cam)
+        # Kept once the view has held still for a frame (while panning, a copy would be wasted).
+        if ground_key is not None and ground_key == self._last_ground and not app.map_layer.pending(cam):
+            self._ground, self._ground_key = view.copy(), ground_key
+        else:
+            self._ground_key = None
+        self._last_ground = ground_key
+
     def draw(self, view, app) -> None:
         ui, rules, cam = app.ui, app.rules, app.camera
         anim = app.animator
         figures = app.battle.figures
-        app.map_layer.draw(view, cam, app.chunk_budget_s)
-        key, layers = self.area_layers(app)
-        self.areas.set_layers(key if key is not None else object(), layers)
-        self.areas.draw(view, cam)
+        self._draw_ground(view, app)
         fig = app.selected_figure()
         hover = app.hover
         over = rules.snapshot.is_over
@@ -131,15 +160,30 @@ class Scene:
         return None
 
     def _draw_tokens(self, view, app) -> None:
+        """Every token in one fblits call; which sprite goes where is worked out again only when a
+        figure, the selection, the turn, the zoom or a walk in progress changes."""
         ui, rules, cam, anim = app.ui, app.rules, app.camera, app.animator
+        hovered = app.hover.top
+        key = (id(app.battle), rules.generation, ui.selected, ui.picked_event, cam.cell,
+               hovered.id if hovered is not None and cam.cell < NAMES_FROM_CELL else None)
+        if anim.busy() or key != self._tokens_key:
+            self._tokens = self._token_sprites(app)
+            self._tokens_key = None if anim.busy() else key
+        c, ox, oy = cam.cell, cam.ox, cam.oy
         x0, y0, x1, y1 = cam.visible_squares()
+        view.fblits([(sprite, (int(round(ox + wx * c)) + dx, int(round(oy + wy * c)) + dy))
+                     for sprite, dx, dy, wx, wy in self._tokens if x0 - 2 <= wx <= x1 + 2 and y0 - 2 <= wy <= y1 + 2])
+
+    def _token_sprites(self, app) -> list:
+        """(sprite, dx, dy, world x, world y) for every token, the fallen first, then by row, flyers last."""
+        ui, rules, cam, anim = app.ui, app.rules, app.camera, app.animator
         current = rules.snapshot.current
         picked = app.battle.events[ui.picked_event] if ui.picked_event is not None and ui.picked_event < len(
             app.battle.events) else None
         involved = {picked.actor, picked.target} if picked else set()
         hovered = app.hover.top
         emphasised = {ui.selected, current, hovered.id if hovered else None}
-        show_names = cam.cell >= 32
+        show_names = cam.cell >= NAMES_FROM_CELL
         drawn = []
         for f in app.battle.figures.values():
             pose = anim.pose(f.id)
@@ -149,16 +193,16 @@ class Scene:
             if look.fled:
                 continue
             x, y = (f.x, f.y) if pose is None else (pose[0], pose[1])
-            if not (x0 - 2 <= x <= x1 + 1 and y0 - 2 <= y <= y1 + 1):
-                continue
             shown = f if pose is None else replace(f, facing=pose[2], altitude_ft=pose[3])
-            drawn.append((look.able, shown.altitude_ft > 0, y, f.id, shown, look, pose))
-        drawn.sort(key=lambda d: d[:4])  # the fallen first (beneath), then by row, flyers last
-        for able, _air, _y, fid, shown, look, pose in drawn:
-            centre = cam.to_screen((shown.x if pose is None else pose[0]) + 0.5, (shown.y if pose is None else pose[1]) + 0.5)
-            self.sprites.draw(view, centre, cam.cell, self.fonts, shown, look,
-                              selected=fid == ui.selected and able, current=fid == current and able,
-                              highlighted=fid in involved, named=show_names or fid in emphasised)
+            drawn.append((look.able, shown.altitude_ft > 0, y, f.id, x, shown, look))
+        drawn.sort(key=lambda d: d[:4])
+        out = []
+        for able, _air, y, fid, x, shown, look in drawn:
+            sprite, dx, dy = self.sprites.sprite(cam.cell, self.fonts, shown, look,
+                                                 selected=fid == ui.selected and able, current=fid == current and able,
+                                                 highlighted=fid in involved, named=show_names or fid in emphasised)
+            out.append((sprite, dx, dy, x + 0.5, y + 0.5))
+        return out
 
     def _screen_centre(self, app, figure_id):
         fig = app.battle.figures[figure_id]

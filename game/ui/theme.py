@@ -106,6 +106,7 @@ class Fonts:
         self._fonts: dict[tuple[int, bool], object] = {}
         self._cache: OrderedDict = OrderedDict()
         self._max = max_cached
+        self._wrapped: dict = {}
         self._path = None
         for name in self.NAMES:
             path = pygame.font.match_font(name)
@@ -140,6 +141,18 @@ class Fonts:
 
     def wrap(self, text: str, width: int, size: int = 15, bold: bool = False,
              max_lines: int = MAX_WRAP_LINES) -> list[str]:
+        """wrap_text, remembered: the panel and tooltips wrap the same lines frame after frame."""
+        key = (text, width, size, bold, max_lines)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            lines = self.wrap_text(text, width, size, bold, max_lines)
+            if len(self._wrapped) > 4000:
+                self._wrapped.clear()
+            self._wrapped[key] = lines
+        return list(lines)
+
+    def wrap_text(self, text: str, width: int, size: int = 15, bold: bool = False,
+                  max_lines: int = MAX_WRAP_LINES) -> list[str]:
         """Split text into lines no wider than `width` pixels (words never split unless too long).
 
         Linear in the text: a line holds at most a few characters per pixel, a word too long for

@@ -182,6 +182,11 @@ class TokenSprites:
         self._max = max_items
 
     def draw(self, screen, centre, cell: int, fonts, fig, look: Look, **flags) -> None:
+        sprite, dx, dy = self.sprite(cell, fonts, fig, look, **flags)
+        screen.blit(sprite, (centre[0] + dx, centre[1] + dy))
+
+    def sprite(self, cell: int, fonts, fig, look: Look, **flags):
+        """(surface, dx, dy): the token drawn once, and where its top-left lies from the square's centre."""
         import pygame
         key = (fig, cell, look, tuple(sorted(flags.items())))
         entry = self._cache.get(key)
@@ -197,5 +202,4 @@ class TokenSprites:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
-        sprite, dx, dy = entry
-        screen.blit(sprite, (centre[0] + dx, centre[1] + dy))
+        return entry
