@@ -52,3 +52,27 @@ def test_a_broken_script_is_a_user_error(tmp_path, capsys):
 def test_sides_flags(tmp_path):
     assert main(["play", "--headless", "--side", "red=pass", "--frames", "3"]) == 0
     assert main(["play", "--headless", "--side", "purple=ai", "--frames", "1"]) == 2
+
+
+def test_a_refused_click_in_play_does_not_make_quitting_fail(monkeypatch, capsys):
+    """Quitting normally exits 0 whatever the person clicked; a refused script action names the action."""
+    from game.core.actions import Move
+    from game.ui.app import App
+    real_frame = App.frame
+
+    def frame(self, events=None):
+        if self.frame_no == 0:  # a person's refused move: not its turn
+            self.submit(Move("gob2", to=(14, 7)))
+        real_frame(self, events)
+    monkeypatch.setattr(App, "frame", frame)
+    assert main(["play", "--headless", "--frames", "3"]) == 0
+    assert "refused:" not in capsys.readouterr().err
+
+
+def test_a_refused_script_action_is_printed_as_its_json(tmp_path, capsys):
+    script = tmp_path / "bad.jsonl"
+    script.write_text(json.dumps({"action": "move", "figure": "gob2", "to": [14, 7]}) + "\n")
+    assert main(["play", "--headless", "--script", str(script)]) == 1
+    line = next(l for l in capsys.readouterr().err.splitlines() if l.startswith("refused: "))
+    action = json.loads(line[len("refused: "):line.index("}") + 1])
+    assert action["action"] == "move" and action["figure"] == "gob2"

@@ -123,3 +123,10 @@ def test_the_windows_words_need_no_pygame():
             "assert 'pygame' not in sys.modules, 'pygame imported'")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_docs_list_every_key_the_window_understands():
+    from pathlib import Path
+
+    from game.ui.help import keys_markdown
+    assert keys_markdown().strip() in Path("docs/ui.md").read_text(encoding="utf-8")

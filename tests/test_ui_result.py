@@ -50,3 +50,18 @@ def test_restart_starts_afresh_with_the_next_seed_and_close_shows_the_board():
     assert not app.result.dismissed
     step(app, key(pygame.K_r))
     assert app.battle.setup.seed == seed + 1 and not app.battle.is_over and app.battle.actions == []
+
+
+def test_after_the_battle_no_reach_path_or_click_is_offered_and_every_moment_is_shown_or_counted():
+    from test_ui_helpers import hover
+    app = finished_app()
+    step(app)
+    app.result.dismissed = True
+    app.select(next(iter(app.battle.figures)))
+    hover(app, (8, 8))
+    _key, layers = app.scene.area_layers(app)
+    assert not any(style in ("walk", "run") for style, _ in layers)
+    assert app.hover.intent.kind == "nothing" and app.hover.preview is None
+    app.result.dismissed = False
+    step(app)
+    shot(app, "result-screen-moments")

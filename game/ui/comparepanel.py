@@ -62,9 +62,11 @@ def draw_compare(screen, app) -> None:
     area = app.map_rect
     fonts = app.fonts
     state = app.compare_state
-    # Half the map, on the side away from the pointer, so the foe or square being compared stays in view.
-    height = max(220, area.h // 2 - 40)
-    top = area.y + 8 if app.ui.mouse[1] > area.centery else area.bottom - height - 64
+    # Up to half the map, on the side of the pointer with more room, so what is compared stays in view.
+    my = app.ui.mouse[1]
+    below, above = area.bottom - 64 - (my + 40), (my - 40) - (area.y + 8)
+    height = max(160, min(area.h // 2, max(below, above)))
+    top = area.bottom - 64 - height if below >= above else area.y + 8
     box = pygame.Rect(area.x + 8, top, area.w - 16, height)
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((14, 16, 22, 236))

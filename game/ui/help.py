@@ -46,7 +46,7 @@ KEYS = (
     )),
     ("Game master", (
         ("G", "demonstration mode on / off"),
-        ("[ / ]", "switch the ruleset live (same position, new costs, zones, lanes)"),
+        ("[ / ]", "switch the ruleset live: the same position, hit points and turn, judged anew"),
         ("Drag a figure (demonstration)", "place it freely (logged: undo steps back)"),
         ("Ctrl+Z / Ctrl+Y", "undo to your last decision (the AI's replies too) / redo"),
         ("Ctrl+S / Ctrl+O", "save into a slot / load a slot (asks before discarding play)"),

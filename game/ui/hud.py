@@ -81,7 +81,7 @@ def draw_banner(screen, app) -> None:
 
 def draw_pointer_box(screen, app) -> None:
     """By the pointer: what a click does now (or why not), and the hovered figure's card."""
-    if app.ui.hover_square is None or app.ui.help_open:
+    if app.ui.hover_square is None or app.ui.help_open or app.ui.compare:
         return
     me = app.selected_figure()
     hover = app.hover

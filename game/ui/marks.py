@@ -99,6 +99,7 @@ def draw_path_line(screen, camera, preview) -> None:
 
 def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occupied: set, show_costs: bool) -> None:
     """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total."""
+    import pygame
     path = preview.planned.path
     steps = path.steps
     c = camera.cell
@@ -117,20 +118,27 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
-    before = next((s for s in reversed(steps[:-1]) if (s.x, s.y) != (end.x, end.y)), steps[0])
-    above = before.y > end.y or (end.x, end.y + 1) in occupied  # keep the label off the path it came along
     words = f"{move_word(path.mode, mover)} {ft(path.total_ft)}/{ft(max(0.0, path.budget_ft - spent_ft))} ft"
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"
     if path.stall:
         words += ", STALLS"
-    if above:
-        label(screen, fonts, words, (ex, ey - int(c * 0.5) - 4), (255, 255, 255), (20, 40, 90), label_size(c),
-              anchor="above")
-    else:
-        label(screen, fonts, words, (ex, ey + int(c * 0.5) + 14), (255, 255, 255), (20, 40, 90), label_size(c),
-              anchor="below")
+    size = label_size(c)
+    w, h = fonts.size(words, size, True)[0] + 8, fonts.size(words, size, True)[1] + 2
+    half = int(c * 0.5)
+    # Beside the end ring on the side away from where the path came from (then the others), wherever it
+    # covers no token and no step of the path.
+    spots = {"below": (ex - w // 2, ey + half + 14), "above": (ex - w // 2, ey - half - 4 - h),
+             "right": (ex + half + 4, ey - h // 2), "left": (ex - half - 4 - w, ey - h // 2)}
+    came = next((s for s in reversed(steps[:-1]) if (s.x, s.y) != (end.x, end.y)), end)
+    dx, dy = end.x - came.x, end.y - came.y
+    first = "below" if dy > 0 else "above" if dy < 0 else "right" if dx > 0 else "left"
+    spots = [spots[first]] + [spot for name, spot in spots.items() if name != first]
+    covered = [camera.to_screen(x, y) for x, y in occupied | {(s.x, s.y) for s in steps[:-1]}]
+    blocked = [pygame.Rect(x, y, c, c) for x, y in covered]
+    x, y = next((spot for spot in spots if pygame.Rect(spot, (w, h)).collidelist(blocked) < 0), spots[0])
+    label(screen, fonts, words, (x, y), (255, 255, 255), (20, 40, 90), size, anchor="topleft")
 
 
 def draw_parting_shots(screen, camera, fonts, preview, figures: dict) -> None:

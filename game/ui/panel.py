@@ -21,6 +21,7 @@ LOG_MIN_H = 150
 BUTTONS = (("undo", "Undo"), ("redo", "Redo"), ("end-turn", "End turn"), ("gm", "GM"), ("compare", "Compare V"),
            ("save", "Save"), ("load", "Load"), ("help", "Keys F1"))
 SHARES = {"turns": 0.26, "figure": 0.26, "hover": 0.32, "ai": 0.16}
+SPARE_ORDER = ("figure", "hover", "ai", "turns")
 
 
 def panel_width(window_w: int) -> int:
@@ -149,7 +150,7 @@ class Panel:
         elif app.players.thinking():
             sections.append(("ai", "The AI is thinking...", []))
         # Room above the log's minimum: first every section gets up to its share, then what is
-        # left goes to the sections that want more, in order; the log takes the rest.
+        # left goes to the sections that want more (SPARE_ORDER); the log takes the rest.
         room = max(0, bottom - y - HEADING_H * (len(sections) + 1) - LOG_MIN_H)
         order = app.turn_order()
         wanted = {}
@@ -162,7 +163,8 @@ class Panel:
                 wanted[name] = LINE_H * len(self._wrap(lines, width))
         given = {name: min(want, int(room * SHARES[name])) for name, want in wanted.items()}
         spare = room - sum(given.values())
-        for name, want in wanted.items():
+        for name in sorted(wanted, key=SPARE_ORDER.index):  # the turn order scrolls: it gets the spare room last
+            want = wanted[name]
             more = max(0, min(want - given[name], spare))
             given[name] += more
             spare -= more
