@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from ..core.battle import Battle
+from ..core.actions import MOVE_MODES
 from ..core.errors import RulesError
-from ..core.moves.path import MODES
-from ..core.script import parse_script, run_script
-from ..ui.comparison import compare, judgement_lines, rejudged_all
 from .common import add_json_flag, emit_json, parse_square
 
 
@@ -23,7 +20,7 @@ def register(subparsers) -> None:
     p.add_argument("attacker", metavar="ATTACKER", help="attacking (and moving) figure id")
     p.add_argument("target", metavar="TARGET", help="target figure id")
     p.add_argument("--to", metavar="X,Y", help="also compare the attacker's move to this square")
-    p.add_argument("--mode", default="walk", choices=[m for m in MODES if m != "charge"],
+    p.add_argument("--mode", default="walk", choices=MOVE_MODES,
                    help="movement mode of the move (default walk)")
     p.add_argument("--rulesets", metavar="ID,ID", help="which rulesets (default: every bundled one)")
     p.add_argument("--scripted", action="store_true", help="play the scenario's scripted actions first")
@@ -32,8 +29,12 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    # Imported when run, not when the parser is built: start-up stays light for other commands.
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     from ..io.scenarios import load_scenario
+    from ..ui.comparison import compare, judgement_lines, rejudged_all
     sc = load_scenario(args.scenario)
     ids = [f.id for f in sc.figures]
     for who in (args.attacker, args.target):
