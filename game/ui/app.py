@@ -148,7 +148,8 @@ class App:
         """Everyone on the square (not those who fled the field), the living first."""
         if square is None:
             return []
-        present = [f for f in self.battle.figures.values() if "fled" not in self.rules.status(f.id).conditions]
+        here = [f for f in self.battle.figures.values() if f.pos == square]
+        present = [f for f in here if "fled" not in self.rules.status(f.id).conditions]
         return on_square(present, square, lambda fid: self.rules.status(fid).able)
 
     def figure_at(self, square):

@@ -135,8 +135,9 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
     dx, dy = end.x - came.x, end.y - came.y
     first = "below" if dy > 0 else "above" if dy < 0 else "right" if dx > 0 else "left"
     spots = [spots[first]] + [spot for name, spot in spots.items() if name != first]
-    covered = [camera.to_screen(x, y) for x, y in occupied | {(s.x, s.y) for s in steps[:-1]}]
-    blocked = [pygame.Rect(x, y, c, c) for x, y in covered]
+    near = [sq for sq in occupied | {(s.x, s.y) for s in steps[:-1]}
+            if abs(sq[0] - end.x) <= 6 and abs(sq[1] - end.y) <= 2]   # a label spans a few squares at most
+    blocked = [pygame.Rect(*camera.to_screen(x, y), c, c) for x, y in near]
     x, y = next((spot for spot in spots if pygame.Rect(spot, (w, h)).collidelist(blocked) < 0), spots[0])
     label(screen, fonts, words, (x, y), (255, 255, 255), (20, 40, 90), size, anchor="topleft")
 

@@ -30,6 +30,8 @@ class Scene:
         self._last_ground = None
         self._tokens: list = []
         self._tokens_key = None
+        self._occupied_key = None
+        self._occupied_set: set = set()
 
     # ----- the area overlays -----
     def area_layers(self, app) -> tuple:
@@ -129,7 +131,7 @@ class Scene:
         for attacker, target, hit, t in anim.flashes():
             self._draw_strike(view, app, attacker, target, hit, t)
         if preview is not None:
-            occupied = {f.pos for f in figures.values() if rules.status(f.id).able}
+            occupied = self._occupied(app)
             marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.status(fig.id).moved_ft, occupied,
                                    ui.overlays["path"])
             if ui.overlays["parting"]:
@@ -145,6 +147,14 @@ class Scene:
                 draw_figure(view, cam.centre_of(fig.pos), cam.cell, self.fonts, replace(fig, facing=facing),
                             Look.of(rules.status(fig.id)), ghost=True)
         self._draw_floaters(view, app)
+
+    def _occupied(self, app) -> set:
+        """Squares a living figure stands on (path badges and labels keep off them), once per change."""
+        key = (id(app.battle), app.rules.generation)
+        if key != self._occupied_key:
+            self._occupied_key = key
+            self._occupied_set = {f.pos for f in app.battle.figures.values() if app.rules.status(f.id).able}
+        return self._occupied_set
 
     def _path_preview(self, app):
         """The hovered move's preview when its path is to be drawn (the resolver accepted it)."""
