@@ -132,3 +132,15 @@ def test_check_prints_a_saved_battle(good, tmp_path, capsys):
     assert main(["check", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["round"] == 1 and data["actions"] == 2 and {f["id"] for f in data["figures"]} >= {"hero", "gob1"}
+
+
+def test_play_goes_on_with_a_saved_battle(good, tmp_path, capsys):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(good))
+    shot = tmp_path / "shot.png"
+    assert main(["play", "--load", str(path), "--headless", "--screenshot", str(shot), "--hotseat"]) == 0
+    assert shot.exists()
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(damaged(good, first_figure("facing", 9))))
+    assert main(["play", "--load", str(broken), "--headless"]) == 2
+    assert "figures[1].facing" in capsys.readouterr().err

@@ -19,6 +19,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("play", help="open the game window")
     p.add_argument("scenario", metavar="SCENARIO|MAP", nargs="?", help="a scenario .toml or a Tiled .tmx map")
     p.add_argument("--ruleset", help="play under this ruleset instead of the scenario's")
+    p.add_argument("--load", metavar="SAVE.json", help="go on with a saved battle (validated and replayed first)")
     p.add_argument("--headless", action="store_true", help="no window (for tests and scripts)")
     p.add_argument("--script", metavar="ACTIONS", help="apply these actions (JSON lines or TOML [[actions]])")
     p.add_argument("--screenshot", metavar="OUT.png", help="save the frame after the script (or the first) and exit")
@@ -84,6 +85,17 @@ def quit_on_sigterm():
         signal.signal(signal.SIGTERM, previous)
 
 
+def _saved(path: str):
+    """A saved battle and the scenario the window shows it as (its map's own file gives the art)."""
+    from ..core.scenario import Scenario
+    from ..io.saves import load_battle
+    battle = load_battle(path)
+    setup = battle.setup
+    scenario = Scenario(setup.title, setup.description, battle.ruleset, battle.map, list(setup.figures), setup.seed,
+                        source=battle.map.source or str(path))
+    return battle, scenario
+
+
 def run(args) -> int:
     with quit_on_sigterm():
         return _play(args)
@@ -104,7 +116,13 @@ def _play(args) -> int:
             raise RulesError(f"--size {args.size!r}: write WIDTHxHEIGHT, for example 1280x800") from None
         if width < 320 or height < 240:
             raise RulesError(f"--size {args.size!r}: the window needs at least 320x240 pixels")
-    scenario = load(args)
+    battle = None
+    if args.load:
+        if args.ruleset:
+            raise RulesError("--load plays a save under its own ruleset; switch rules in the window (G, then [ or ])")
+        battle, scenario = _saved(args.load)
+    else:
+        scenario = load(args)
     script = None
     if args.script:
         from ..ui.script import load_script
@@ -119,7 +137,8 @@ def _play(args) -> int:
         sides = {s: "human" for s in sides}  # a script plays every side itself
     from ..ui.app import App
     app = App(scenario, sides=sides, size=size, start_screen=ask and not headless and script is None,
-              save_dir=args.save_dir, animate=None if args.animation is None else args.animation != "off")
+              save_dir=args.save_dir, battle=battle,
+              animate=None if args.animation is None else args.animation != "off")
     if args.animation and args.animation != "off":
         app.animator.speed = args.animation
     if script is not None or headless:
