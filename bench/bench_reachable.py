@@ -1,11 +1,17 @@
-"""Reachable-set timing on a 100x100 map with 20% walls, against tcod's plain 8-way dijkstra2d.
+"""Planner timing: reachable sets, flights and "why not" explanations, with the targets beside them.
 
-Prints the median milliseconds for a walker (40 ft, free turning) and a runner (60 ft move run
-at 2x = 120 ft, running turn limits: 45-degree changes after 10 ft straight), and the ratio to
-tcod.path.dijkstra2d on the same window (the squares within the move's reach) in the same run.
-Targets on the project's 2-core machine: walker within 2 ms, runner within 20 ms.
+Rows (median CPU milliseconds, one process):
+- walker 40 ft (free turning) and runner 60 ft run at 2x (45-degree changes after 10 ft straight) on a
+  100x100 map with 20% walls; the walker also with entries() (what the overlay and the AI read),
+  against tcod.path.dijkstra2d on the same window (a plain 8-way Dijkstra, no parity, no facing);
+- a 90-ft winged flyer (turning distance 10 ft, 40 ft up) over 100x100 of rocks 15 ft high and a
+  30-ft plateau: its whole 3-D volume (search + entries) and one planned flight 60 ft away;
+- "why not" on 200x200 with 20% walls for a horse (turning distance 20 ft): the first unreachable
+  square explained, then each further square for the same figure and position.
+Targets (issue "faster where players wait"): walker with entries <= 0.5 ms; flyer volume <= 25 ms,
+one flight <= 5 ms; each further "why not" <= 16 ms.
 
-Run: make bench   (or .venv/bin/python bench/bench_reachable.py [--repeats N])
+Run: make bench   (or .venv/bin/python bench/bench_reachable.py [--repeats N] [--starts N])
 """
 from __future__ import annotations
 
@@ -16,29 +22,44 @@ import time
 import numpy as np
 
 from game.core.battlemap import BattleMap
+from game.core.errors import RulesError
 from game.core.figure import Figure
 from game.core.moves.planner import Planner
+from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset
 
 SIZE = 100
 WALL_FRACTION = 0.2
 
 
-def build_map(seed: int) -> BattleMap:
+def build_map(seed: int, size: int = SIZE) -> BattleMap:
     rng = np.random.default_rng(seed)
-    walls = rng.random((SIZE, SIZE)) < WALL_FRACTION
-    bmap = BattleMap.empty(SIZE, SIZE)
+    walls = rng.random((size, size)) < WALL_FRACTION
+    bmap = BattleMap.empty(size, size)
     bmap.blocks_move[:] = walls
     bmap.blocks_sight[:] = walls
     return bmap
 
 
-def open_starts(bmap: BattleMap, count: int, seed: int) -> list[tuple[int, int, int]]:
-    """Start squares (x, y, facing) away from the edge whose first step ahead is open."""
+def build_sky(seed: int) -> BattleMap:
+    """Open ground with 10% rocks 15 ft high (a flyer above them passes) and a 30-ft plateau."""
     rng = np.random.default_rng(seed)
+    bmap = BattleMap.empty(SIZE, SIZE)
+    rocks = rng.random((SIZE, SIZE)) < 0.1
+    bmap.blocks_move[:] = rocks
+    bmap.blocks_sight[:] = rocks
+    bmap.obstacle_height_ft[rocks] = 15
+    bmap.elevation_ft[:, 60:] = 30
+    return bmap
+
+
+def open_starts(bmap: BattleMap, count: int, seed: int, margin: int = 30) -> list[tuple[int, int, int]]:
+    """Start squares (x, y, facing) away from the edge whose first two squares ahead are open."""
+    rng = np.random.default_rng(seed)
+    size = bmap.width
     starts = []
     while len(starts) < count:
-        x, y = (int(v) for v in rng.integers(30, SIZE - 30, size=2))
+        x, y = (int(v) for v in rng.integers(margin, size - margin, size=2))
         facing = int(rng.integers(0, 4)) * 2
         dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[facing // 2]
         if not bmap.blocks_move[y, x] and not bmap.blocks_move[y + dy, x + dx] and not bmap.blocks_move[y + 2 * dy, x + 2 * dx]:
@@ -46,20 +67,28 @@ def open_starts(bmap: BattleMap, count: int, seed: int) -> list[tuple[int, int, 
     return starts
 
 
-def time_ms(fn, repeats: int) -> float:
+def cpu_ms(fn, repeats: int) -> float:
     samples = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        samples.append((time.perf_counter() - t0) * 1000)
+        samples.append((time.process_time() - t0) * 1000)
     return statistics.median(samples)
+
+
+def per_call_ms(fn, repeats: int) -> float:
+    """CPU ms per call, timing `repeats` calls together (process_time is too coarse for one)."""
+    t0 = time.process_time()
+    for _ in range(repeats):
+        fn()
+    return (time.process_time() - t0) * 1000 / repeats
 
 
 def tcod_window(bmap: BattleMap, x: int, y: int, budget_ft: float):
     import tcod.path
     r = int(budget_ft // 5) + 1
-    x0, x1 = max(0, x - r), min(SIZE, x + r + 1)
-    y0, y1 = max(0, y - r), min(SIZE, y + r + 1)
+    x0, x1 = max(0, x - r), min(bmap.width, x + r + 1)
+    y0, y1 = max(0, y - r), min(bmap.height, y + r + 1)
     cost = np.where(bmap.blocks_move[y0:y1, x0:x1], 0, 1).astype(np.int32)
 
     def run():
@@ -70,30 +99,109 @@ def tcod_window(bmap: BattleMap, x: int, y: int, budget_ft: float):
     return run
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=30)
-    parser.add_argument("--starts", type=int, default=10)
-    args = parser.parse_args()
+def ground_rows(args) -> list[tuple]:
     bmap = build_map(2026)
     planner = Planner(bmap, load_ruleset("bfrpg"))
     rows = []
     for label, move_ft, mode in (("walker 40 ft, free turning", 40, "walk"),
                                  ("runner 120 ft, running turns", 60, "run")):
-        ours, theirs, squares, states = [], [], [], []
+        ours, with_entries, theirs, squares, states = [], [], [], [], []
         for x, y, facing in open_starts(bmap, args.starts, 7):
             fig = Figure("f", "a", x, y, facing=facing, move_ft=move_ft)
             result = planner.search(fig, mode)
             squares.append(len(result.entries()))
             states.append(len(result.settled))
-            ours.append(time_ms(lambda: planner.search(fig, mode), args.repeats))
-            theirs.append(time_ms(tcod_window(bmap, x, y, result.params.budget_ft), args.repeats))
-        rows.append((label, statistics.median(ours), statistics.median(theirs),
-                     statistics.median(squares), statistics.median(states)))
-    print(f"reachable set on {SIZE}x{SIZE}, {int(WALL_FRACTION * 100)}% walls, median of {args.starts} starts x {args.repeats} runs")
-    print(f"{'figure':<30} {'fivefoot ms':>12} {'tcod ms':>9} {'ratio':>7} {'squares':>8} {'states':>7}")
-    for label, ours, theirs, sq, st in rows:
-        print(f"{label:<30} {ours:>12.3f} {theirs:>9.3f} {ours / theirs:>7.1f} {sq:>8.0f} {st:>7.0f}")
+            ours.append(per_call_ms(lambda: planner.search(fig, mode), args.repeats))
+            with_entries.append(per_call_ms(lambda: planner.search(fig, mode).entries(), args.repeats))
+            theirs.append(per_call_ms(tcod_window(bmap, x, y, result.params.budget_ft), args.repeats))
+        target = "0.5 (with entries)" if mode == "walk" else ""
+        rows.append((label, statistics.median(ours), statistics.median(with_entries), statistics.median(theirs),
+                     statistics.median(squares), statistics.median(states), target))
+    return rows
+
+
+def flyer_rows(args) -> list[tuple]:
+    bmap = build_sky(11)
+    planner = Planner(bmap, load_ruleset("bfrpg"))
+    volume, flight, states = [], [], []
+    for x, y, facing in open_starts(bmap, max(3, args.starts // 2), 5, margin=25):
+        x = min(x, 50)
+        fig = Figure("g", "a", x, y, facing=facing, move_ft=90, turning_ft=10, flyer="winged", altitude_ft=40)
+        result = planner.search(fig, "walk")
+        states.append(len(result.settled))
+        volume.append(cpu_ms(lambda: planner.search(fig, "walk").entries(), max(3, args.repeats // 10)))
+        goal = _flight_goal(bmap, fig)
+        flight.append(cpu_ms(lambda: planner.path_to(fig, goal, "walk"), max(3, args.repeats // 5)))
+    return [("flyer 90 ft: whole volume + entries", statistics.median(volume), statistics.median(states), "25"),
+            ("flyer 90 ft: one flight ~60 ft away", statistics.median(flight), None, "5")]
+
+
+def _flight_goal(bmap: BattleMap, fig: Figure) -> tuple[int, int]:
+    dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[fig.facing // 2]
+    for k in range(12, 0, -1):
+        x, y = fig.x + dx * k + dy * 3, fig.y + dy * k + dx * 3
+        if not bmap.blocks_move[y, x]:
+            return (x, y)
+    return (fig.x + dx, fig.y + dy)
+
+
+def why_not_rows(args) -> list[tuple]:
+    bmap = build_map(99, 200)
+    rs = load_ruleset("bfrpg")
+    firsts, furthers = [], []
+    for x, y, facing in open_starts(bmap, max(2, args.starts // 4), 3, margin=60):
+        horse = Figure("h", "a", x, y, facing=facing, move_ft=60, turning_ft=20)
+        far = _unreachable_squares(bmap, horse, 12)
+        pos = Positioning(bmap, rs, [horse])
+
+        def explain(square):
+            try:
+                pos.plan("h", square)
+            except RulesError:
+                return
+            raise AssertionError(f"{square} was expected to be out of reach")
+        t0 = time.process_time()
+        explain(far[0])
+        firsts.append((time.process_time() - t0) * 1000)
+        t0 = time.process_time()
+        for square in far[1:]:
+            explain(square)
+        furthers.append((time.process_time() - t0) * 1000 / (len(far) - 1))
+    return [("first square", statistics.median(firsts), ""),
+            ("each further square", statistics.median(furthers), "16")]
+
+
+def _unreachable_squares(bmap: BattleMap, fig: Figure, count: int) -> list[tuple[int, int]]:
+    out = []
+    for k in range(1, 200):
+        for x, y in ((fig.x + 20 + k, fig.y), (fig.x - 20 - k, fig.y + k % 7), (fig.x + k % 5, fig.y + 20 + k)):
+            if bmap.in_bounds(x, y) and not bmap.blocks_move[y, x]:
+                out.append((x, y))
+                if len(out) == count:
+                    return out
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--starts", type=int, default=10)
+    args = parser.parse_args()
+    print(f"reachable set on {SIZE}x{SIZE}, {int(WALL_FRACTION * 100)}% walls, median of {args.starts} starts "
+          f"x {args.repeats} runs (CPU ms)")
+    print(f"{'figure':<30} {'search':>8} {'+entries':>9} {'tcod':>7} {'ratio':>6} {'squares':>8} {'states':>7}  target")
+    for label, ours, with_entries, theirs, sq, st, target in ground_rows(args):
+        print(f"{label:<30} {ours:>8.3f} {with_entries:>9.3f} {theirs:>7.3f} {ours / theirs:>6.1f} {sq:>8.0f} "
+              f"{st:>7.0f}  {target}")
+    print()
+    print(f"winged flyer over {SIZE}x{SIZE} rocks and a plateau (CPU ms)")
+    for label, ms, states, target in flyer_rows(args):
+        extra = f"  ({states:.0f} states)" if states else ""
+        print(f"{label:<40} {ms:>8.2f}  target {target}{extra}")
+    print()
+    print("why not, a horse (turning 20 ft) on 200x200, 20% walls (CPU ms)")
+    for label, ms, target in why_not_rows(args):
+        print(f"{label:<40} {ms:>8.2f}" + (f"  target {target}" if target else ""))
 
 
 if __name__ == "__main__":

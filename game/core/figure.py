@@ -27,6 +27,9 @@ class Figure:
     diagonals_moved: int = 0
     straight_ft: float = 0.0
     has_moved: bool = False
+    # A winged flyer that stalled last round (flew under a third of its speed across) must spend
+    # its next move diving at its full rate. The resolver sets it after a stall, clears it after.
+    must_dive: bool = False
     stats: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -1,102 +1,240 @@
 """Why a square cannot be reached, in a player's words.
 
 Works by relaxing the move one rule at a time: if the square is reachable without the budget
-it is too far; if it is reachable with free turning it is the turning rules; and so on.
+it is too far; if it is reachable with free turning it is the turning rules (and then which of
+them: the straight distance between facing changes, or the angle of one change); and so on.
+The relaxed searches do not depend on the square asked about, so an `Explainer` keeps them for
+one figure, mode and position and resumes them square by square (hovering squares is cheap).
 """
 from __future__ import annotations
 
+from ..errors import RulesError
 from ..figure import Figure
-from ..geometry import DIRECTION_DELTAS, FACINGS, bearing_octant, turn_octants
-from .path import SIDESTEP_DIRECTIONS
+from ..geometry import DIRECTION_DELTAS, FACINGS, turn_octants
+from .path import plain_number
 
 _UNLIMITED_FT = 10_000
 
 
 def _ft(value: float) -> str:
-    return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"
+    return str(plain_number(value))
 
 
-def why_unreachable(planner, figure: Figure, mode: str, occupants: dict, target, facing, altitude_ft, result) -> str:
-    x, y = target
-    bmap = planner.map
-    who = figure.label
-    params = result.params
-    if (x, y) == figure.pos and facing is None:
-        return f"{who} is already on {x},{y}"
-    if bmap.blocks_move[y, x] and figure.flyer == "none":
-        return f"{x},{y} is blocked: a wall or obstacle stands there"
-    other = occupants.get((x, y))
-    if other is not None:
-        return f"{x},{y} is occupied by {other.label}: a move may not end on another figure"
-    if mode == "sidestep":
-        lateral = [((figure.x + dx), (figure.y + dy)) for dx, dy in _lateral_deltas(figure.facing)]
+class Explainer:
+    """Reasons for one figure moving in one mode from where it stands now."""
+
+    def __init__(self, planner, figure: Figure, mode: str, occupants: dict):
+        self.planner = planner
+        self.figure = figure
+        self.mode = mode
+        self.occupants = occupants
+        self._searches: dict = {}
+        self.rules = planner.rules(figure, mode, occupants)
+
+    def _search(self, name: str):
+        """A relaxed search, started once and resumed for each square asked about."""
+        got = self._searches.get(name)
+        if got is None:
+            relax = {
+                "budget": dict(),                                              # the move as it is
+                "free": dict(budget_ft=_UNLIMITED_FT, ignore_turning=True),    # no budget, no turning rules
+                "unlimited": dict(budget_ft=_UNLIMITED_FT),                    # no budget, turning rules
+                "any-angle": dict(ignore_turn_angle=True),                     # budget, any turn angle
+                "any-time": dict(ignore_turning_distance=True),                # budget, turn at any step
+            }[name]
+            got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants, **relax)
+        return got
+
+    def why(self, target, facing, altitude_ft, result=None) -> str:
+        """Why the move cannot end on target (facing, altitude) as asked; `result` is the move's own search."""
+        if result is not None and "budget" not in self._searches:
+            self._searches["budget"] = result
+        planner, fig, rules = self.planner, self.figure, self.rules
+        x, y = target
+        who = fig.label
+        bmap = planner.map
+        grid = planner.grid
+        if not bmap.in_bounds(x, y):
+            return f"{x},{y} is off the map (it is {bmap.width} x {bmap.height} squares)"
+        same_square = (x, y) == fig.pos
+        if same_square and altitude_ft in (None, fig.altitude_ft) and facing in (None, fig.facing):
+            return f"{who} is already on {x},{y}"
+        idx = grid.index(x, y)
+        if bmap.blocks_move[y, x] and (fig.flyer == "none" or grid.top[idx] < 0):
+            return f"{x},{y} is blocked: a wall or obstacle stands there" + (
+                " that no flyer passes over" if fig.flyer != "none" else "")
+        other = self.occupants.get((x, y))
+        if other is not None:
+            return f"{x},{y} is occupied by {other.label}: a move may not end on another figure"
+        if altitude_ft is not None:
+            words = self._altitude_refusal(target, altitude_ft)
+            if words:
+                return words
+        if rules.must_dive:
+            end = rules.dive_end_height - grid.elevation[rules.start_idx]
+            return (f"{who} stalled and must dive at its full rate this move: it can only dive straight down over "
+                    f"{fig.x},{fig.y}, to {end} ft")
+        if self.mode == "sidestep":
+            return self._sidestep(target, facing, altitude_ft)
+        if self.mode == "withdraw":
+            return self._withdraw(target, facing, altitude_ft)
+        return self._general(target, facing, altitude_ft)
+
+    # ----- the branches -----
+    def _altitude_refusal(self, target, altitude_ft) -> str | None:
+        fig, grid, rules = self.figure, self.planner.grid, self.rules
+        x, y = target
+        idx = grid.index(x, y)
+        if fig.flyer == "none" and altitude_ft != 0:
+            return f"{fig.label} does not fly: it moves on the ground (altitude 0)"
+        if altitude_ft < 0:
+            return f"{fig.label} cannot be below the ground"
+        if altitude_ft > rules.max_above:
+            return f"{altitude_ft} ft is above the {rules.max_above} ft the planner allows over a square"
+        if not grid.passable[idx] and grid.elevation[idx] + altitude_ft < grid.top[idx]:
+            return (f"{x},{y} holds an obstacle {grid.top[idx] - grid.elevation[idx]} ft high: {fig.label} can be "
+                    f"over it only at that height or higher")
+        return None
+
+    def _sidestep(self, target, facing, altitude_ft) -> str:
+        fig, who = self.figure, self.figure.label
+        x, y = target
+        lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, self.rules.params.directions)]
         if (x, y) not in lateral:
             names = " or ".join(f"{a},{b}" for a, b in lateral)
-            return (f"a sidestep moves one square to the side while keeping facing {figure.facing_name}: "
+            return (f"a sidestep moves one square to the side while keeping facing {fig.facing_name}: "
                     f"{who} may sidestep to {names}")
-        return f"{who} cannot sidestep to {x},{y}: the square is blocked or a wall corner is in the way"
-    if mode == "withdraw":
-        free = planner.search(figure, mode, occupants, budget_ft=_UNLIMITED_FT).path_to(target)
+        if facing is not None and facing != fig.facing:
+            return f"a sidestep keeps the facing: {who} ends facing {fig.facing_name}, not {FACINGS[facing]}"
+        if altitude_ft is not None and altitude_ft != fig.altitude_ft:
+            return f"a sidestep keeps the altitude: {who} stays {fig.altitude_ft} ft up"
+        grid = self.planner.grid
+        altitude = self.rules.start[4] - grid.elevation[grid.index(x, y)] if fig.flyer != "none" else 0
+        try:
+            self.rules.step(self.rules.start, 0.0, fig.facing, (x, y, fig.facing, altitude), True, False)
+        except RulesError as err:
+            return f"{who} cannot sidestep to {x},{y}: {err}"
+        return f"{who} cannot sidestep to {x},{y}"
+
+    def _withdraw(self, target, facing, altitude_ft) -> str:
+        fig, who = self.figure, self.figure.label
+        x, y = target
+        rear = [FACINGS[(fig.facing + d) % 8] for d in self.rules.params.directions]
+        if not _behind(fig.facing, self.rules.params.directions, x - fig.x, y - fig.y, self.rules.no_diagonals):
+            return (f"a fighting withdrawal backs away from the facing ({fig.facing_name}) without turning, stepping "
+                    f"{', '.join(rear)}: {x},{y} is not behind {who}")
+        if facing is not None and facing != fig.facing:
+            return f"a fighting withdrawal keeps the facing: {who} ends facing {fig.facing_name}, not {FACINGS[facing]}"
+        free = self._search("unlimited").path_to(target, None, altitude_ft)
         if free is None:
-            return (f"a fighting withdrawal backs away from the facing ({figure.facing_name}) without turning: "
-                    f"{x},{y} is not behind {who}")
+            return f"{x},{y} is behind {who}, but walls, foes or drops close every way back to it"
         return (f"too far for a fighting withdrawal: needs {_ft(free.total_ft)} ft, "
-                f"{who} may back away {_ft(params.budget_ft)} ft (half its move)")
+                f"{who} may back away {_ft(self.rules.budget)} ft")
 
-    relaxed_all = planner.search(figure, mode, occupants, budget_ft=_UNLIMITED_FT, ignore_turning=True)
-    anywhere = relaxed_all.path_to(target, None, altitude_ft)
-    if anywhere is None:
-        if altitude_ft is not None and relaxed_all.path_to(target) is not None:
-            return f"{who} cannot be at {altitude_ft} ft over {x},{y} this move"
-        if figure.flyer == "none" and _step_too_high(planner, target):
-            return f"{x},{y} is blocked: it lies on a ledge or drop too high to step onto (more than {planner.climb_step_ft} ft)"
-        return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
-    with_turning = planner.search(figure, mode, occupants, budget_ft=_UNLIMITED_FT).path_to(target, facing, altitude_ft)
-    no_limits_cost = anywhere.total_ft
-    if no_limits_cost > params.budget_ft and (with_turning is None or with_turning.total_ft >= no_limits_cost):
-        return f"too far: {x},{y} needs {_ft(no_limits_cost)} ft, {who} has {_ft(params.budget_ft)} ft ({mode})"
-    # The turning rules are what stands in the way.
-    reason = _turning_reason(planner, figure, mode, params, target, facing, with_turning, result)
-    lateral = [(figure.x + dx, figure.y + dy) for dx, dy in _lateral_deltas(figure.facing)]
-    if mode in ("run", "jog") and (x, y) in lateral:
-        reason += "; a sidestep would keep its facing, but sidestepping is only allowed at walking pace"
-    return reason
+    def _general(self, target, facing, altitude_ft) -> str:
+        fig, who, rules = self.figure, self.figure.label, self.rules
+        x, y = target
+        where = f"{x},{y}" + (f" at {altitude_ft} ft up" if altitude_ft is not None else "")
+        anywhere = self._search("free").path_to(target, None, altitude_ft)
+        if anywhere is None:
+            if altitude_ft is not None and self._search("free").path_to(target) is not None:
+                return self._altitude_unreachable(target, altitude_ft)
+            if fig.flyer == "none" and _step_too_high(self.planner, target):
+                return (f"{x},{y} is blocked: it lies on a ledge or drop too high to step onto "
+                        f"(more than {self.planner.climb_step_ft} ft)")
+            return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
+        with_turning = self._search("unlimited").path_to(target, facing, altitude_ft)
+        no_limits = anywhere.total_ft
+        if no_limits > rules.budget + 1e-9 and (with_turning is None or with_turning.total_ft >= no_limits):
+            return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
+        reason = self._turning_reason(target, facing, altitude_ft, with_turning)
+        lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, (6, 2))]
+        if self.mode in ("run", "jog") and (x, y) in lateral:
+            reason += "; a sidestep would keep its facing, but sidestepping is only allowed at walking pace"
+        return reason
+
+    def _turning_reason(self, target, facing, altitude_ft, with_turning) -> str:
+        fig, who, rules = self.figure, self.figure.label, self.rules
+        x, y = target
+        arrival = self._search("budget").path_to(target, None, altitude_ft)
+        angle_only = self._search("any-angle").path_to(target, facing, altitude_ft) is not None
+        distance_only = self._search("any-time").path_to(target, facing, altitude_ft) is not None
+        if facing is not None and arrival is not None:
+            arrive = arrival.end
+            turned = any(s.kind in ("turn+step", "climb") for s in arrival.steps)
+            lead = f"{who} can reach {x},{y} but not facing {FACINGS[facing]}: it arrives facing {FACINGS[arrive.facing]}"
+            if turn_octants(arrive.facing, facing) > rules.params.max_turn and not distance_only:
+                return f"{lead}, and {rules.turn_angle_words(arrive.facing, facing)}"
+            straight = self._straight_on_arrival(arrival)
+            return f"{lead}, and {rules.straight_words(straight, turned, arrive.facing)}"
+        if distance_only:
+            lead = rules.straight_words(rules.start[3] if rules.tracks_straight else 0, False, fig.facing)
+        elif angle_only:
+            lead = (f"{who} cannot turn sharply enough: a facing change turns at most "
+                    f"{rules.params.max_turn * 45} degrees{rules.running_words()}")
+        else:
+            lead = (f"{who} cannot turn that way within its turning rules: {rules.turning} ft straight ahead "
+                    f"between facing changes, at most {rules.params.max_turn * 45} degrees each{rules.running_words()}")
+        if with_turning is None:
+            return f"{lead}; no path to {x},{y} keeps to them"
+        return (f"{lead}; keeping to them, {x},{y} needs {_ft(with_turning.total_ft)} ft and it has "
+                f"{_ft(rules.budget)} ft")
+
+    def _straight_on_arrival(self, path) -> float:
+        """Feet straight ahead since the last maneuver (or the start) when the path arrives."""
+        rules = self.rules
+        straight = rules.start[3] if rules.tracks_straight else 0.0
+        diagonals = rules.figure.diagonals_moved
+        for prev, step in zip(path.steps, path.steps[1:]):
+            if step.kind == "climb":
+                straight = 0.0
+            if step.kind not in ("step", "turn+step"):
+                continue
+            diagonal = prev.x != step.x and prev.y != step.y
+            if not diagonal:
+                dist = 5
+            elif rules.rule_510:
+                dist = 5 if diagonals % 2 == 0 else 10
+            else:
+                dist = rules.diagonal_ft
+            diagonals += diagonal
+            straight = (0.0 if step.kind == "turn+step" else straight) + dist
+        return straight
+
+    def _altitude_unreachable(self, target, altitude_ft) -> str:
+        fig, rules = self.figure, self.rules
+        x, y = target
+        if rules.winged:
+            return (f"{fig.label} cannot be at {altitude_ft} ft over {x},{y}: a winged flyer climbs "
+                    f"{rules.winged_climb} ft after each {rules.climb_every} ft flown straight and dives "
+                    f"{rules.dive_step} ft per 5 ft of movement (less only onto the ground), and no way there "
+                    f"ends at that height")
+        if fig.flyer != "none" and rules.rise_cost is None:
+            return f"{fig.label} cannot rise under these rules, so it cannot be at {altitude_ft} ft over {x},{y}"
+        return f"{fig.label} cannot be at {altitude_ft} ft over {x},{y}: walls or the ground close every way there"
 
 
-def _turning_reason(planner, figure, mode, params, target, facing, with_turning, result) -> str:
-    who = figure.label
-    x, y = target
-    run_words = ""
-    if mode in ("run", "jog", "charge"):
-        run_words = (f" (running: at most {params.max_turn * 45} degrees per facing change and "
-                     f"{params.turning_ft} ft straight between changes)")
-    reachable_anyway = result.path_to(target)
-    if facing is not None and reachable_anyway is not None:
-        arrive = reachable_anyway.end
-        return (f"{who} can reach {x},{y} but not facing {FACINGS[facing]}: it arrives facing "
-                f"{FACINGS[arrive.facing]} and must move {params.turning_ft} ft straight ahead after a facing "
-                f"change before turning again{run_words}")
-    first_step_needs_turn = _first_step_turn(figure, target)
-    if first_step_needs_turn and params.turning_ft > 0 and figure.has_moved:
-        lead = (f"{who} must move {params.turning_ft} ft straight ahead ({figure.facing_name}) before turning again; "
-                f"it has moved {figure.straight_ft:g} ft since its last facing change{run_words}")
-    elif first_step_needs_turn and params.turning_ft > 0:
-        lead = (f"{who} must move {params.turning_ft} ft straight ahead ({figure.facing_name}) before its first "
-                f"turn{run_words}")
-    else:
-        lead = f"{who} cannot turn sharply enough: turning distance {params.turning_ft} ft{run_words}"
-    if with_turning is None:
-        return f"{lead}; no path to {x},{y} keeps to it"
-    return (f"{lead}; keeping to it, {x},{y} needs {_ft(with_turning.total_ft)} ft and it has "
-            f"{_ft(params.budget_ft)} ft")
+def _deltas(facing: int, directions):
+    return [DIRECTION_DELTAS[(facing + d) % 8] for d in directions]
 
 
-def _first_step_turn(figure: Figure, target) -> bool:
-    return turn_octants(figure.facing, bearing_octant(figure.pos, target)) > 0
-
-
-def _lateral_deltas(facing: int):
-    return [DIRECTION_DELTAS[(facing + d) % 8] for d in SIDESTEP_DIRECTIONS]
+def _behind(facing: int, directions, dx: int, dy: int, no_diagonals: bool) -> bool:
+    """Can steps only in these directions relative to the facing lead from (0, 0) to (dx, dy) on open ground?"""
+    vectors = [DIRECTION_DELTAS[(facing + d) % 8] for d in directions]
+    if no_diagonals:
+        vectors = [v for v in vectors if 0 in v]
+    r = max(abs(dx), abs(dy))
+    frontier, seen = [(0, 0)], {(0, 0)}
+    while frontier:
+        nxt = []
+        for ax, ay in frontier:
+            for vx, vy in vectors:
+                p = (ax + vx, ay + vy)
+                if p not in seen and max(abs(p[0]), abs(p[1])) <= r:
+                    seen.add(p)
+                    nxt.append(p)
+        frontier = nxt
+    return (dx, dy) in seen and (dx, dy) != (0, 0)
 
 
 def _step_too_high(planner, target) -> bool:
@@ -109,3 +247,4 @@ def _step_too_high(planner, target) -> bool:
             if (dx or dy) and planner.map.in_bounds(nx, ny) and abs(int(elev[ny, nx]) - here) <= planner.climb_step_ft:
                 return False
     return True
+

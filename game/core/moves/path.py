@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..geometry import FACINGS, turn_octants
+from ..geometry import FACINGS
 from ..figure import Figure
 
 MODES = ("walk", "jog", "run", "charge", "withdraw", "sidestep")
@@ -76,21 +76,8 @@ class MoveParams:
     keeps_facing: bool
     flyer: str
     max_steps: int | None = None
+    must_dive: bool = False    # a stalled winged flyer: this move is a dive at its full rate
     rule_notes: dict = field(default_factory=dict)
-
-
-def end_facings(state: tuple, p: MoveParams, figure: Figure, start_state: tuple, stationary_free: bool) -> list[int]:
-    """Facings a figure in this search state may end with (a last facing change on the spot)."""
-    _idx, f, _par, s, _h, _ = state
-    if state == start_state and stationary_free:
-        return list(range(8))
-    if f < 0 or p.free_turning:
-        return list(range(8)) if not p.keeps_facing else [figure.facing]
-    if p.keeps_facing:
-        return [f]
-    if s >= p.turning_ft:
-        return [g for g in range(8) if turn_octants(f, g) <= p.max_turn]
-    return [f]
 
 
 def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[int, float]:
@@ -99,8 +86,8 @@ def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[in
     straight = figure.straight_ft
     keeps_facing = path.mode in ("withdraw", "sidestep")
     for prev, step in zip(path.steps, path.steps[1:]):
-        if step.kind == "turn":
-            straight = 0.0
+        if step.kind in ("turn", "climb"):
+            straight = 0.0  # a winged climb is a maneuver like a facing change: it starts a new stretch
             continue
         if step.kind not in ("step", "turn+step"):
             continue

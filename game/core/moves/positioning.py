@@ -13,16 +13,18 @@ from ..geometry import FACINGS, bearing_octant
 from ..ruleset import Ruleset
 from .charge import ChargeLane, charge_lane, charge_limits, charge_reach, lane_step_costs
 from .engagement import Engagement, PartingShot
-from .explain import why_unreachable
+from .explain import Explainer
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner
+from .shots import fewest_shots
 
 
 @dataclass(frozen=True)
 class PlannedMove:
     path: Path
     parting_shots: tuple[PartingShot, ...]
+    choice: str = ""    # why this path among equally cheap ones (fewer parting shots), or ""
 
     def to_json(self) -> dict:
         return {
@@ -33,6 +35,7 @@ class PlannedMove:
             "stall": self.path.stall,
             "steps": [s.to_json() for s in self.path.steps],
             "parting_shots": [p.to_json() for p in self.parting_shots],
+            "choice": self.choice,
         }
 
 
@@ -45,6 +48,11 @@ class Positioning:
         self.planner = Planner(bmap, ruleset)
         self.sight_map = SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
         self.engagement = Engagement(bmap, ruleset, self.sight_map)
+        # Searches and explanations per (figure as it stands, mode): a Positioning describes one
+        # moment of the battle (the resolver builds a new one whenever anything changes), so
+        # they stay true for its life; searches stopped at one goal are resumed for the next.
+        self._searches: dict = {}
+        self._explainers: dict = {}
 
     def figure(self, figure_id: str) -> Figure:
         for f in self.figures:
@@ -63,17 +71,53 @@ class Positioning:
 
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
              facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
+        """The cheapest legal move to target (among equally cheap ones, the fewest parting shots),
+        or RulesError saying why there is none."""
         fig = self.figure(figure_id)
         if mode == "charge":
             return self._plan_charge(fig, target)
-        occupants = self.occupants(fig.id)
-        path, result = self.planner.path_to(fig, target, mode, occupants, facing, altitude_ft)
-        if path is None:
-            x, y = target
-            if result is None:
-                raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
-            raise RulesError(why_unreachable(self.planner, fig, mode, occupants, target, facing, altitude_ft, result))
+        self.planner.refuse_mode(fig, mode)
+        x, y = target
+        if not self.map.in_bounds(x, y):
+            raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
+        result = self._search(fig, mode)
+        chosen = fewest_shots(result, self.engagement, fig, self.figures, tuple(target), facing, altitude_ft)
+        if chosen is None:
+            raise RulesError(self.explainer(fig, mode).why(tuple(target), facing, altitude_ft, result))
+        path, shots, note = chosen
+        return PlannedMove(path, shots, note)
+
+    def follow(self, figure_id: str, steps, mode: str = "walk") -> PlannedMove:
+        """Check a move along a given route and return it as the planner would have planned it.
+
+        `steps` holds (x, y, facing index, altitude_ft) for every step after the start square, as
+        `[(s.x, s.y, s.facing, s.altitude_ft) for s in path.steps[1:]]` gives for a planned path: a
+        step to a neighbouring square, a climb or dive in place (same x, y), and at most one last
+        turn on the spot (same x, y and altitude). Each step is derived from the state before it
+        with the search's own rules, so a route the planner chose comes back with identical Steps.
+        RulesError names the first step that breaks a rule: "step 3, to 4,5: ...".
+        """
+        fig = self.figure(figure_id)
+        if mode == "charge":
+            raise RulesError("a charge runs along its lane toward a target: use the charge action for that foe")
+        self.planner.refuse_mode(fig, mode)
+        rules = self.planner.rules(fig, mode, self.occupants(fig.id))
+        path, _states = rules.trace(list(steps))
         return self.planned(fig, path)
+
+    def explainer(self, fig: Figure, mode: str) -> Explainer:
+        key = (fig, mode)
+        got = self._explainers.get(key)
+        if got is None:
+            got = self._explainers[key] = Explainer(self.planner, fig, mode, self.occupants(fig.id))
+        return got
+
+    def _search(self, fig: Figure, mode: str):
+        key = (fig, mode)
+        got = self._searches.get(key)
+        if got is None:
+            got = self._searches[key] = self.planner.unstarted_search(fig, mode, self.occupants(fig.id))
+        return got
 
     def planned(self, fig: Figure, path: Path) -> PlannedMove:
         """A path together with the parting shots taking it would give foes."""
@@ -102,9 +146,10 @@ class Positioning:
     def search(self, figure_id: str, mode: str = "walk") -> "MoveSearch":
         """One search from the figure's square, reusable for many targets (hover previews, the AI)."""
         fig = self.figure(figure_id)
-        self.planner._refuse_mode(fig, mode)
-        occupants = self.occupants(fig.id)
-        return MoveSearch(self, fig, mode, self.planner.search(fig, mode, occupants), occupants)
+        self.planner.refuse_mode(fig, mode)
+        result = self._search(fig, mode)
+        result.run()
+        return MoveSearch(self, fig, mode, result, result.occupants)
 
     def sight(self, viewer_id: str, target_id: str) -> Sight:
         a, b = self.figure(viewer_id), self.figure(target_id)
@@ -154,9 +199,11 @@ class MoveSearch:
 
     def planned(self, target: tuple[int, int], facing: int | None = None,
                 altitude_ft: int | None = None) -> PlannedMove | None:
-        """The planned move from this search, or None when there is no path (plan() says why)."""
-        path = self.result.path_to(target, facing, altitude_ft)
-        return None if path is None else self.positioning.planned(self.figure, path)
+        """The planned move from this search, or None when there is no path (plan() says why).
+        The same choice as plan() makes: among equally cheap paths, the fewest parting shots."""
+        pos = self.positioning
+        chosen = fewest_shots(self.result, pos.engagement, self.figure, pos.figures, tuple(target), facing, altitude_ft)
+        return None if chosen is None else PlannedMove(*chosen)
 
     def plan(self, target: tuple[int, int], facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
         """Like Positioning.plan, from this search; RulesError with the reason when there is no path."""

@@ -1,0 +1,68 @@
+"""The map's terrain as flat lists with a one-square wall border, read by the search's inner loop.
+
+Squares are numbered `idx = (y + 1) * stride + (x + 1)`, so a step is one addition and the
+border stops every step off the map without a bounds check. Built once per map (maps do not
+change during a battle) and shared by every planner on it.
+"""
+from __future__ import annotations
+
+import weakref
+
+from ..battlemap import BattleMap
+from ..geometry import DIRECTION_DELTAS
+
+
+class FlatGrid:
+    def __init__(self, m: BattleMap):
+        self.width = m.width
+        self.height = m.height
+        self.stride = m.width + 2
+        size = self.stride * (m.height + 2)
+        self.passable = [False] * size
+        self.wall = [True] * size
+        self.difficult = [False] * size
+        self.elevation = [0] * size
+        # Height a flyer must be at to pass over a blocking square; -1: never (off the map, or a
+        # wall with no stated height).
+        self.top = [-1] * size
+        blocks = m.blocks_move.tolist()
+        diff = m.difficult.tolist()
+        elev = m.elevation_ft.tolist()
+        obstacle = m.obstacle_height_ft.tolist()
+        for y in range(m.height):
+            base = (y + 1) * self.stride + 1
+            for x in range(m.width):
+                i = base + x
+                self.passable[i] = not blocks[y][x]
+                self.wall[i] = blocks[y][x]
+                self.difficult[i] = diff[y][x]
+                self.elevation[i] = elev[y][x]
+                self.top[i] = -1 if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
+        self.any_difficult = any(self.difficult)
+        self.offsets = tuple(dx + dy * self.stride for dx, dy in DIRECTION_DELTAS)
+
+    def index(self, x: int, y: int) -> int:
+        return (y + 1) * self.stride + (x + 1)
+
+    def square(self, idx: int) -> tuple[int, int]:
+        y, x = divmod(idx, self.stride)
+        return (x - 1, y - 1)
+
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def flyer_blocked(self, idx: int, height: float) -> bool:
+        """Can a flyer at this absolute height not be over this square (a wall it is not above, or ground above it)?"""
+        if height < self.elevation[idx]:
+            return True
+        return not self.passable[idx] and (self.top[idx] < 0 or height < self.top[idx])
+
+
+_GRIDS: "weakref.WeakKeyDictionary[BattleMap, FlatGrid]" = weakref.WeakKeyDictionary()
+
+
+def flat_grid(bmap: BattleMap) -> FlatGrid:
+    grid = _GRIDS.get(bmap)
+    if grid is None:
+        grid = _GRIDS[bmap] = FlatGrid(bmap)
+    return grid
