@@ -74,6 +74,35 @@ def crossed_squares(x0: float, y0: float, x1: float, y1: float) -> list[tuple[in
     return out
 
 
+def sealed_corner_candidates(x0: float, y0: float, x1: float, y1: float, start=None, end=None):
+    """Grid points where the segment passes from a square to its diagonal neighbour, touching
+    the other two squares around the point only at that point: [(t, (bx, by), (cx, cy))].
+
+    Those two squares seal the passage when both are walls (docs/geometry.md). An end of the
+    segment on a grid point counts when the segment leaves `start` (or reaches `end`) through it.
+    """
+    dx, dy = x1 - x0, y1 - y0
+    if not dx or not dy:
+        return []
+    sx, sy = (1 if dx > 0 else -1), (1 if dy > 0 else -1)
+    out = []
+    lo, hi = sorted((x0, x1))
+    for k in range(math.ceil(lo - _EPS), math.floor(hi + _EPS) + 1):
+        t = (k - x0) / dx
+        y = y0 + t * dy
+        py = round(y)
+        if abs(y - py) > _EPS:
+            continue
+        before = (k - 1 if sx > 0 else k, py - 1 if sy > 0 else py)
+        after = (k if sx > 0 else k - 1, py if sy > 0 else py - 1)
+        if t < _EPS and before != start:
+            continue
+        if t > 1 - _EPS and after != end:
+            continue
+        out.append((min(max(t, 0.0), 1.0), (after[0], before[1]), (before[0], after[1])))
+    return out
+
+
 def _cells_at(coord: float, along_line: bool) -> tuple[int, ...]:
     nearest = round(coord)
     if along_line and abs(coord - nearest) < _EPS:
@@ -91,7 +120,7 @@ class SightMap:
     def _height(self, x: int, y: int, altitude_ft: float) -> float:
         return float(self.map.elevation_ft[y, x]) + altitude_ft + BODY_MID_FT
 
-    def _line(self, p0, p1, h0, h1, skip, standing) -> tuple[int, int, bool, list]:
+    def _line(self, p0, p1, h0, h1, skip, standing, start=None, end=None) -> tuple[int, int, bool, list]:
         """(cover value, concealment value, sight blocked, blockers) for one line."""
         m = self.map
         cover = conceal = 0
@@ -124,7 +153,38 @@ class SightMap:
             if occupant is not None and abs(line_h - (floor + occupant + BODY_MID_FT)) < 6:
                 cover = max(cover, self.figure_degree)
                 blockers.append((cx, cy, "figure"))
+        for t, b, c in sealed_corner_candidates(p0[0], p0[1], p1[0], p1[1], start, end):
+            line_h = h0 + (h1 - h0) * t
+            if self._stops_sight(b, line_h) and self._stops_sight(c, line_h):
+                cover, sight_blocked = FULL, True
+                blockers.append((b[0], b[1], "wall corner"))
         return cover, conceal, sight_blocked, blockers
+
+    def _stops_sight(self, square, line_h: float) -> bool:
+        """Does this square stop a line passing at this height (a wall below its top, or the ground)?"""
+        x, y = square
+        m = self.map
+        if not m.in_bounds(x, y):
+            return False
+        floor = float(m.elevation_ft[y, x])
+        if floor > line_h:
+            return True
+        obstacle = int(m.obstacle_height_ft[y, x])
+        top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
+        return bool(m.blocks_sight[y, x]) and line_h < top
+
+    def _separates(self, square, line_h: float) -> bool:
+        """Does this square stand between two figures at this height (a wall or obstacle, or the ground)?"""
+        x, y = square
+        m = self.map
+        if not m.in_bounds(x, y):
+            return False
+        floor = float(m.elevation_ft[y, x])
+        if floor > line_h:
+            return True
+        obstacle = int(m.obstacle_height_ft[y, x])
+        top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
+        return bool(m.blocks_move[y, x] or m.blocks_sight[y, x]) and line_h < top
 
     def sight(self, a: tuple[int, int], b: tuple[int, int], altitude_a: float = 0, altitude_b: float = 0,
               standing: dict | None = None) -> Sight:
@@ -144,7 +204,7 @@ class SightMap:
         for corner in ((a[0] + i, a[1] + j) for i in (0, 1) for j in (0, 1)):
             covers, conceals, all_blockers = [], [], []
             for tc in target_corners:
-                c, k, blocked, blockers = self._line(corner, tc, ha, hb, skip, standing)
+                c, k, blocked, blockers = self._line(corner, tc, ha, hb, skip, standing, a, b)
                 covers.append(c)
                 conceals.append(k)
                 all_blockers.extend(blockers)
@@ -164,21 +224,19 @@ class SightMap:
 
         Used for "not separated by an obstacle" (engagement, reach), which is stricter than sight.
         """
-        m = self.map
         ha = self._height(a[0], a[1], altitude_a)
         hb = self._height(b[0], b[1], altitude_b)
-        for cx, cy, t in crossed_squares(a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5):
-            if (cx, cy) in (a, b) or not m.in_bounds(cx, cy):
+        x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
+        for cx, cy, t in crossed_squares(x0, y0, x1, y1):
+            if (cx, cy) in (a, b):
                 continue
-            line_h = ha + (hb - ha) * t
-            floor = float(m.elevation_ft[cy, cx])
-            obstacle = int(m.obstacle_height_ft[cy, cx])
-            top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
-            if floor > line_h or ((m.blocks_move[cy, cx] or m.blocks_sight[cy, cx]) and line_h < top):
+            if self._separates((cx, cy), ha + (hb - ha) * t):
                 return False
-        if a[0] != b[0] and a[1] != b[1] and abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1:
-            # Diagonal neighbours: the line touches only the shared corner. Two walls meeting there seal it.
-            if m.blocks_move[a[1], b[0]] and m.blocks_move[b[1], a[0]]:
+        # Where the line passes exactly through a grid point from one square to its diagonal
+        # neighbour, two walls meeting at that point seal it (neighbours and longer lines alike).
+        for t, side_b, side_c in sealed_corner_candidates(x0, y0, x1, y1):
+            line_h = ha + (hb - ha) * t
+            if self._separates(side_b, line_h) and self._separates(side_c, line_h):
                 return False
         return True
 
