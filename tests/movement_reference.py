@@ -56,11 +56,18 @@ class Reference:
         self.descend = float(5 / down) if down else None
         self.stationary_free = fc["stationary_turns_free"] and not fig.has_moved
         self.occupants = occupants
-        self.must_dive = fig.must_dive and self.winged and fig.altitude_ft > 0
+        self.must_dive = (fig.must_dive and self.winged
+                          and self.floor(*fig.pos) + fig.altitude_ft > self.lowest(*fig.pos))
 
     # ----- terrain -----
     def floor(self, x, y):
         return int(self.bmap.elevation_ft[y, x])
+
+    def lowest(self, x, y):
+        """The lowest a flyer may be over (x, y): the floor, or the top of the obstacle there."""
+        if self.bmap.blocks_move[y, x]:
+            return self.floor(x, y) + int(self.bmap.obstacle_height_ft[y, x])
+        return self.floor(x, y)
 
     def inside(self, x, y):
         return 0 <= x < self.bmap.width and 0 <= y < self.bmap.height
@@ -127,17 +134,18 @@ class Reference:
                 out.append((cost, (nx, ny, nf, npar, ns, nh, True)))
         if self.flying and self.keeps != SIDESTEP:
             floor = self.floor(x, y)
+            lowest = self.lowest(x, y)
             if self.winged:
                 if (not self.must_dive and s >= self.climb_every - 1e-9
                         and h + self.climb <= floor + self.max_above):
                     out.append((0, (x, y, f, par, 0, h + self.climb, True)))
-                if h > floor:
-                    drop = min(5 * self.dive_mult, h - floor)
+                if h > lowest:
+                    drop = min(5 * self.dive_mult, h - lowest)
                     out.append((drop / self.dive_mult, (x, y, f, par, s, h - drop, True)))
             else:
                 if self.rise is not None and h + 5 <= floor + self.max_above:
                     out.append((self.rise, (x, y, f, par, s, h + 5, True)))
-                if self.descend is not None and h - 5 >= floor:
+                if self.descend is not None and h - 5 >= lowest:
                     out.append((self.descend, (x, y, f, par, s, h - 5, True)))
         return out
 
@@ -161,7 +169,7 @@ class Reference:
 
     def full_dive_height(self):
         h = self.floor(*self.fig.pos) + self.fig.altitude_ft
-        floor = self.floor(*self.fig.pos)
+        floor = self.lowest(*self.fig.pos)
         spent = 0.0
         while h > floor:
             drop = min(5 * self.dive_mult, h - floor)

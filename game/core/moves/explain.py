@@ -41,6 +41,7 @@ class Explainer:
                 "unlimited": dict(budget_ft=_UNLIMITED_FT),                    # no budget, turning rules
                 "any-angle": dict(ignore_turn_angle=True),                     # budget, any turn angle
                 "any-time": dict(ignore_turning_distance=True),                # budget, turn at any step
+                "any-climb": dict(budget_ft=_UNLIMITED_FT, ignore_turning=True, ignore_ledges=True),
             }[name]
             got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants, **relax)
         return got
@@ -139,9 +140,9 @@ class Explainer:
         if anywhere is None:
             if altitude_ft is not None and self._search("free").path_to(target) is not None:
                 return self._altitude_unreachable(target, altitude_ft)
-            if fig.flyer == "none" and _step_too_high(self.planner, target):
-                return (f"{x},{y} is blocked: it lies on a ledge or drop too high to step onto "
-                        f"(more than {self.planner.climb_step_ft} ft)")
+            if fig.flyer == "none" and self._search("any-climb").path_to(target, None, altitude_ft) is not None:
+                return (f"{x},{y} cannot be reached: ledges or drops too high to step (more than "
+                        f"{self.planner.climb_step_ft} ft) close every way there")
             return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
         with_turning = self._search("unlimited").path_to(target, facing, altitude_ft)
         no_limits = anywhere.total_ft
@@ -160,13 +161,19 @@ class Explainer:
         angle_only = self._search("any-angle").path_to(target, facing, altitude_ft) is not None
         distance_only = self._search("any-time").path_to(target, facing, altitude_ft) is not None
         if facing is not None and arrival is not None:
+            # The square is in reach; the end facing is not. Name the rule that refuses the last
+            # turn of the cheapest arrival: the angle of one change, or the straight distance.
             arrive = arrival.end
-            turned = any(s.kind in ("turn+step", "climb") for s in arrival.steps)
             lead = f"{who} can reach {x},{y} but not facing {FACINGS[facing]}: it arrives facing {FACINGS[arrive.facing]}"
-            if turn_octants(arrive.facing, facing) > rules.params.max_turn and not distance_only:
-                return f"{lead}, and {rules.turn_angle_words(arrive.facing, facing)}"
-            straight = self._straight_on_arrival(arrival)
-            return f"{lead}, and {rules.straight_words(straight, turned, arrive.facing)}"
+            if turn_octants(arrive.facing, facing) > rules.params.max_turn:
+                why = rules.turn_angle_words(arrive.facing, facing)
+            else:
+                turned = any(st.kind in ("turn+step", "climb") for st in arrival.steps)
+                why = rules.straight_words(self._straight_on_arrival(arrival), turned, arrive.facing)
+            if with_turning is None:
+                return f"{lead}, and {why}; no way there ends facing {FACINGS[facing]}"
+            return (f"{lead}, and {why}; ending facing {FACINGS[facing]} needs {_ft(with_turning.total_ft)} ft "
+                    f"and it has {_ft(rules.budget)} ft")
         if distance_only:
             lead = rules.straight_words(rules.start[3] if rules.tracks_straight else 0, False, fig.facing)
         elif angle_only:
@@ -176,8 +183,8 @@ class Explainer:
             lead = (f"{who} cannot turn that way within its turning rules: {rules.turning} ft straight ahead "
                     f"between facing changes, at most {rules.params.max_turn * 45} degrees each{rules.running_words()}")
         if with_turning is None:
-            return f"{lead}; no path to {x},{y} keeps to them"
-        return (f"{lead}; keeping to them, {x},{y} needs {_ft(with_turning.total_ft)} ft and it has "
+            return f"{lead}; no path to {x},{y} keeps to its turning rules"
+        return (f"{lead}; keeping to its turning rules, {x},{y} needs {_ft(with_turning.total_ft)} ft and it has "
                 f"{_ft(rules.budget)} ft")
 
     def _straight_on_arrival(self, path) -> float:
@@ -235,16 +242,3 @@ def _behind(facing: int, directions, dx: int, dy: int, no_diagonals: bool) -> bo
                     nxt.append(p)
         frontier = nxt
     return (dx, dy) in seen and (dx, dy) != (0, 0)
-
-
-def _step_too_high(planner, target) -> bool:
-    x, y = target
-    elev = planner.map.elevation_ft
-    here = int(elev[y, x])
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            nx, ny = x + dx, y + dy
-            if (dx or dy) and planner.map.in_bounds(nx, ny) and abs(int(elev[ny, nx]) - here) <= planner.climb_step_ft:
-                return False
-    return True
-

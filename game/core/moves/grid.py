@@ -38,6 +38,8 @@ class FlatGrid:
                 self.difficult[i] = diff[y][x]
                 self.elevation[i] = elev[y][x]
                 self.top[i] = -1 if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
+        # The lowest a flyer may be over a square: its floor, or the top of what stands there.
+        self.lowest = [e if p or t < 0 else t for e, p, t in zip(self.elevation, self.passable, self.top)]
         self.any_difficult = any(self.difficult)
         self.offsets = tuple(dx + dy * self.stride for dx, dy in DIRECTION_DELTAS)
 

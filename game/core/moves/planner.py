@@ -47,7 +47,7 @@ class Planner:
 
     def rules(self, figure: Figure, mode: str, occupants: dict | None = None, budget_ft: float | None = None,
               ignore_turning: bool = False, ignore_turn_angle: bool = False,
-              ignore_turning_distance: bool = False) -> MoveRules:
+              ignore_turning_distance: bool = False, ignore_ledges: bool = False) -> MoveRules:
         """The rules of this move, optionally relaxed (the explanations relax one rule at a time)."""
         p = self.params(figure, mode)
         if budget_ft is not None:
@@ -58,7 +58,10 @@ class Planner:
             p.max_turn = 4
         if ignore_turning_distance:
             p.turning_ft = 0
-        return MoveRules(self.grid, self.ruleset, figure, p, occupants or {})
+        rules = MoveRules(self.grid, self.ruleset, figure, p, occupants or {})
+        if ignore_ledges:
+            rules.climb_step = 10 ** 9
+        return rules
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
                          **relax) -> "SearchResult":
@@ -173,6 +176,7 @@ class SearchResult:
         grid = self.planner.grid
         p = self.params
         passable, wall, difficult, elevation, top = grid.passable, grid.wall, grid.difficult, grid.elevation, grid.top
+        lowest = grid.lowest
         offsets = grid.offsets
         rule_510 = rules.rule_510
         diag_ft = rules.diagonal_ft
@@ -280,7 +284,7 @@ class SearchResult:
                     elif ng <= old + EPS:
                         ties.setdefault(nstate, []).append((state, "turn+step" if turned else "step"))
             if verticals is not None:
-                for kind, nh, ns, cost in verticals(h, s, elevation[idx]):
+                for kind, nh, ns, cost in verticals(h, s, elevation[idx], lowest[idx]):
                     ng = g + cost
                     if ng > budget:
                         continue
@@ -450,29 +454,30 @@ def _step_directions(rules: MoveRules) -> dict:
 
 
 def _vertical_moves(rules: MoveRules):
-    """A function (height, straight, floor) -> altitude changes in place: (kind, new height, new straight, cost)."""
+    """A function (height, straight, floor, lowest) -> altitude changes in place: (kind, new height, new
+    straight, cost); `lowest` is the floor, or the top of an obstacle the flyer is over."""
     max_above = rules.max_above
     if rules.winged:
         climb_every, climb = rules.climb_every, rules.winged_climb
         dive_step, dive_mult = rules.dive_step, rules.dive_multiplier
         may_climb = not rules.must_dive
 
-        def winged(h, s, floor):
+        def winged(h, s, floor, lowest):
             moves = []
             if may_climb and s >= climb_every - EPS and h + climb <= floor + max_above:
                 moves.append(("climb", h + climb, 0, 0))
-            if h > floor:
-                drop = dive_step if h - floor > dive_step else h - floor
+            if h > lowest:
+                drop = dive_step if h - lowest > dive_step else h - lowest
                 moves.append(("dive", h - drop, s, drop / dive_mult))
             return moves
         return winged
     up, down = rules.rise_cost, rules.descend_cost
 
-    def floater(h, s, floor):
+    def floater(h, s, floor, lowest):
         moves = []
         if up is not None and h + 5 <= floor + max_above:
             moves.append(("rise", h + 5, s, up))
-        if down is not None and h - 5 >= floor:
+        if down is not None and h - 5 >= lowest:
             moves.append(("descend", h - 5, s, down))
         return moves
     return floater

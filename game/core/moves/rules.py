@@ -119,12 +119,13 @@ class MoveRules:
         self.start_idx = grid.index(figure.x, figure.y)
         floor = grid.elevation[self.start_idx]
         start_height = floor + figure.altitude_ft
+        lowest = grid.lowest[self.start_idx]
         straight = min(figure.straight_ft, self.straight_cap) if self.tracks_straight else 0
         self.start = (self.start_idx, -1 if self.collapse else figure.facing,
                       figure.diagonals_moved % 2 if self.rule_510 else 0, straight, start_height)
         # A stalled winged flyer aloft spends this move diving at its full rate (bfrpg Maneuverability).
-        self.must_dive = p.must_dive and self.winged and start_height > floor
-        self.dive_end_height = self._full_dive_end(start_height, floor) if self.must_dive else None
+        self.must_dive = p.must_dive and self.winged and start_height > lowest
+        self.dive_end_height = self._full_dive_end(start_height, lowest) if self.must_dive else None
         # An even diagonal count is as good as an odd one and cheaper to continue, unless the
         # straight counter matters (the odd one's next diagonal counts 10 ft toward it) or doubled
         # steps can change which diagonals are the dear ones.
@@ -277,13 +278,15 @@ class MoveRules:
         idx, f, par, s, h = state
         x, y, facing, altitude = to
         floor = grid.elevation[idx]
+        lowest = grid.lowest[idx]
         if p.max_steps is not None:
             raise RulesError("a sidestep shifts one square to the side; it does not change altitude")
         if facing != here_facing:
             raise RulesError(f"climbing or diving {who} keeps its facing ({FACINGS[here_facing]})")
         nh = floor + altitude
-        if nh < floor:
-            raise RulesError(f"{who} cannot fly below the ground")
+        if nh < lowest:
+            raise RulesError(f"{who} cannot fly below the ground" if lowest == floor else
+                             f"{who} cannot fly down into the obstacle at {x},{y} ({lowest - floor} ft high)")
         up = nh > h
         if up and self.must_dive:
             raise RulesError(self.stall_words())
@@ -299,7 +302,7 @@ class MoveRules:
                                      f"before climbing; it has flown {plain_number(s)} ft")
                 kind, cost, ns = "climb", 0, 0
             else:
-                drop = min(self.dive_step, h - floor)
+                drop = min(self.dive_step, h - lowest)
                 if h - nh != drop:
                     raise RulesError(f"a dive drops {self.dive_step} ft for each 5 ft of movement (less only onto "
                                      f"the ground): from {h - floor} ft {who} dives to {h - floor - drop} ft, "
