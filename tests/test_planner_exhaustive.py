@@ -126,10 +126,14 @@ def test_other_paces_match_the_exhaustive_search(bmap, occupants, ruleset_id, mo
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ground(flyers=True, size=9), others(size=9), st.sampled_from(RULESET_IDS), st.sampled_from(["walk", "run"]),
        st.sampled_from(["winged", "floater", "incorporeal"]), st.sampled_from([0, 5, 10]),
-       st.sampled_from([0, 10, 20]), st.integers(0, 7))
-def test_flyers_match_the_exhaustive_search(bmap, occupants, ruleset_id, mode, flyer, turning, altitude, facing):
+       st.sampled_from([0, 10, 20]), st.integers(0, 7), st.booleans())
+def test_flyers_match_the_exhaustive_search(bmap, occupants, ruleset_id, mode, flyer, turning, altitude, facing,
+                                            stalled):
     mover = fig("m", "blue", 4, 4, move_ft=20, turning_ft=turning, flyer=flyer,
                 altitude_ft=altitude).moved_to(4, 4, facing)
+    if stalled and flyer == "winged":
+        mover = replace(mover, must_dive=True)
+        mode = "walk"
     _compare(bmap, ruleset_id, mover, mode, occupants)
 
 
