@@ -269,6 +269,8 @@ class MoveRules:
             raise RulesError(f"stepping {FACINGS[d]} {who} faces {FACINGS[face]}, not {FACINGS[facing]}; a facing of "
                              f"its own choosing comes as the move's last step")
         if altitude != nh - grid.elevation[nidx]:
+            if not self.flying:
+                raise RulesError(f"{who} does not fly: it stays on the ground (altitude 0)")
             raise RulesError(f"flying across, {who} keeps its height: over {x},{y} it is "
                              f"{nh - grid.elevation[nidx]} ft up, not {altitude} (climbs and dives are steps of their own)")
         return kind, cost, (nidx, nf, npar, ns, nh), face
