@@ -194,3 +194,14 @@ def test_withdrawal_branches():
 """)
     walled = positioning(bmap, "bfrpg", fig("man", "a", 3, 2, "N"))
     assert "close every way back" in refusal(walled, "man", (3, 4), mode="withdraw")
+
+
+def test_far_beyond_the_explanations_bound():
+    """The relaxed searches look three times the budget far (at least budget + 60 ft)."""
+    pos = positioning(open_map(60, 5), "bfrpg", fig("w", "a", 0, 2, "E", move_ft=10))
+    assert "too far: 25,2 is more than 70 ft away by any way there, w has 10 ft (walk)" in refusal(pos, "w", (25, 2))
+    assert "needs 60 ft" in refusal(pos, "w", (12, 2))
+    walled = open_map(60, 5)
+    walled.blocks_move[:, 30] = True
+    pos = positioning(walled, "bfrpg", fig("w", "a", 0, 2, "E", move_ft=10))
+    assert "close every way there" in refusal(pos, "w", (45, 2))

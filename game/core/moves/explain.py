@@ -13,7 +13,6 @@ from ..figure import Figure
 from ..geometry import DIRECTION_DELTAS, FACINGS, turn_octants
 from .path import plain_number
 
-_UNLIMITED_FT = 10_000
 
 
 def _ft(value: float) -> str:
@@ -29,19 +28,21 @@ class Explainer:
         self.mode = mode
         self.occupants = occupants
         self._searches: dict = {}
+        self._connected: dict = {}
         self.rules = planner.rules(figure, mode, occupants)
+        self.bound = max(3 * self.rules.budget, self.rules.budget + 60)
 
     def _search(self, name: str):
         """A relaxed search, started once and resumed for each square asked about."""
         got = self._searches.get(name)
         if got is None:
+            bound = self.bound
             relax = {
-                "budget": dict(),                                              # the move as it is
-                "free": dict(budget_ft=_UNLIMITED_FT, ignore_turning=True),    # no budget, no turning rules
-                "unlimited": dict(budget_ft=_UNLIMITED_FT),                    # no budget, turning rules
-                "any-angle": dict(ignore_turn_angle=True),                     # budget, any turn angle
-                "any-time": dict(ignore_turning_distance=True),                # budget, turn at any step
-                "any-climb": dict(budget_ft=_UNLIMITED_FT, ignore_turning=True, ignore_ledges=True),
+                "budget": dict(),                                        # the move as it is
+                "free": dict(budget_ft=bound, ignore_turning=True),      # (almost) no budget, no turning rules
+                "unlimited": dict(budget_ft=bound),                      # (almost) no budget, turning rules
+                "any-angle": dict(ignore_turn_angle=True),               # budget, any turn angle
+                "any-time": dict(ignore_turning_distance=True),          # budget, turn at any step
             }[name]
             got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants, **relax)
         return got
@@ -82,6 +83,15 @@ class Explainer:
         return self._general(target, facing, altitude_ft)
 
     # ----- the branches -----
+    def connected(self, target, ledges: bool) -> bool:
+        """Is there any way at all from the figure's square to target, by a flood fill of the map that
+        ignores budget, facing and heights flown (a walker keeps to its climb step when `ledges`)?"""
+        got = self._connected.get(ledges)
+        if got is None:
+            got = self._connected[ledges] = _flood(self.rules, ledges)
+        grid = self.planner.grid
+        return grid.index(*target) in got
+
     def _altitude_refusal(self, target, altitude_ft) -> str | None:
         fig, grid, rules = self.figure, self.planner.grid, self.rules
         x, y = target
@@ -128,6 +138,9 @@ class Explainer:
             return f"a fighting withdrawal keeps the facing: {who} ends facing {fig.facing_name}, not {FACINGS[facing]}"
         free = self._search("unlimited").path_to(target, None, altitude_ft)
         if free is None:
+            if self.connected(target, ledges=True):
+                return (f"too far for a fighting withdrawal: {x},{y} is more than {_ft(self.bound)} ft back, "
+                        f"{who} may back away {_ft(self.rules.budget)} ft")
             return f"{x},{y} is behind {who}, but walls, foes or drops close every way back to it"
         return (f"too far for a fighting withdrawal: needs {_ft(free.total_ft)} ft, "
                 f"{who} may back away {_ft(self.rules.budget)} ft")
@@ -140,10 +153,13 @@ class Explainer:
         if anywhere is None:
             if altitude_ft is not None and self._search("free").path_to(target) is not None:
                 return self._altitude_unreachable(target, altitude_ft)
-            if fig.flyer == "none" and self._search("any-climb").path_to(target, None, altitude_ft) is not None:
-                return (f"{x},{y} cannot be reached: ledges or drops too high to step (more than "
-                        f"{self.planner.climb_step_ft} ft) close every way there")
-            return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
+            if not self.connected(target, ledges=True):
+                if fig.flyer == "none" and self.connected(target, ledges=False):
+                    return (f"{x},{y} cannot be reached: ledges or drops too high to step (more than "
+                            f"{self.planner.climb_step_ft} ft) close every way there")
+                return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
+            return (f"too far: {where} is more than {_ft(self.bound)} ft away by any way there, {who} has "
+                    f"{_ft(rules.budget)} ft ({self.mode})")
         with_turning = self._search("unlimited").path_to(target, facing, altitude_ft)
         no_limits = anywhere.total_ft
         if no_limits > rules.budget + 1e-9 and (with_turning is None or with_turning.total_ft >= no_limits):
@@ -219,6 +235,41 @@ class Explainer:
         if fig.flyer != "none" and rules.rise_cost is None:
             return f"{fig.label} cannot rise under these rules, so it cannot be at {altitude_ft} ft over {x},{y}"
         return f"{fig.label} cannot be at {altitude_ft} ft over {x},{y}: walls or the ground close every way there"
+
+
+def _flood(rules, ledges: bool) -> set:
+    """Squares (flat indices) joined to the start by steps a figure could ever take (see Explainer.connected)."""
+    grid = rules.grid
+    offsets = grid.offsets
+    flying = rules.flying
+    p = rules.params
+    directions = range(8) if p.directions is None else [(rules.figure.facing + k) % 8 for k in p.directions]
+    seen = {rules.start_idx}
+    frontier = [rules.start_idx]
+    while frontier:
+        nxt = []
+        for idx in frontier:
+            for d in directions:
+                n = idx + offsets[d]
+                if n in seen:
+                    continue
+                if flying:
+                    if not grid.passable[n] and grid.top[n] < 0:
+                        continue
+                else:
+                    if not grid.passable[n] or n in rules.foes:
+                        continue
+                    if ledges and abs(grid.elevation[n] - grid.elevation[idx]) > rules.climb_step:
+                        continue
+                if d & 1 and not rules.corner_cutting:
+                    a, b = idx + offsets[(d + 7) % 8], idx + offsets[(d + 1) % 8]
+                    if (grid.top[a] < 0 and not grid.passable[a]) or (grid.top[b] < 0 and not grid.passable[b]) \
+                            or (not flying and (grid.wall[a] or grid.wall[b])):
+                        continue
+                seen.add(n)
+                nxt.append(n)
+        frontier = nxt
+    return seen
 
 
 def _deltas(facing: int, directions):

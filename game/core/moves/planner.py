@@ -47,7 +47,7 @@ class Planner:
 
     def rules(self, figure: Figure, mode: str, occupants: dict | None = None, budget_ft: float | None = None,
               ignore_turning: bool = False, ignore_turn_angle: bool = False,
-              ignore_turning_distance: bool = False, ignore_ledges: bool = False) -> MoveRules:
+              ignore_turning_distance: bool = False) -> MoveRules:
         """The rules of this move, optionally relaxed (the explanations relax one rule at a time)."""
         p = self.params(figure, mode)
         if budget_ft is not None:
@@ -58,10 +58,9 @@ class Planner:
             p.max_turn = 4
         if ignore_turning_distance:
             p.turning_ft = 0
-        rules = MoveRules(self.grid, self.ruleset, figure, p, occupants or {})
-        if ignore_ledges:
-            rules.climb_step = 10 ** 9
-        return rules
+        # Ignoring turning, a winged flyer also climbs without its straight stretch first (a climb is
+        # a maneuver like a turn), which lets the relaxed search drop facing: far fewer states.
+        return MoveRules(self.grid, self.ruleset, figure, p, occupants or {}, free_climbs=ignore_turning)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
                          **relax) -> "SearchResult":

@@ -77,7 +77,8 @@ def move_params(ruleset, figure: Figure, mode: str) -> MoveParams:
 class MoveRules:
     """Everything fixed for one figure's move; one step checked at a time."""
 
-    def __init__(self, grid: FlatGrid, ruleset, figure: Figure, params: MoveParams, occupants: dict):
+    def __init__(self, grid: FlatGrid, ruleset, figure: Figure, params: MoveParams, occupants: dict,
+                 free_climbs: bool = False):
         self.grid = grid
         self.ruleset = ruleset
         self.figure = figure
@@ -95,11 +96,11 @@ class MoveRules:
         self.turning = p.turning_ft
         self.flying = p.flyer != "none"
         self.winged = p.flyer == "winged"
+        self.climb_every = 0 if free_climbs else max(self.turning, figure.turning_ft, 5)
         # A free-turning walker steps any way at any time: its facing cannot constrain it, so the
         # search drops it (a winged flyer keeps it: its climbs need a straight stretch ahead).
-        self.collapse = p.free_turning and p.directions is None and not self.winged
+        self.collapse = p.free_turning and p.directions is None and (not self.winged or not self.climb_every)
         self.tracks_straight = not self.collapse and (not p.keeps_facing or self.winged)
-        self.climb_every = max(self.turning, figure.turning_ft, 5)
         self.straight_cap = max(self.turning, self.climb_every) if self.winged else self.turning
         self.winged_climb = alt["winged_climb_ft"]
         self.dive_multiplier = alt["dive_multiplier"]
