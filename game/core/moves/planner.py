@@ -384,24 +384,26 @@ class SearchResult:
         return self.build_path(self.chain(state), facing)
 
     def chain(self, state) -> list:
-        """The states from the start to this one along the recorded cheapest parents."""
-        out = []
-        while state is not None:
+        """The states from the start to this one, by the least of the equally cheap parents at each
+        step: the same chain whatever order the search settled states in (a goal-directed search and
+        the full one agree)."""
+        out = [state]
+        while state != self.start_state:
+            state = self.tight_parents(state)[0][0]
             out.append(state)
-            state = self.parents[state][0]
         out.reverse()
         return out
 
     def tight_parents(self, state) -> list:
-        """Every settled (previous state, kind) reaching this state at its cost (parents and ties)."""
+        """Every settled (previous state, kind) reaching this state at its cost (parents and ties), least first."""
         first = self.parents.get(state)
         if first is None or first[0] is None:
             return []
-        out = [first]
-        for prev, kind in self.ties.get(state, ()):
-            if prev in self.settled:
-                out.append((prev, kind))
-        return out
+        ties = self.ties.get(state)
+        if not ties:
+            return [first]
+        settled = self.settled
+        return sorted({first, *(t for t in ties if t[0] in settled)})
 
     def build_path(self, chain: list, facing: int | None) -> Path:
         """The Path along a chain of states (and a last turn to `facing`), written by the rules' trace."""
