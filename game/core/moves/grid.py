@@ -42,6 +42,8 @@ class FlatGrid:
         self.lowest = [e if p or t < 0 else t for e, p, t in zip(self.elevation, self.passable, self.top)]
         self.any_difficult = any(self.difficult)
         self.offsets = tuple(dx + dy * self.stride for dx, dy in DIRECTION_DELTAS)
+        self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(size)]   # idx -> (x, y)
+        self.tables: dict = {}   # per-square step tables the searches build lazily (dijkstra.walker_steps)
 
     def index(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + (x + 1)

@@ -8,17 +8,17 @@ unlimited searches and resume them square by square).
 """
 from __future__ import annotations
 
-import heapq
 import threading
 
 from ..battlemap import BattleMap
 from ..errors import RulesError
 from ..figure import Figure
-from ..geometry import turn_octants
+from ..geometry import DELTA_TO_DIRECTION, turn_octants
 from ..ruleset import Ruleset
+from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .grid import flat_grid
 from .path import MoveParams, Path, ReachEntry
-from .rules import EPS, PASS_OVER_FT, MoveRules, move_params
+from .rules import ALL_FACINGS, EPS, MoveRules, move_params
 
 
 class Planner:
@@ -63,10 +63,12 @@ class Planner:
         return MoveRules(self.grid, self.ruleset, figure, p, occupants or {}, free_climbs=ignore_turning)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
-                         **relax) -> "SearchResult":
-        """A search that has settled nothing yet: `run`, `run_to` or `path_to` carry it as far as needed."""
+                         goal: tuple | None = None, **relax) -> "SearchResult":
+        """A search that has settled nothing yet: `run`, `run_to` or `path_to` carry it as far as needed.
+        With `goal` = (square, facing, altitude) it is aimed at that goal (A*): quick to reach it,
+        and any other question about it runs it to the end."""
         occupants = occupants or {}
-        return SearchResult(self, figure, self.rules(figure, mode, occupants, **relax), occupants)
+        return SearchResult(self, figure, self.rules(figure, mode, occupants, **relax), occupants, goal)
 
     # ----- the search -----
     def search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
@@ -78,8 +80,8 @@ class Planner:
         matching it settles and its cost level is finished (so ties are chosen as a full search
         would); the rest of the volume (large for flyers) is explored only if asked for later.
         """
-        result = self.unstarted_search(figure, mode, occupants, budget_ft=budget_ft, ignore_turning=ignore_turning,
-                                       ignore_turn_angle=ignore_turn_angle)
+        result = self.unstarted_search(figure, mode, occupants, goal=goal, budget_ft=budget_ft,
+                                       ignore_turning=ignore_turning, ignore_turn_angle=ignore_turn_angle)
         if goal is None:
             result.run()
         else:
@@ -122,37 +124,113 @@ class Planner:
 
 
 class SearchResult:
-    """A search that may be finished or stopped at a goal; `run`/`run_to` carry it on."""
+    """A search that may be finished or stopped at a goal; `run`/`run_to` carry it on.
 
-    def __init__(self, planner: Planner, figure: Figure, rules: MoveRules, occupants: dict):
+    Free-turning walkers are searched with integer states (dijkstra.advance_walker); `settled`,
+    `parents` and `ties` present every search alike, as (idx, facing, parity, straight, height)
+    tuples, converting the integer states the first time they are asked for.
+    """
+
+    def __init__(self, planner: Planner, figure: Figure, rules: MoveRules, occupants: dict, goal=None):
         self.planner = planner
         self.figure = figure
         self.rules = rules
         self.params = rules.params
         self.occupants = occupants
         self.start_state = rules.start
-        self.settled: dict = {}     # state -> cost, in the order settled
-        self.parents: dict = {rules.start: (None, "start")}   # state -> (previous state, kind)
-        self.ties: dict = {}        # state -> more (previous state, kind) reaching it at the same cost
-        self._best = {rules.start: 0.0}
-        self._heap = [(0.0, rules.start)]
-        self._dominance: dict = {}
+        self.walker = rules.collapse and not rules.flying
+        # A search aimed at one goal orders states by cost plus a lower bound of the cost still to go.
+        self.goal = goal
+        self._heuristic = None if goal is None else make_heuristic(rules, goal[0], goal[2])
+        if self.walker:
+            start_key = (rules.start_idx << 1) | rules.start[2]
+            self.k_settled: dict = {}
+            self.k_best = {start_key: 0.0}
+            self.k_parents = {start_key: -1}
+            self.k_even: dict = {}
+            self.k_unit = walker_unit(rules)
+            first_key = 0 if self._heuristic is None else self._heuristic(rules.start_idx, rules.start[2], 0)
+            self.k_heap = [(first_key, start_key)]
+            if self.k_unit is not None:
+                # Whole feet. A key (cost + bound still to go) never passes twice the budget plus the
+                # bound at the start: the bound grows by at most what each step costs.
+                self.k_best[start_key] = 0
+                top = 2 * int(rules.budget) + int(first_key)
+                self.k_buckets = [[] for _ in range(top // self.k_unit + 2)]
+                self.k_buckets[int(first_key) // self.k_unit].append(start_key)
+                self.k_level = self.k_pos = 0
+            self._converted = 0
+        self.t_settled: dict = {}     # state -> cost, in the order settled
+        self.t_parents: dict = {rules.start: (None, "start")}   # state -> (previous state, kind)
+        self.t_ties: dict = {}        # state -> more (previous state, kind) reaching it at the same cost
+        self.t_best = {rules.start: 0.0}
+        self.t_heap = [(0.0 if self._heuristic is None else
+                        self._heuristic(rules.start_idx, rules.start[2], rules.start[4]), rules.start)]
+        self.dominance: dict = {}
         self.complete = False
         self._entries = None
         self._by_square = None
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
         self._lock = threading.RLock()
 
+    # ----- the states, as tuples -----
+    @property
+    def settled(self) -> dict:
+        if self.walker:
+            self._convert()
+        return self.t_settled
+
+    @property
+    def parents(self) -> dict:
+        if self.walker:
+            self._convert()
+        return self.t_parents
+
+    @property
+    def ties(self) -> dict:
+        if self.walker:
+            self._convert()
+        return self.t_ties
+
+    def _convert(self) -> None:
+        """Bring the tuple views up to date with the integer states settled so far (walkers only:
+        a walker's settled state gains no more ways in, every step costing something)."""
+        settled = self.k_settled
+        if self._converted == len(settled):
+            return
+        with self._lock:
+            elevation = self.planner.grid.elevation
+
+            def tup(k):
+                idx = k >> 1
+                return (idx, -1, k & 1, 0, elevation[idx])
+            keys = list(settled)[self._converted:]
+            for k in keys:
+                state = tup(k)
+                self.t_settled[state] = settled[k]
+                parent = self.k_parents[k]
+                if parent >= 0:
+                    self.t_parents[state] = (tup(parent), "step")
+                    more = walker_tight_parents(self, k)[1:]
+                    if more:
+                        self.t_ties[state] = [(tup(t), "step") for t in more]
+            self._converted += len(keys)
+
     # ----- running -----
     def run(self) -> None:
         if not self.complete:
             with self._lock:
                 if not self.complete:
-                    self._advance(None)
+                    self._advance(None, None)
 
     def run_to(self, target, facing=None, altitude_ft=None) -> None:
         """Settle states until one ending the move as asked has settled, with its whole cost level."""
-        if self.complete or self.best_state(target, facing, altitude_ft) is not None:
+        if self.complete:
+            return
+        if self.goal is not None and tuple(self.goal) != (tuple(target), facing, altitude_ft):
+            self.run()  # ordered toward another goal: only a full search answers for this one
+            return
+        if self.best_state(target, facing, altitude_ft) is not None:
             return
         if not self.planner.map.in_bounds(*target):
             return
@@ -168,136 +246,13 @@ class SearchResult:
             return facing is None or facing in rules.end_facings(state)
         with self._lock:
             if not self.complete and self.best_state(target, facing, altitude_ft) is None:
-                self._advance(reached)
+                self._advance(idx, reached)
 
-    def _advance(self, reached) -> None:
-        rules = self.rules
-        grid = self.planner.grid
-        p = self.params
-        passable, wall, difficult, elevation, top = grid.passable, grid.wall, grid.difficult, grid.elevation, grid.top
-        lowest = grid.lowest
-        offsets = grid.offsets
-        rule_510 = rules.rule_510
-        diag_ft = rules.diagonal_ft
-        corner_cutting = rules.corner_cutting
-        climb_step = rules.climb_step
-        dmul = rules.difficult_multiplier
-        budget = p.budget_ft + EPS
-        T = rules.turning
-        flying = rules.flying
-        foes = rules.foes
-        collapse = rules.collapse
-        keeps = p.keeps_facing
-        tracks = rules.tracks_straight
-        cap = rules.straight_cap
-        parity_dominates = rules.parity_dominates
-        start_idx = rules.start_idx
-        one_step = p.max_steps is not None
-        steps_by_facing = _step_directions(rules)
-        verticals = _vertical_moves(rules) if flying and not one_step else None
-        settled, parents, ties, best, dominance = self.settled, self.parents, self.ties, self._best, self._dominance
-        heap = self._heap
-        pop, push = heapq.heappop, heapq.heappush
-        goal_cost = None  # once the goal settles, finish that cost level so ties are kept as a full search would
-
-        while heap:
-            g, state = pop(heap)
-            if goal_cost is not None and g > goal_cost + EPS:
-                push(heap, (g, state))
-                return
-            if state in settled:
-                continue
-            idx, f, par, s, h = state
-            # Dominance: a state settled strictly cheaper at the same square, facing and height
-            # that can turn (and climb) at least as soon, with a diagonal count at least as good.
-            # Equally cheap ones are kept: they are other routes of the same cost.
-            dom_key = (idx, f, h)
-            seen = dominance.get(dom_key)
-            if seen is None:
-                dominance[dom_key] = [(g, par, s)]
-            else:
-                pruned = False
-                for g0, par0, s0 in seen:
-                    if g0 < g - EPS and s0 >= s and (par0 == par or (parity_dominates and par0 == 0)):
-                        pruned = True
-                        break
-                if pruned:
-                    continue
-                seen.append((g, par, s))
-            settled[state] = g
-            if goal_cost is None and reached is not None and reached(state):
-                goal_cost = g
-            if one_step and idx != start_idx:
-                continue
-            forward, turning_dirs = steps_by_facing[f]
-            for turned, dirs in ((False, forward), (True, turning_dirs if s >= T - EPS else ())):
-                for d in dirs:
-                    nidx = idx + offsets[d]
-                    if flying:
-                        if h < elevation[nidx] or (not passable[nidx] and (top[nidx] < 0 or h < top[nidx])):
-                            continue
-                        if nidx in foes and h - elevation[nidx] < PASS_OVER_FT:
-                            continue
-                        nh = h
-                    else:
-                        if not passable[nidx] or nidx in foes:
-                            continue
-                        nh = elevation[nidx]
-                        if nh - h > climb_step or h - nh > climb_step:
-                            continue
-                    if d & 1:
-                        if not corner_cutting:
-                            a, b = idx + offsets[(d + 7) & 7], idx + offsets[(d + 1) & 7]
-                            if flying:
-                                if (h < elevation[a] or (not passable[a] and (top[a] < 0 or h < top[a]))
-                                        or h < elevation[b] or (not passable[b] and (top[b] < 0 or h < top[b]))):
-                                    continue
-                            elif wall[a] or wall[b]:
-                                continue
-                        if rule_510:
-                            dist = 5 if par == 0 else 10
-                            npar = par ^ 1
-                        else:
-                            dist = diag_ft
-                            npar = 0
-                    else:
-                        dist = 5
-                        npar = par
-                    ng = g + (dist * dmul if (difficult[nidx] and not flying) else dist)
-                    if ng > budget:
-                        continue
-                    if keeps:
-                        nstate = (nidx, f, npar, s, nh)
-                    elif collapse:
-                        nstate = (nidx, -1, npar, 0, nh)
-                    else:
-                        ns = (dist if turned else s + dist) if tracks else 0
-                        nstate = (nidx, d, npar, ns if ns < cap else cap, nh)
-                    old = best.get(nstate)
-                    if old is None or ng < old - EPS:
-                        best[nstate] = ng
-                        parents[nstate] = (state, "turn+step" if turned else "step")
-                        if old is not None:
-                            ties.pop(nstate, None)
-                        push(heap, (ng, nstate))
-                    elif ng <= old + EPS:
-                        ties.setdefault(nstate, []).append((state, "turn+step" if turned else "step"))
-            if verticals is not None:
-                for kind, nh, ns, cost in verticals(h, s, elevation[idx], lowest[idx]):
-                    ng = g + cost
-                    if ng > budget:
-                        continue
-                    nstate = (idx, f, par, ns, nh)
-                    old = best.get(nstate)
-                    if old is None or ng < old - EPS:
-                        best[nstate] = ng
-                        parents[nstate] = (state, kind)
-                        if old is not None:
-                            ties.pop(nstate, None)
-                        push(heap, (ng, nstate))
-                    elif ng <= old + EPS:
-                        ties.setdefault(nstate, []).append((state, kind))
-        self.complete = True
+    def _advance(self, goal_idx, reached) -> None:
+        if self.walker:
+            advance_walker(self, goal_idx, reached, self._heuristic)
+        else:
+            advance_general(self, goal_idx, reached, self._heuristic)
 
     # ----- answers -----
     def entries(self) -> dict[tuple[int, int], ReachEntry]:
@@ -306,32 +261,83 @@ class SearchResult:
         self.run()
         with self._lock:
             if self._entries is None:
-                self._entries = self._collect_entries()
+                self._entries = self._walker_entries() if self.walker else self._collect_entries()
         return self._entries
 
+    def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
+        """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
+        squares = self.planner.grid.squares
+        blocked = self.rules.ends_blocked
+        least: dict = {}
+        if self._heuristic is None:     # settled cheapest first: the first at a square is its cost
+            for k, cost in self.k_settled.items():
+                idx = k >> 1
+                if idx not in least:
+                    least[idx] = cost
+        else:
+            for k, cost in self.k_settled.items():
+                idx = k >> 1
+                if cost < least.get(idx, 1e18):
+                    least[idx] = cost
+        out = {}
+        new = ReachEntry.__new__
+        every_facing: dict = {}     # cost -> {facing: cost}, copied (copying beats building)
+        for idx, cost in least.items():
+            facings = every_facing.get(cost)
+            if facings is None:
+                facings = every_facing[cost] = dict.fromkeys(ALL_FACINGS, cost)
+            entry = new(ReachEntry)
+            entry.cost_ft = cost
+            entry.facings = facings.copy()
+            entry.altitudes = {0: cost}
+            entry.can_end = idx not in blocked
+            out[squares[idx]] = entry
+        return out
+
     def _collect_entries(self) -> dict[tuple[int, int], ReachEntry]:
-        out: dict[tuple[int, int], ReachEntry] = {}
         rules = self.rules
-        square = self.planner.grid.square
-        elevation = self.planner.grid.elevation
-        end_facings = rules.end_facings
-        may_end = rules.may_end
+        grid = self.planner.grid
+        stride = grid.stride
+        elevation = grid.elevation
         forced = rules.dive_end_height is not None
-        for state, cost in self.settled.items():
+        may_end = rules.may_end
+        start = rules.start
+        stationary = rules.stationary_free and not rules.must_dive
+        p = rules.params
+        turning = rules.turning - EPS
+        # End facings by (facing, may turn now): the same few tuples for every state.
+        keep = {f: (f,) for f in range(-1, 8)}
+        if p.keeps_facing or rules.must_dive:
+            keep[-1] = (self.figure.facing,)
+            turnable = keep
+        elif p.free_turning:
+            keep = turnable = {f: ALL_FACINGS for f in range(-1, 8)}
+        else:
+            keep[-1] = ALL_FACINGS
+            turnable = {f: tuple(g for g in range(8) if turn_octants(f, g) <= p.max_turn) for f in range(8)}
+            turnable[-1] = ALL_FACINGS
+        out: dict[tuple[int, int], ReachEntry] = {}
+        blocked = rules.ends_blocked
+        for state, cost in self.t_settled.items():
             if forced and not may_end(state):
                 continue
-            idx = state[0]
-            sq = square(idx)
+            idx, f, _par, s, h = state
+            y, x = divmod(idx, stride)
+            sq = (x - 1, y - 1)
             entry = out.get(sq)
             if entry is None:
-                entry = out[sq] = ReachEntry(cost_ft=cost, can_end=idx not in rules.ends_blocked)
+                entry = out[sq] = ReachEntry(cost_ft=cost, can_end=idx not in blocked)
             elif cost < entry.cost_ft:
                 entry.cost_ft = cost
+            if state == start and stationary:
+                ends = ALL_FACINGS
+            else:
+                ends = turnable[f] if s >= turning else keep[f]
             facings = entry.facings
-            for f in end_facings(state):
-                if cost < facings.get(f, 1e18):
-                    facings[f] = cost
-            alt = state[4] - elevation[idx]
+            for e in ends:
+                if cost < facings.get(e, 1e18):
+                    facings[e] = cost
+            alt = h - elevation[idx]
             if cost < entry.altitudes.get(alt, 1e18):
                 entry.altitudes[alt] = cost
         return out
@@ -363,11 +369,14 @@ class SearchResult:
         return (self.settled[state], altitude_change, 0 if state[1] == facing or facing is None else 1, state)
 
     def _states_at(self, idx: int) -> list:
+        if self.walker:
+            elevation = self.planner.grid.elevation[idx]
+            return [(idx, -1, par, 0, elevation) for par in (0, 1) if (idx << 1) | par in self.k_settled]
         if not self.complete:
-            return [st for st in self.settled if st[0] == idx]
+            return [st for st in self.t_settled if st[0] == idx]
         if self._by_square is None:
             by_square: dict = {}
-            for st in self.settled:
+            for st in self.t_settled:
                 by_square.setdefault(st[0], []).append(st)
             self._by_square = by_square
         return self._by_square.get(idx, [])
@@ -431,54 +440,4 @@ def route_of(rules: MoveRules, chain: list, facing: int | None) -> list[tuple[in
 
 
 def _direction(dx: int, dy: int) -> int:
-    from ..geometry import DELTA_TO_DIRECTION
     return DELTA_TO_DIRECTION[(dx, dy)]
-
-
-def _step_directions(rules: MoveRules) -> dict:
-    """facing -> (directions stepped without a facing change, directions that turn first)."""
-    p = rules.params
-    if rules.must_dive:
-        table = {f: ((), ()) for f in range(-1, 8)}
-    elif p.directions is not None:
-        table = {f: (tuple((f + d) % 8 for d in p.directions), ()) for f in range(8)}
-    elif rules.collapse:
-        table = {-1: (tuple(range(8)), ())}
-    else:
-        table = {}
-        for f in range(8):
-            turns = tuple(d for d in range(8) if d != f and turn_octants(f, d) <= p.max_turn)
-            table[f] = ((f,), turns)
-    if rules.no_diagonals:
-        table = {f: (tuple(d for d in a if d % 2 == 0), tuple(d for d in b if d % 2 == 0)) for f, (a, b) in table.items()}
-    return table
-
-
-def _vertical_moves(rules: MoveRules):
-    """A function (height, straight, floor, lowest) -> altitude changes in place: (kind, new height, new
-    straight, cost); `lowest` is the floor, or the top of an obstacle the flyer is over."""
-    max_above = rules.max_above
-    if rules.winged:
-        climb_every, climb = rules.climb_every, rules.winged_climb
-        dive_step, dive_mult = rules.dive_step, rules.dive_multiplier
-        may_climb = not rules.must_dive
-
-        def winged(h, s, floor, lowest):
-            moves = []
-            if may_climb and s >= climb_every - EPS and h + climb <= floor + max_above:
-                moves.append(("climb", h + climb, 0, 0))
-            if h > lowest:
-                drop = dive_step if h - lowest > dive_step else h - lowest
-                moves.append(("dive", h - drop, s, drop / dive_mult))
-            return moves
-        return winged
-    up, down = rules.rise_cost, rules.descend_cost
-
-    def floater(h, s, floor, lowest):
-        moves = []
-        if up is not None and h + 5 <= floor + max_above:
-            moves.append(("rise", h + 5, s, up))
-        if down is not None and h - 5 >= lowest:
-            moves.append(("descend", h - 5, s, down))
-        return moves
-    return floater

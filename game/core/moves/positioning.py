@@ -80,10 +80,14 @@ class Positioning:
         x, y = target
         if not self.map.in_bounds(x, y):
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
-        result = self._search(fig, mode)
-        chosen = fewest_shots(result, self.engagement, fig, self.figures, tuple(target), facing, altitude_ft)
+        target = tuple(target)
+        result = self._searches.get((fig, mode))
+        if result is None or not result.complete:
+            # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+        chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None:
-            raise RulesError(self.explainer(fig, mode).why(tuple(target), facing, altitude_ft, result))
+            raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))
         path, shots, note = chosen
         return PlannedMove(path, shots, note)
 

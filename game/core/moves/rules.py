@@ -28,6 +28,45 @@ PASS_OVER_FT = 10   # a flyer this high above a square's floor passes over figur
 ALL_FACINGS = tuple(range(8))
 
 
+class RulesetNumbers:
+    """The movement numbers of one ruleset, read once (a search is started for every hover)."""
+
+    def __init__(self, ruleset):
+        grid_rules = ruleset.section("grid")
+        alt = ruleset.section("altitude")
+        mv = ruleset.section("movement")
+        fc = ruleset.section("facing")
+        self.diagonal = grid_rules["diagonal"]
+        self.rule_510 = self.diagonal == "5-10"
+        self.no_diagonals = self.diagonal == "none"
+        self.diagonal_ft = 5 * 2 ** 0.5 if self.diagonal == "euclidean" else 5
+        self.corner_cutting = grid_rules["corner_cutting"]
+        self.climb_step = grid_rules["climb_step_ft"]
+        self.difficult_multiplier = mv["difficult_multiplier"]
+        self.withdraw_fraction = Fraction(mv["withdraw_fraction"])
+        self.winged_climb = alt["winged_climb_ft"]
+        self.dive_multiplier = alt["dive_multiplier"]
+        self.max_above = alt["max_altitude_ft"]
+        up, down = Fraction(alt["floater_climb_fraction"]), Fraction(alt["floater_descend_fraction"])
+        self.rise_cost = float(5 / up) if up else None
+        self.descend_cost = float(5 / down) if down else None
+        self.stall_fraction = Fraction(alt["stall_below_fraction"])
+        self.stationary_turns_free = fc["stationary_turns_free"]
+
+
+_NUMBERS: dict = {}
+
+
+def ruleset_numbers(ruleset) -> RulesetNumbers:
+    key = id(ruleset)
+    got = _NUMBERS.get(key)
+    if got is None or got[0] is not ruleset:
+        if len(_NUMBERS) > 64:
+            _NUMBERS.clear()
+        got = _NUMBERS[key] = (ruleset, RulesetNumbers(ruleset))
+    return got[1]
+
+
 def move_params(ruleset, figure: Figure, mode: str) -> MoveParams:
     mv = ruleset.section("movement")
     fc = ruleset.section("facing")
@@ -52,7 +91,7 @@ def move_params(ruleset, figure: Figure, mode: str) -> MoveParams:
     keeps_facing = False
     max_steps = None
     if mode == "withdraw":
-        budget = float(figure.move_ft * Fraction(mv["withdraw_fraction"]))
+        budget = float(figure.move_ft * ruleset_numbers(ruleset).withdraw_fraction)
         directions = WITHDRAW_DIRECTIONS
         keeps_facing = True
     elif mode == "sidestep":
@@ -83,15 +122,14 @@ class MoveRules:
         self.ruleset = ruleset
         self.figure = figure
         self.params = p = params
-        grid_rules = ruleset.section("grid")
-        alt = ruleset.section("altitude")
-        self.diagonal = grid_rules["diagonal"]
-        self.rule_510 = self.diagonal == "5-10"
-        self.no_diagonals = self.diagonal == "none"
-        self.diagonal_ft = 5 * 2 ** 0.5 if self.diagonal == "euclidean" else 5
-        self.corner_cutting = grid_rules["corner_cutting"]
-        self.climb_step = grid_rules["climb_step_ft"]
-        self.difficult_multiplier = ruleset.section("movement")["difficult_multiplier"]
+        n = self.numbers = ruleset_numbers(ruleset)
+        self.diagonal = n.diagonal
+        self.rule_510 = n.rule_510
+        self.no_diagonals = n.no_diagonals
+        self.diagonal_ft = n.diagonal_ft
+        self.corner_cutting = n.corner_cutting
+        self.climb_step = n.climb_step
+        self.difficult_multiplier = n.difficult_multiplier
         self.budget = p.budget_ft
         self.turning = p.turning_ft
         self.flying = p.flyer != "none"
@@ -102,20 +140,21 @@ class MoveRules:
         self.collapse = p.free_turning and p.directions is None and (not self.winged or not self.climb_every)
         self.tracks_straight = not self.collapse and (not p.keeps_facing or self.winged)
         self.straight_cap = max(self.turning, self.climb_every) if self.winged else self.turning
-        self.winged_climb = alt["winged_climb_ft"]
-        self.dive_multiplier = alt["dive_multiplier"]
-        self.dive_step = 5 * alt["dive_multiplier"]     # one square's worth of movement, dived
-        self.max_above = alt["max_altitude_ft"]
-        up, down = Fraction(alt["floater_climb_fraction"]), Fraction(alt["floater_descend_fraction"])
-        self.rise_cost = float(5 / up) if up else None
-        self.descend_cost = float(5 / down) if down else None
-        self.stationary_free = ruleset.section("facing")["stationary_turns_free"] and not figure.has_moved
+        self.winged_climb = n.winged_climb
+        self.dive_multiplier = n.dive_multiplier
+        self.dive_step = 5 * n.dive_multiplier     # one square's worth of movement, dived
+        self.max_above = n.max_above
+        self.rise_cost = n.rise_cost
+        self.descend_cost = n.descend_cost
+        self.stationary_free = n.stationary_turns_free and not figure.has_moved
         # Who blocks: foes block (a flyer high enough passes over them), allies may be passed.
         self.foes: dict[int, Figure] = {}
         self.allies: dict[int, Figure] = {}
+        stride, width, height = grid.stride, grid.width, grid.height
+        side = figure.side
         for (ox, oy), other in occupants.items():
-            if grid.in_bounds(ox, oy):
-                (self.foes if other.side != figure.side else self.allies)[grid.index(ox, oy)] = other
+            if 0 <= ox < width and 0 <= oy < height:
+                (self.foes if other.side != side else self.allies)[(oy + 1) * stride + ox + 1] = other
         self.ends_blocked = set(self.foes) | set(self.allies)
         self.start_idx = grid.index(figure.x, figure.y)
         floor = grid.elevation[self.start_idx]
@@ -152,7 +191,7 @@ class MoveRules:
             return (self.figure.facing,) if f < 0 else (f,)
         if f < 0 or self.params.free_turning:
             return ALL_FACINGS
-        if state[3] >= self.turning:
+        if state[3] >= self.turning - EPS:
             return tuple(g for g in range(8) if turn_octants(f, g) <= self.params.max_turn)
         return (f,)
 
@@ -476,4 +515,4 @@ class MoveRules:
         fig = self.figure
         if not self.winged or self.must_dive or (fig.altitude_ft <= 0 and end_altitude <= 0):
             return False  # the forced dive is the stall's consequence, not a new stall
-        return horizontal_ft < fig.move_ft * self.ruleset.fraction("altitude", "stall_below_fraction")
+        return horizontal_ft < fig.move_ft * self.numbers.stall_fraction

@@ -1,0 +1,429 @@
+"""The search's inner loops: the rules of rules.MoveRules applied inline, where players wait.
+
+Two loops over the same rules:
+- `advance_walker` for a free-turning walker (the common case): a state is just the square and
+  the diagonal parity, packed in one int (idx * 2 + parity), and each square's legal steps are
+  worked out once per map and ruleset (walls, ledges, wall corners, costs) and kept;
+- `advance_general` for everything else: states are (idx, facing, parity, straight, height).
+Both settle states in order of cost (plus, for a search aimed at one goal, a lower bound on
+the cost still to go: A* with an open-ground distance, which never overestimates), keep the
+equally cheap ways into each state, and stop when asked to (a goal's cost level is finished
+first). tests/test_planner_exhaustive.py and tests/test_follow.py hold them to MoveRules.
+"""
+from __future__ import annotations
+
+import heapq
+
+from ..geometry import turn_octants
+from .rules import EPS, PASS_OVER_FT
+
+_SQRT2 = 2 ** 0.5
+
+
+# ----- a lower bound on the cost still to go (A*) -----
+def make_heuristic(rules, target, altitude_ft):
+    """f(idx, parity, height) -> feet at least still needed to end on target, or None for no goal."""
+    if target is None:
+        return None
+    grid = rules.grid
+    stride = grid.stride
+    tx, ty = target[0] + 1, target[1] + 1
+    diagonal = rules.diagonal
+    vertical = None
+    if altitude_ft is not None and rules.flying:
+        goal_h = grid.elevation[grid.index(*target)] + altitude_ft
+        if rules.winged:
+            down = 1 / rules.dive_multiplier
+            up = 0.0
+        else:
+            down = (rules.descend_cost or 0) / 5
+            up = (rules.rise_cost or 0) / 5
+
+        def vertical(h):
+            return (h - goal_h) * down if h > goal_h else (goal_h - h) * up
+
+    def horizontal(idx, par):
+        y, x = divmod(idx, stride)
+        dx = x - tx if x > tx else tx - x
+        dy = y - ty if y > ty else ty - y
+        if dx > dy:
+            dx, dy = dy, dx
+        if diagonal == "5-10":
+            return 5 * dy + 5 * ((dx + par) >> 1)
+        if diagonal == "5":
+            return 5 * dy
+        if diagonal == "euclidean":
+            return 5 * (dy - dx) + 5 * _SQRT2 * dx
+        return 5 * (dx + dy)
+
+    if vertical is None:
+        return lambda idx, par, h: horizontal(idx, par)
+    return lambda idx, par, h: horizontal(idx, par) + vertical(h)
+
+
+# ----- free-turning walkers -----
+def walker_steps(rules) -> list:
+    """Per square (lazily): the legal steps out of it as (next idx, diagonal, cost at even parity,
+    cost at odd parity), whoever walks. Shared by every search on the map under the same numbers."""
+    grid = rules.grid
+    key = ("walker", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    table = grid.tables.get(key)
+    if table is None:
+        table = grid.tables[key] = [None] * len(grid.passable)
+    return table
+
+
+def _walker_row(rules, idx: int) -> tuple:
+    grid = rules.grid
+    passable, wall, elevation, difficult, offsets = grid.passable, grid.wall, grid.elevation, grid.difficult, grid.offsets
+    h = elevation[idx]
+    row = []
+    for d in range(8):
+        n = idx + offsets[d]
+        if not passable[n] or abs(elevation[n] - h) > rules.climb_step:
+            continue
+        diagonal = d & 1
+        if diagonal:
+            if rules.no_diagonals:
+                continue
+            if not rules.corner_cutting and (wall[idx + offsets[(d + 7) & 7]] or wall[idx + offsets[(d + 1) & 7]]):
+                continue
+            if rules.rule_510:
+                even, odd = 5, 10
+            else:
+                even = odd = rules.diagonal_ft
+        else:
+            even = odd = 5
+        if difficult[n]:
+            even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier
+        if walker_unit(rules) is not None:
+            even, odd = int(even), int(odd)   # whole feet: costs add up exactly and index the buckets
+        row.append((n, diagonal if rules.rule_510 else 0, even, odd))
+    return tuple(row)
+
+
+def walker_unit(rules) -> int | None:
+    """The step all a walker's costs (and the A* bound) are whole multiples of, for a bucket queue;
+    None when there is none (euclidean diagonals)."""
+    if rules.diagonal == "euclidean" or rules.difficult_multiplier != int(rules.difficult_multiplier):
+        return None
+    return 5
+
+
+def advance_walker(result, goal_idx, reached, heuristic) -> None:
+    """Settle int states (idx * 2 + parity) of a free-turning walker; see advance_general.
+
+    Costs come in whole 5-ft steps (but for euclidean diagonals), so the queue is a list of
+    buckets, one per 5 ft of cost (Dial's algorithm), cheaper than a heap. Equally cheap ways in
+    are not recorded here: walker_tight_parents finds them when a path is wanted (most searches
+    only feed a reachable set)."""
+    if result.k_unit is None:
+        return _advance_walker_heap(result, goal_idx, reached, heuristic)
+    rules = result.rules
+    table = walker_steps(rules)
+    foes = rules.foes
+    budget = rules.budget + EPS
+    parity_dominates = rules.parity_dominates
+    settled, best, parents = result.k_settled, result.k_best, result.k_parents
+    even_cost = result.k_even
+    buckets = result.k_buckets
+    unit = result.k_unit
+    level, pos = result.k_level, result.k_pos
+    elevation = rules.grid.elevation
+    goal_level = None
+    while level < len(buckets):
+        bucket = buckets[level]
+        while pos < len(bucket):
+            k = bucket[pos]
+            pos += 1
+            if k in settled:
+                continue
+            g = best[k]
+            idx = k >> 1
+            par = k & 1
+            if par:
+                if parity_dominates:
+                    g0 = even_cost.get(idx)
+                    if g0 is not None and g0 < g - EPS:
+                        continue  # the even count got here strictly cheaper and does everything this can
+            elif idx not in even_cost:
+                even_cost[idx] = g
+            settled[k] = g
+            if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, elevation[idx])):
+                goal_level = level
+            row = table[idx]
+            if row is None:
+                row = table[idx] = _walker_row(rules, idx)
+            for n, flips, even, odd in row:
+                ng = g + (odd if par else even)
+                if ng > budget or (foes and n in foes):
+                    continue
+                nk = (n << 1) | (par ^ flips)
+                old = best.get(nk)
+                if old is None or ng < old:
+                    best[nk] = ng
+                    parents[nk] = k
+                    buckets[(ng if heuristic is None else ng + heuristic(n, par ^ flips, 0)) // unit].append(nk)
+        level += 1
+        pos = 0
+        if goal_level is not None:
+            break   # the goal's cost level is finished
+    result.k_level, result.k_pos = level, pos
+    if level >= len(buckets):
+        result.complete = True
+
+
+def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
+    rules = result.rules
+    table = walker_steps(rules)
+    foes = rules.foes
+    budget = rules.budget + EPS
+    parity_dominates = rules.parity_dominates
+    settled, best, parents = result.k_settled, result.k_best, result.k_parents
+    even_cost = result.k_even
+    heap = result.k_heap
+    pop, push = heapq.heappop, heapq.heappush
+    goal_level = None
+    while heap:
+        key, k = pop(heap)
+        if goal_level is not None and key > goal_level + EPS:
+            push(heap, (key, k))
+            return
+        if k in settled:
+            continue
+        g = best[k]
+        idx = k >> 1
+        par = k & 1
+        if par:
+            if parity_dominates:
+                g0 = even_cost.get(idx)
+                if g0 is not None and g0 < g - EPS:
+                    continue
+        elif idx not in even_cost:
+            even_cost[idx] = g
+        settled[k] = g
+        if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.grid.elevation[idx])):
+            goal_level = key
+        row = table[idx]
+        if row is None:
+            row = table[idx] = _walker_row(rules, idx)
+        for n, flips, even, odd in row:
+            ng = g + (odd if par else even)
+            if ng > budget or (foes and n in foes):
+                continue
+            nk = (n << 1) | (par ^ flips)
+            old = best.get(nk)
+            if old is None or ng < old - EPS:
+                best[nk] = ng
+                parents[nk] = k
+                push(heap, (ng if heuristic is None else ng + heuristic(n, par ^ flips, 0), nk))
+    result.complete = True
+
+
+def walker_tight_parents(result, k: int) -> list[int]:
+    """Every settled int state with a step into k at exactly k's cost (the search's parent first)."""
+    rules = result.rules
+    table = walker_steps(rules)
+    settled = result.k_settled
+    g = settled[k]
+    idx, par = k >> 1, k & 1
+    first = result.k_parents[k]
+    out = [first]
+    offsets = rules.grid.offsets
+    for d in range(8):
+        n = idx - offsets[d]
+        row = table[n]
+        if row is None:
+            if not rules.grid.passable[n]:
+                continue
+            row = table[n] = _walker_row(rules, n)
+        for m, flips, even, odd in row:
+            if m != idx:
+                continue
+            u = (n << 1) | (par ^ flips)
+            gu = settled.get(u)
+            if u != first and gu is not None and abs(gu + (odd if u & 1 else even) - g) <= EPS:
+                out.append(u)
+    return out
+
+
+# ----- everything else -----
+def step_directions(rules) -> dict:
+    """facing -> (directions stepped without a facing change, directions that turn first)."""
+    p = rules.params
+    if rules.must_dive:
+        table = {f: ((), ()) for f in range(-1, 8)}
+    elif p.directions is not None:
+        table = {f: (tuple((f + d) % 8 for d in p.directions), ()) for f in range(8)}
+    elif rules.collapse:
+        table = {-1: (tuple(range(8)), ())}
+    else:
+        table = {}
+        for f in range(8):
+            turns = tuple(d for d in range(8) if d != f and turn_octants(f, d) <= p.max_turn)
+            table[f] = ((f,), turns)
+    if rules.no_diagonals:
+        table = {f: (tuple(d for d in a if d % 2 == 0), tuple(d for d in b if d % 2 == 0)) for f, (a, b) in table.items()}
+    return table
+
+
+def advance_general(result, goal_idx, reached, heuristic) -> None:
+    """Settle states until the heap is empty (result.complete) or, with `reached`, until a state it
+    accepts has settled and every state as cheap (by the heap's key) has too."""
+    rules = result.rules
+    grid = rules.grid
+    p = rules.params
+    passable, wall, difficult, elevation, top = grid.passable, grid.wall, grid.difficult, grid.elevation, grid.top
+    lowest = grid.lowest
+    offsets = grid.offsets
+    rule_510 = rules.rule_510
+    diag_ft = rules.diagonal_ft
+    corner_cutting = rules.corner_cutting
+    climb_step = rules.climb_step
+    dmul = rules.difficult_multiplier
+    budget = p.budget_ft + EPS
+    T = rules.turning - EPS
+    flying = rules.flying
+    winged = rules.winged
+    foes = rules.foes
+    collapse = rules.collapse
+    keeps = p.keeps_facing
+    tracks = rules.tracks_straight
+    cap = rules.straight_cap
+    parity_dominates = rules.parity_dominates
+    start_idx = rules.start_idx
+    one_step = p.max_steps is not None
+    steps_by_facing = step_directions(rules)
+    vertical = flying and not one_step
+    may_climb = winged and not rules.must_dive
+    climb_every = rules.climb_every - EPS
+    climb = rules.winged_climb
+    dive_step, dive_mult = rules.dive_step, rules.dive_multiplier
+    max_above = rules.max_above
+    rise, descend = rules.rise_cost, rules.descend_cost
+    settled, parents, ties, best, dominance = result.t_settled, result.t_parents, result.t_ties, result.t_best, result.dominance
+    heap = result.t_heap
+    pop, push = heapq.heappop, heapq.heappush
+    goal_level = None
+
+    def relax(state, nstate, ng, kind, npar, nidx, nh):
+        old = best.get(nstate)
+        if old is None or ng < old - EPS:
+            best[nstate] = ng
+            parents[nstate] = (state, kind)
+            if old is not None:
+                ties.pop(nstate, None)
+            push(heap, (ng if heuristic is None else ng + heuristic(nidx, npar, nh), nstate))
+        elif ng <= old + EPS:
+            got = ties.get(nstate)
+            if got is None:
+                ties[nstate] = [(state, kind)]
+            else:
+                got.append((state, kind))
+
+    while heap:
+        key, state = pop(heap)
+        if goal_level is not None and key > goal_level + EPS:
+            push(heap, (key, state))
+            return
+        if state in settled:
+            continue
+        g = best[state]
+        idx, f, par, s, h = state
+        # Dominance: a state settled strictly cheaper at the same square, facing and height that
+        # can turn (and climb) at least as soon, with a diagonal count at least as good. Equally
+        # cheap ones are kept: they are other routes of the same cost.
+        dom_key = (idx, f, h)
+        seen = dominance.get(dom_key)
+        if seen is None:
+            dominance[dom_key] = [(g, par, s)]
+        else:
+            pruned = False
+            for g0, par0, s0 in seen:
+                if g0 < g - EPS and s0 >= s and (par0 == par or (parity_dominates and par0 == 0)):
+                    pruned = True
+                    break
+            if pruned:
+                continue
+            seen.append((g, par, s))
+        settled[state] = g
+        if goal_level is None and idx == goal_idx and reached(state):
+            goal_level = key
+        if one_step and idx != start_idx:
+            continue
+        forward, turning_dirs = steps_by_facing[f]
+        for turned, dirs in ((False, forward), (True, turning_dirs if s >= T else ())):
+            kind = "turn+step" if turned else "step"
+            for d in dirs:
+                nidx = idx + offsets[d]
+                if flying:
+                    if h < elevation[nidx] or (not passable[nidx] and (top[nidx] < 0 or h < top[nidx])):
+                        continue
+                    if nidx in foes and h - elevation[nidx] < PASS_OVER_FT:
+                        continue
+                    nh = h
+                else:
+                    if not passable[nidx] or nidx in foes:
+                        continue
+                    nh = elevation[nidx]
+                    if nh - h > climb_step or h - nh > climb_step:
+                        continue
+                if d & 1:
+                    if not corner_cutting:
+                        a, b = idx + offsets[(d + 7) & 7], idx + offsets[(d + 1) & 7]
+                        if flying:
+                            if (h < elevation[a] or (not passable[a] and (top[a] < 0 or h < top[a]))
+                                    or h < elevation[b] or (not passable[b] and (top[b] < 0 or h < top[b]))):
+                                continue
+                        elif wall[a] or wall[b]:
+                            continue
+                    if rule_510:
+                        dist = 5 if par == 0 else 10
+                        npar = par ^ 1
+                    else:
+                        dist = diag_ft
+                        npar = 0
+                else:
+                    dist = 5
+                    npar = par
+                ng = g + (dist * dmul if (difficult[nidx] and not flying) else dist)
+                if ng > budget:
+                    continue
+                if keeps:
+                    nstate = (nidx, f, npar, s, nh)
+                elif collapse:
+                    nstate = (nidx, -1, npar, 0, nh)
+                else:
+                    ns = (dist if turned else s + dist) if tracks else 0
+                    nstate = (nidx, d, npar, ns if ns < cap else cap, nh)
+                old = best.get(nstate)
+                if old is None or ng < old - EPS:
+                    best[nstate] = ng
+                    parents[nstate] = (state, kind)
+                    if old is not None:
+                        ties.pop(nstate, None)
+                    push(heap, (ng if heuristic is None else ng + heuristic(nidx, npar, nh), nstate))
+                elif ng <= old + EPS:
+                    got = ties.get(nstate)
+                    if got is None:
+                        ties[nstate] = [(state, kind)]
+                    else:
+                        got.append((state, kind))
+        if vertical:
+            # Altitude changes in place (bfrpg Maneuverability): a winged flyer climbs after its
+            # straight stretch (free) and dives at its full rate; a floater rises and descends.
+            low = lowest[idx]
+            if winged:
+                if may_climb and s >= climb_every and h + climb <= elevation[idx] + max_above:
+                    relax(state, (idx, f, par, 0, h + climb), g, "climb", par, idx, h + climb)
+                if h > low:
+                    drop = dive_step if h - low > dive_step else h - low
+                    ng = g + drop / dive_mult
+                    if ng <= budget:
+                        relax(state, (idx, f, par, s, h - drop), ng, "dive", par, idx, h - drop)
+            else:
+                if rise is not None and h + 5 <= elevation[idx] + max_above and g + rise <= budget:
+                    relax(state, (idx, f, par, s, h + 5), g + rise, "rise", par, idx, h + 5)
+                if descend is not None and h - 5 >= low and g + descend <= budget:
+                    relax(state, (idx, f, par, s, h - 5), g + descend, "descend", par, idx, h - 5)
+    result.complete = True
