@@ -29,8 +29,9 @@ def make_heuristic(rules, target, altitude_ft):
     stride = grid.stride
     tx, ty = target[0] + 1, target[1] + 1
     diagonal = rules.diagonal
-    vertical = None
-    if altitude_ft is not None and rules.flying:
+    if altitude_ft is None or not rules.flying:
+        to_height = None
+    else:
         goal_h = grid.elevation[grid.index(*target)] + altitude_ft
         if rules.winged:
             down = 1 / rules.dive_multiplier
@@ -39,7 +40,7 @@ def make_heuristic(rules, target, altitude_ft):
             down = (rules.descend_cost or 0) / 5
             up = (rules.rise_cost or 0) / 5
 
-        def vertical(h):
+        def to_height(h):
             return (h - goal_h) * down if h > goal_h else (goal_h - h) * up
 
     def horizontal(idx, par):
@@ -56,9 +57,9 @@ def make_heuristic(rules, target, altitude_ft):
             return 5 * (dy - dx) + 5 * _SQRT2 * dx
         return 5 * (dx + dy)
 
-    if vertical is None:
+    if to_height is None:
         return lambda idx, par, h: horizontal(idx, par)
-    return lambda idx, par, h: horizontal(idx, par) + vertical(h)
+    return lambda idx, par, h: horizontal(idx, par) + to_height(h)
 
 
 # ----- free-turning walkers -----
@@ -267,20 +268,76 @@ def step_directions(rules) -> dict:
     return table
 
 
+_NEVER = float("inf")
+
+
+def general_steps(rules) -> list:
+    """Per square (lazily): for each of the 8 directions, None if no figure of this kind may ever
+    step that way, else (next idx, parity flips, cost at even parity, cost at odd parity, feet
+    straight ahead at even, at odd, height a flyer needs, a walker's new height)."""
+    grid = rules.grid
+    key = ("general", rules.flying, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    table = grid.tables.get(key)
+    if table is None:
+        table = grid.tables[key] = [None] * len(grid.passable)
+    return table
+
+
+def _over(grid, idx):
+    """The least height a flyer may be at over a square (never, for a wall with no stated height)."""
+    if grid.passable[idx]:
+        return grid.elevation[idx]
+    return grid.top[idx] if grid.top[idx] >= 0 else _NEVER
+
+
+def _general_row(rules, idx: int) -> tuple:
+    grid = rules.grid
+    offsets = grid.offsets
+    h = grid.elevation[idx]
+    row = []
+    for d in range(8):
+        n = idx + offsets[d]
+        diagonal = d & 1
+        if diagonal and rules.no_diagonals:
+            row.append(None)
+            continue
+        if rules.flying:
+            need = _over(grid, n)
+            if diagonal and not rules.corner_cutting:
+                need = max(need, _over(grid, idx + offsets[(d + 7) & 7]), _over(grid, idx + offsets[(d + 1) & 7]))
+            if need == _NEVER:
+                row.append(None)
+                continue
+        else:
+            need = 0
+            if not grid.passable[n] or abs(grid.elevation[n] - h) > rules.climb_step:
+                row.append(None)
+                continue
+            if diagonal and not rules.corner_cutting and (grid.wall[idx + offsets[(d + 7) & 7]]
+                                                          or grid.wall[idx + offsets[(d + 1) & 7]]):
+                row.append(None)
+                continue
+        if diagonal:
+            if rules.rule_510:
+                even, odd = 5, 10
+            else:
+                even = odd = rules.diagonal_ft
+        else:
+            even = odd = 5
+        dist_even, dist_odd = even, odd
+        if grid.difficult[n] and not rules.flying:
+            even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier
+        row.append((n, diagonal if rules.rule_510 else 0, even, odd, dist_even, dist_odd, need, grid.elevation[n]))
+    return tuple(row)
+
+
 def advance_general(result, goal_idx, reached, heuristic) -> None:
     """Settle states until the heap is empty (result.complete) or, with `reached`, until a state it
     accepts has settled and every state as cheap (by the heap's key) has too."""
     rules = result.rules
     grid = rules.grid
     p = rules.params
-    passable, wall, difficult, elevation, top = grid.passable, grid.wall, grid.difficult, grid.elevation, grid.top
-    lowest = grid.lowest
-    offsets = grid.offsets
-    rule_510 = rules.rule_510
-    diag_ft = rules.diagonal_ft
-    corner_cutting = rules.corner_cutting
-    climb_step = rules.climb_step
-    dmul = rules.difficult_multiplier
+    elevation, lowest = grid.elevation, grid.lowest
     budget = p.budget_ft + EPS
     T = rules.turning - EPS
     flying = rules.flying
@@ -303,23 +360,9 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
     rise, descend = rules.rise_cost, rules.descend_cost
     settled, parents, ties, best, dominance = result.t_settled, result.t_parents, result.t_ties, result.t_best, result.dominance
     heap = result.t_heap
+    rows = general_steps(rules)
     pop, push = heapq.heappop, heapq.heappush
     goal_level = None
-
-    def relax(state, nstate, ng, kind, npar, nidx, nh):
-        old = best.get(nstate)
-        if old is None or ng < old - EPS:
-            best[nstate] = ng
-            parents[nstate] = (state, kind)
-            if old is not None:
-                ties.pop(nstate, None)
-            push(heap, (ng if heuristic is None else ng + heuristic(nidx, npar, nh), nstate))
-        elif ng <= old + EPS:
-            got = ties.get(nstate)
-            if got is None:
-                ties[nstate] = [(state, kind)]
-            else:
-                got.append((state, kind))
 
     while heap:
         key, state = pop(heap)
@@ -351,44 +394,34 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
             goal_level = key
         if one_step and idx != start_idx:
             continue
+        row = rows[idx]
+        if row is None:
+            row = rows[idx] = _general_row(rules, idx)
         forward, turning_dirs = steps_by_facing[f]
         for turned, dirs in ((False, forward), (True, turning_dirs if s >= T else ())):
             kind = "turn+step" if turned else "step"
             for d in dirs:
-                nidx = idx + offsets[d]
+                e = row[d]
+                if e is None:
+                    continue
+                nidx, flips, cost_even, cost_odd, dist_even, dist_odd, need, nh = e
                 if flying:
-                    if h < elevation[nidx] or (not passable[nidx] and (top[nidx] < 0 or h < top[nidx])):
+                    if h < need:
                         continue
-                    if nidx in foes and h - elevation[nidx] < PASS_OVER_FT:
+                    if foes and nidx in foes and h - elevation[nidx] < PASS_OVER_FT:
                         continue
                     nh = h
+                elif foes and nidx in foes:
+                    continue
+                if par:
+                    ng = g + cost_odd
+                    dist = dist_odd
                 else:
-                    if not passable[nidx] or nidx in foes:
-                        continue
-                    nh = elevation[nidx]
-                    if nh - h > climb_step or h - nh > climb_step:
-                        continue
-                if d & 1:
-                    if not corner_cutting:
-                        a, b = idx + offsets[(d + 7) & 7], idx + offsets[(d + 1) & 7]
-                        if flying:
-                            if (h < elevation[a] or (not passable[a] and (top[a] < 0 or h < top[a]))
-                                    or h < elevation[b] or (not passable[b] and (top[b] < 0 or h < top[b]))):
-                                continue
-                        elif wall[a] or wall[b]:
-                            continue
-                    if rule_510:
-                        dist = 5 if par == 0 else 10
-                        npar = par ^ 1
-                    else:
-                        dist = diag_ft
-                        npar = 0
-                else:
-                    dist = 5
-                    npar = par
-                ng = g + (dist * dmul if (difficult[nidx] and not flying) else dist)
+                    ng = g + cost_even
+                    dist = dist_even
                 if ng > budget:
                     continue
+                npar = par ^ flips
                 if keeps:
                     nstate = (nidx, f, npar, s, nh)
                 elif collapse:
@@ -412,18 +445,32 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
         if vertical:
             # Altitude changes in place (bfrpg Maneuverability): a winged flyer climbs after its
             # straight stretch (free) and dives at its full rate; a floater rises and descends.
+            moves = []
             low = lowest[idx]
             if winged:
                 if may_climb and s >= climb_every and h + climb <= elevation[idx] + max_above:
-                    relax(state, (idx, f, par, 0, h + climb), g, "climb", par, idx, h + climb)
+                    moves.append(((idx, f, par, 0, h + climb), g, "climb"))
                 if h > low:
                     drop = dive_step if h - low > dive_step else h - low
-                    ng = g + drop / dive_mult
-                    if ng <= budget:
-                        relax(state, (idx, f, par, s, h - drop), ng, "dive", par, idx, h - drop)
+                    if g + drop / dive_mult <= budget:
+                        moves.append(((idx, f, par, s, h - drop), g + drop / dive_mult, "dive"))
             else:
                 if rise is not None and h + 5 <= elevation[idx] + max_above and g + rise <= budget:
-                    relax(state, (idx, f, par, s, h + 5), g + rise, "rise", par, idx, h + 5)
+                    moves.append(((idx, f, par, s, h + 5), g + rise, "rise"))
                 if descend is not None and h - 5 >= low and g + descend <= budget:
-                    relax(state, (idx, f, par, s, h - 5), g + descend, "descend", par, idx, h - 5)
+                    moves.append(((idx, f, par, s, h - 5), g + descend, "descend"))
+            for nstate, ng, kind in moves:
+                old = best.get(nstate)
+                if old is None or ng < old - EPS:
+                    best[nstate] = ng
+                    parents[nstate] = (state, kind)
+                    if old is not None:
+                        ties.pop(nstate, None)
+                    push(heap, (ng if heuristic is None else ng + heuristic(idx, par, nstate[4]), nstate))
+                elif ng <= old + EPS:
+                    got = ties.get(nstate)
+                    if got is None:
+                        ties[nstate] = [(state, kind)]
+                    else:
+                        got.append((state, kind))
     result.complete = True

@@ -221,7 +221,7 @@ class MoveRules:
              turned: bool) -> tuple[str, float, tuple, int]:
         """(kind, cost, next state, facing after) of the step to `to` = (x, y, facing, altitude_ft),
         or RulesError in a player's words naming the rule it breaks."""
-        grid, p, who = self.grid, self.params, self.figure.label
+        grid, who = self.grid, self.figure.label
         idx, f, par, s, h = state
         px, py = grid.square(idx)
         x, y, facing, altitude = to
