@@ -122,11 +122,10 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
         return _advance_walker_heap(result, goal_idx, reached, heuristic)
     rules = result.rules
     table = walker_steps(rules)
-    foes = rules.foes
+    foes = rules.foes or None
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
     settled, best, parents = result.k_settled, result.k_best, result.k_parents
-    even_cost = result.k_even
     buckets = result.k_buckets
     unit = result.k_unit
     level, pos = result.k_level, result.k_pos
@@ -142,29 +141,29 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
             g = best[k]
             idx = k >> 1
             par = k & 1
-            if par:
-                if parity_dominates:
-                    g0 = even_cost.get(idx)
-                    if g0 is not None and g0 < g - EPS:
-                        continue  # the even count got here strictly cheaper and does everything this can
-            elif idx not in even_cost:
-                even_cost[idx] = g
+            if par and parity_dominates:
+                g0 = settled.get(k - 1)
+                if g0 is not None and g0 < g - EPS:
+                    continue  # the even count got here strictly cheaper and does everything this can
             settled[k] = g
-            if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, elevation[idx])):
+            if idx == goal_idx and goal_level is None and reached((idx, -1, par, 0, elevation[idx])):
                 goal_level = level
             row = table[idx]
             if row is None:
                 row = table[idx] = _walker_row(rules, idx)
             for n, flips, even, odd in row:
                 ng = g + (odd if par else even)
-                if ng > budget or (foes and n in foes):
+                if ng > budget or (foes is not None and n in foes):
                     continue
                 nk = (n << 1) | (par ^ flips)
                 old = best.get(nk)
                 if old is None or ng < old:
                     best[nk] = ng
                     parents[nk] = k
-                    buckets[(ng if heuristic is None else ng + heuristic(n, par ^ flips, 0)) // unit].append(nk)
+                    if heuristic is None:
+                        buckets[ng // unit].append(nk)
+                    else:
+                        buckets[(ng + heuristic(n, par ^ flips, 0)) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
@@ -181,7 +180,6 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
     settled, best, parents = result.k_settled, result.k_best, result.k_parents
-    even_cost = result.k_even
     heap = result.k_heap
     pop, push = heapq.heappop, heapq.heappush
     goal_level = None
@@ -195,13 +193,10 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
         g = best[k]
         idx = k >> 1
         par = k & 1
-        if par:
-            if parity_dominates:
-                g0 = even_cost.get(idx)
-                if g0 is not None and g0 < g - EPS:
-                    continue
-        elif idx not in even_cost:
-            even_cost[idx] = g
+        if par and parity_dominates:
+            g0 = settled.get(k - 1)
+            if g0 is not None and g0 < g - EPS:
+                continue
         settled[k] = g
         if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.grid.elevation[idx])):
             goal_level = key

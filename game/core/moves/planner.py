@@ -147,7 +147,6 @@ class SearchResult:
             self.k_settled: dict = {}
             self.k_best = {start_key: 0.0}
             self.k_parents = {start_key: -1}
-            self.k_even: dict = {}
             self.k_unit = walker_unit(rules)
             first_key = 0 if self._heuristic is None else self._heuristic(rules.start_idx, rules.start[2], 0)
             self.k_heap = [(first_key, start_key)]
@@ -268,17 +267,16 @@ class SearchResult:
         """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
         squares = self.planner.grid.squares
         blocked = self.rules.ends_blocked
-        least: dict = {}
         if self._heuristic is None:     # settled cheapest first: the first at a square is its cost
+            least: dict = {}
             for k, cost in self.k_settled.items():
-                idx = k >> 1
-                if idx not in least:
-                    least[idx] = cost
+                if k >> 1 not in least:
+                    least[k >> 1] = cost
         else:
+            least = {}
             for k, cost in self.k_settled.items():
-                idx = k >> 1
-                if cost < least.get(idx, 1e18):
-                    least[idx] = cost
+                if cost < least.get(k >> 1, 1e18):
+                    least[k >> 1] = cost
         out = {}
         new = ReachEntry.__new__
         every_facing: dict = {}     # cost -> {facing: cost}, copied (copying beats building)
