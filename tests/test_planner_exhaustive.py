@@ -123,7 +123,7 @@ def test_other_paces_match_the_exhaustive_search(bmap, occupants, ruleset_id, mo
     _compare(bmap, ruleset_id, mover, mode, occupants)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ground(flyers=True, size=9), others(size=9), st.sampled_from(RULESET_IDS), st.sampled_from(["walk", "run"]),
        st.sampled_from(["winged", "floater", "incorporeal"]), st.sampled_from([0, 5, 10]),
        st.sampled_from([0, 10, 20]), st.integers(0, 7), st.booleans())
