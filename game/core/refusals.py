@@ -112,7 +112,7 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "move.none-left": lambda p: f"{p['who']} has no movement left this round (it has moved {feet(p['moved_ft'])} ft)",
     "move.exit-not-on-edge": lambda p: f"to leave the battle {p['who']} must end its move on the edge of the map",
     "move.no-path": lambda p: p["why"],
-    "move.path-differs": lambda p: p["why"],
+    "move.path": lambda p: p["why"],
     # ----- attacking -----
     "attack.own-side": lambda p: f"{p['target']} is on {p['who']}'s side",
     "attack.target-down": lambda p: f"{p['target']} is already out of the fight",

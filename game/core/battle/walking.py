@@ -21,7 +21,7 @@ def carry_movement(battle, fig: Figure, path, mode: str) -> Figure:
     """The figure after a move, remembering what the rest of its round's movement must obey."""
     diagonals, straight = movement_after(battle.figures[fig.id], path, battle.ruleset.diagonal)
     return replace(fig, diagonals_moved=diagonals, straight_ft=straight, has_moved=True,
-                   running=fig.running or mode in ("run", "jog", "charge"))
+                   running=fig.running or mode in ("run", "jog", "charge"), must_dive=path.stall)
 
 
 def on_edge(battle, step) -> bool:

@@ -48,18 +48,17 @@ def plan_route(battle, fig: Figure, to, mode: str, facing=None, altitude_ft=None
 
 
 def carried_route(battle, fig: Figure, action: Move, mode: str) -> PlannedMove:
-    """The move along the steps the player saw (action.path), checked step by step."""
+    """The move along the steps the player saw (action.path), each checked with the rules of the
+    move; the refusal names the first step that breaks one."""
     steps = tuple(action.path)
-    if not steps or (steps[-1][0], steps[-1][1]) != tuple(action.to):
-        refuse("move.path-differs", why=f"the path given for {fig.label} does not end on {action.to[0]},{action.to[1]}")
-    planned = plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft)
-    ours = tuple((s.x, s.y, s.facing, s.altitude_ft) for s in planned.path.steps[1:])
-    if ours != steps:
-        i = next((i for i, (a, b) in enumerate(zip(ours, steps)) if a != b), min(len(ours), len(steps)))
-        x, y = steps[min(i, len(steps) - 1)][:2]
-        refuse("move.path-differs", why=f"step {i + 1} of the path given for {fig.label} (to {x},{y}) is not on "
-                                        f"the path the rules find for this move")
-    return planned
+    end = (steps[-1][0], steps[-1][1]) if steps else fig.pos
+    if end != tuple(action.to):
+        refuse("move.path", why=f"the path given for {fig.label} ends on {end[0]},{end[1]}, not on "
+                                f"{action.to[0]},{action.to[1]}")
+    try:
+        return battle.positioning().follow(fig.id, steps, mode)
+    except RulesError as err:
+        refuse("move.path", why=str(err))
 
 
 def check_move(battle, action: Move) -> MovePlan:

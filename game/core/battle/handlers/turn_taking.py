@@ -9,12 +9,16 @@ from ...events import Event, EventKind
 from ...figure import Figure
 from ...geometry import FACINGS, parse_facing
 from ...refusals import refuse
+from ...moves.positioning import PlannedMove
 from ..budgets import require_turn
+from ..state import MoveOrder
+from ..walking import walk
 
 
 @dataclass(frozen=True)
 class EndTurnPlan:
     figure: Figure
+    forced_dive: PlannedMove | None = None   # a stalled flyer that did not move dives as it ends its turn
 
 
 @dataclass(frozen=True)
@@ -24,19 +28,43 @@ class PlacePlan:
 
 
 def check_end_turn(battle, action: EndTurn) -> EndTurnPlan:
-    return EndTurnPlan(require_turn(battle, action.figure))
+    fig = require_turn(battle, action.figure)
+    dive = None
+    if must_dive_now(battle, fig):
+        try:
+            dive = battle.positioning().plan(fig.id, fig.pos, "walk")
+        except RulesError:
+            dive = None
+    return EndTurnPlan(fig, dive)
+
+
+def must_dive_now(battle, fig: Figure) -> bool:
+    """A winged flyer that stalled on its last move and has not moved this round: its round's
+    movement is the dive (bfrpg Maneuverability), taken as it ends its turn if it did not move."""
+    return (fig.must_dive and fig.flyer == "winged" and fig.altitude_ft > 0 and not fig.has_moved
+            and fig.id not in battle.state.move_orders and battle.able(fig.id))
 
 
 def apply_end_turn(battle, plan: EndTurnPlan) -> list[Event]:
     fig = plan.figure
     s = battle.state
+    events: list[Event] = []
+    if plan.forced_dive is not None:
+        rule = battle.ruleset.cite("flyer-altitude")
+        events.append(Event(kind=EventKind.STALL, rule=rule, actor=fig.id, data={"forced_dive": True},
+                            text=f"{fig.label} stalled on its last move and must dive at its full rate ({rule})"))
+        if s.phase == "declare":
+            path = plan.forced_dive.path
+            s.move_orders[fig.id] = MoveOrder(tuple(path.steps), "walk", path.total_ft)
+        else:
+            events.extend(walk(battle, fig, plan.forced_dive, "walk"))
     if s.phase == "declare":
         s.declare_done.add(fig.id)
-        return [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("action-declaration"), actor=fig.id,
-                      text=f"{fig.label} has declared")]
+        return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("action-declaration"), actor=fig.id,
+                               text=f"{fig.label} has declared")]
     s.done.add(fig.id)
-    return [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("turn-order"), actor=fig.id,
-                  text=f"{fig.label} ends its turn")]
+    return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("turn-order"), actor=fig.id,
+                           text=f"{fig.label} ends its turn")]
 
 
 def check_gm_place(battle, action: GmPlace) -> PlacePlan:
