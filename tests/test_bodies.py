@@ -26,3 +26,15 @@ def test_an_unconscious_figure_does_not_block_or_engage_either():
     b.figures_moved()
     eng = b.positioning().threats()["engaged"]
     assert eng == []
+
+
+def test_a_figure_felled_mid_action_still_strikes_where_it_fell():
+    """bfrpg:set-weapon-against-charge: the blows are simultaneous, so a charger felled by the set spear
+    still strikes; its body is out of the way of everyone else, yet its own attack is judged from
+    where it fell (found by the one-engine property test)."""
+    b = make_battle("bfrpg", OPEN, [fig("a", "blue", 2, 2, "E", stats={"hp": 20}), fig("b", "red", 3, 2, "W", stats={"hp": 20})])
+    b.states["a"].conditions["dead"] = 0
+    b.figures_moved()
+    assert "a" not in [f.id for f in b.positioning().figures]
+    bd = b.explain_attack("a", "b")
+    assert bd.allowed and bd.kind == "melee"

@@ -65,7 +65,7 @@ class _Sheet:
             where.append(Modifier(name, int(value), self.rs.cite(rule), key))
 
     def sight(self):
-        return self.battle.positioning().sight(self.attacker.id, self.target.id)
+        return self.battle.positioning().sight_between(self.attacker, self.target)
 
 
 def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackContext | None = None) -> Breakdown:

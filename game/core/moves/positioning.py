@@ -156,7 +156,11 @@ class Positioning:
         return MoveSearch(self, fig, mode, result, result.occupants)
 
     def sight(self, viewer_id: str, target_id: str) -> Sight:
-        a, b = self.figure(viewer_id), self.figure(target_id)
+        return self.sight_between(self.figure(viewer_id), self.figure(target_id))
+
+    def sight_between(self, a: Figure, b: Figure) -> Sight:
+        """Sight and cover from figure a to figure b, wherever they stand (one of them may have just
+        fallen and still strike, simultaneously), with the figures here in the way."""
         standing = {f.pos: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id)}
         return self.sight_map.sight(a.pos, b.pos, a.altitude_ft, b.altitude_ft, standing)
 
