@@ -41,7 +41,7 @@ def test_path_under_each_ruleset(capsys, ruleset):
 def test_path_reports_parting_shot(capsys):
     code, data = run_json(capsys, "path", CORRIDOR, "hero", "3,6")
     assert [p["attacker"] for p in data["parting_shots"]] == ["gob1"]
-    assert data["parting_shots"][0]["rule"] == "bfrpg:parting-shot" and data["parting_shots"][0]["bonus"] == 2
+    assert data["parting_shots"][0]["rule"] == "bfrpg:defensive-movement" and data["parting_shots"][0]["bonus"] == 2
 
 
 def test_illegal_path_exit_1_with_reason(capsys):

@@ -213,7 +213,7 @@ def test_bfrpg_parting_shot_when_turning_away_not_when_withdrawing():
     """bfrpg:defensive-movement: +2 parting shot for turning your back; a fighting withdrawal avoids it."""
     pos = _duel("bfrpg")
     shots = pos.plan("hero", (2, 5)).parting_shots
-    assert [(s.attacker_id, s.bonus, s.rule) for s in shots] == [("orc", 2, "bfrpg:parting-shot")]
+    assert [(s.attacker_id, s.bonus, s.rule) for s in shots] == [("orc", 2, "bfrpg:defensive-movement")]
     assert pos.plan("hero", (3, 5), mode="withdraw").parting_shots == ()
 
 
@@ -252,7 +252,7 @@ def test_cnc_hasty_disengage_vs_fighting_disengage():
     """cnc:disengaging-from-combat: hasty gives a free attack; fighting disengagement does not."""
     pos = positioning(open_map(), "cnc", fig("hero", "blue", 5, 5, "W"), fig("orc", "red", 6, 5, "W"))
     shots = pos.plan("hero", (0, 5), mode="run").parting_shots
-    assert [(s.attacker_id, s.rule) for s in shots] == [("orc", "cnc:disengaging")]
+    assert [(s.attacker_id, s.rule) for s in shots] == [("orc", "cnc:disengaging-from-combat")]
     pos = _duel("cnc")
     assert pos.plan("hero", (3, 5), mode="withdraw").parting_shots == ()
 

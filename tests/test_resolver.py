@@ -12,9 +12,10 @@ from test_combat_helpers import OPEN, fig, make_battle
 RULESETS = ("bfrpg", "odnd", "cnc", "ch17", "spelljammer")
 
 
-def until_turn(b, fid, limit=200):
+def until_turn(b, fid, limit=200, declare=False):
+    """Pass turns until it is fid's turn to act (its declaration turn instead, with declare=True)."""
     for _ in range(limit):
-        if b.current == fid:
+        if b.current == fid and (b.state.phase == "declare") == declare:
             return
         b.apply(EndTurn(b.current))
     raise AssertionError(f"{fid} never got a turn")
@@ -37,16 +38,17 @@ def test_current_is_always_answerable_and_end_turn_always_legal(rid):
 
 
 def test_bfrpg_parting_shot_is_rolled_when_the_move_is_applied():
-    """bfrpg:parting-shot: turning your back on an adjacent foe and moving away gives it a +2 free attack."""
+    """bfrpg:defensive-movement: turning your back on an adjacent foe and moving away gives it a +2 free
+    attack; that +2 is the price of the turned back, so no rear +2 comes on top."""
     b = make_battle("bfrpg", OPEN, [fig("hero", "blue", 4, 4, "E", stats={"hp": 30}),
                                     fig("gob", "red", 5, 4, "W", stats={"hp": 30})])
     until_turn(b, "gob")
     events = b.apply(Move("gob", to=(10, 4), mode="walk"))
     shots = [e for e in events if e.kind == "parting-shot"]
     assert len(shots) == 1 and shots[0].actor == "hero" and shots[0].target == "gob"
-    assert shots[0].rule == "bfrpg:parting-shot"
+    assert shots[0].rule == "bfrpg:defensive-movement"
     mods = {m.name: m.value for m in shots[0].modifiers}
-    assert mods["parting shot"] == 2 and mods["from behind (rear)"] == 2
+    assert mods["parting shot"] == 2 and not any(n.startswith("from behind") for n in mods)
     assert "parting shot" in shots[0].text and "vs AC" in shots[0].text
     # even with no attacks left, and it costs none
     assert b.state_of("hero").attacks_made == 0
@@ -132,9 +134,10 @@ def test_odnd_longer_reach_strikes_first_in_the_first_round():
 
 
 def test_cnc_hasty_disengagement_free_attack_and_ac_penalty():
-    """cnc:disengaging-from-combat: a hasty disengagement gives the foe a free attack; -2 AC for the round."""
+    """cnc:disengaging-from-combat: a hasty disengagement, announced at the start of the round, gives the
+    foe a free attack; -2 AC for the round."""
     b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 40}), fig("b", "red", 5, 4, "W", stats={"hp": 40})])
-    until_turn(b, "b")
+    until_turn(b, "b", declare=True)
     events = b.apply(Disengage("b", to=(12, 4), style="hasty"))
     assert "parting-shot" in kinds(events)
     shot = next(e for e in events if e.kind == "parting-shot")
@@ -145,7 +148,7 @@ def test_cnc_hasty_disengagement_free_attack_and_ac_penalty():
 def test_cnc_fighting_disengagement_is_free_of_attacks():
     """cnc:disengaging-from-combat: a fighting disengagement backs off half the move, no free attack."""
     b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 40}), fig("b", "red", 5, 4, "W", stats={"hp": 40})])
-    until_turn(b, "b")
+    until_turn(b, "b", declare=True)
     events = b.apply(Disengage("b", to=(7, 4), style="fighting"))
     assert "parting-shot" not in kinds(events)
 

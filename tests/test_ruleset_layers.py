@@ -72,7 +72,7 @@ def test_a_ruleset_overrides_fields_and_keeps_the_rest():
 
 def test_hold_rule_is_a_key_per_ruleset(tmp_path):
     assert load_ruleset("ch17").section("round")["hold_rule"] == "hold-action"
-    assert load_ruleset("odnd").section("round")["hold_rule"] == "encounter-order"
+    assert load_ruleset("odnd").section("round")["hold_rule"] == "choice-holding"
     assert load_ruleset("bfrpg").section("round")["hold_rule"] == "initiative"
     mini = load_ruleset_file(write(tmp_path, "mini.toml", MINIMAL + '[round]\nrule = "turn-order"\n'))
     assert mini.section("round")["hold_rule"] == "turn-order"   # unset: the round's rule
@@ -105,7 +105,7 @@ def test_user_file_on_a_bundled_base(tmp_path):
 
 def test_defenses_merge_by_style_and_conditions_by_name(tmp_path):
     path = house(tmp_path, '[[defenses]]\nstyle = "total-defense"\nparry_bonus = 2\n'
-                           '[[defenses]]\nstyle = "dodge"\nbonus = 2\nrule = "dodging"\n'
+                           '[[defenses]]\nstyle = "dodge"\nbonus = 2\nrule = "parrying-and-defensive-combat"\n'
                            '[[conditions]]\nname = "prone"\nattack = -2\n')
     rs, bfrpg = load_ruleset_file(path), load_ruleset("bfrpg")
     assert [d["style"] for d in rs.section("defenses")] == ["partial-defense", "total-defense", "dodge"]

@@ -112,6 +112,12 @@ class Hold(Action):
 
 
 @dataclass(frozen=True)
+class Stand(Action):
+    """Get up from prone, at the cost the ruleset's [prone].stand gives (the whole turn, half the move)."""
+    kind: ClassVar[str] = "stand"
+
+
+@dataclass(frozen=True)
 class EndTurn(Action):
     kind: ClassVar[str] = "end-turn"
 
@@ -131,7 +137,7 @@ class GmPlace(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in
                                          (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold,
-                                          EndTurn, GmPlace)}
+                                          Stand, EndTurn, GmPlace)}
 
 
 def action_from_json(data: dict) -> Action:

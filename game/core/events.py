@@ -40,6 +40,7 @@ class EventKind(StrEnum):
     AIM = "aim"
     DEFEND = "defend"
     HOLD = "hold"
+    STAND = "stand"
     END_TURN = "end-turn"
     GM_PLACE = "gm-place"
     # attacks (each rolls to hit)

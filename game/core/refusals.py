@@ -68,6 +68,13 @@ def feet(value) -> str:
     return f"{int(value)}" if value.is_integer() else f"{value:.1f}"
 
 
+PRONE_WORDS = {
+    "turn": "it must stand up first (an action of its own), which takes its whole turn",
+    "half-move": "it must stand up first (an action of its own), which costs half its move",
+    "round-end": "it stays down until the end of the round",
+}
+
+
 def _rule(p: dict) -> str:
     return f" ({p['rule']})" if p.get("rule") else ""
 
@@ -79,7 +86,9 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "battle.unknown-figure": lambda p: f"there is no figure {p['figure']!r} in this battle",
     "battle.bad-value": lambda p: p["why"],
     "turn.not-yours": lambda p: f"it is not {p['who']}'s turn; it is {p['current']}'s",
-    "prone": lambda p: f"{p['who']} is prone: getting up takes its whole turn",
+    "prone": lambda p: f"{p['who']} is prone: " + PRONE_WORDS[p["stand"]] + _rule(p),
+    "declare.not-declared": lambda p: (f"{p['what']} are not part of this ruleset's declarations (it declares: "
+                                       f"{p['declared']}); they come on the figure's initiative number"),
     "declare.only-declarations": lambda p: f"{p['what']} come on their initiative numbers, after the declarations",
     # ----- the game master -----
     "place.off-map": lambda p: f"{p['x']},{p['y']} is off the map ({p['width']} x {p['height']} squares)",
@@ -147,6 +156,13 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "charge.limit": lambda p: (f"{p['who']} has already charged; the rules allow {p['limit']} charge per battle"
                                f"{_rule(p)}"),
     "charge.wrong-phase": lambda p: "a charge is made in the movement phase",
+    "charge.not-announced": lambda p: (f"{p['who']} did not announce a charge: a charge is announced in the "
+                                       f"declarations, before initiative{_rule(p)}"),
+    "charge.other-target": lambda p: (f"{p['who']} announced a charge at {p['announced']}, not at {p['target']}"
+                                      f"{_rule(p)}"),
+    "charge.already-announced": lambda p: f"{p['who']} has already announced a charge at {p['target']}",
+    "charge.mounted-distance": lambda p: (f"a mounted charge covers {p['least_ft']} to {p['most_ft']} ft; "
+                                          f"{p['who']}'s would cover {feet(p['distance_ft'])} ft{_rule(p)}"),
     "charge.lane": lambda p: p["why"],
     "set.no-rule": lambda p: f"{p['ruleset']} has no rule for setting a weapon against a charge",
     "set.wrong-weapon": lambda p: (f"{p['who']}'s {p['weapon']} cannot be set against a charge "
@@ -169,6 +185,16 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "hold.already-acted": lambda p: f"{p['who']} has already acted this turn and cannot hold it",
     "hold.not-later": lambda p: (f"{p['other']} does not act later this round; {p['who']} can only wait for a "
                                  f"later figure"),
+    # ----- standing up -----
+    "stand.not-prone": lambda p: f"{p['who']} is not prone",
+    "stand.round-end": lambda p: f"{p['who']} is down until the end of the round: it cannot get up sooner{_rule(p)}",
+    "stand.declare": lambda p: f"getting up is declared at the start of the round, in {p['who']}'s declaration{_rule(p)}",
+    "stand.wrong-phase": lambda p: "getting up is done in the movement phase of this initiative number",
+    "stand.whole-turn": lambda p: (f"getting up takes {p['who']}'s whole turn, and it has already moved or attacked"
+                                   f"{_rule(p)}"),
+    "stand.no-movement": lambda p: (f"getting up costs half {p['who']}'s move ({feet(p['need_ft'])} ft); it has "
+                                    f"{feet(p['left_ft'])} ft left{_rule(p)}"),
+    "stand.getting-up": lambda p: f"{p['who']} is getting up this round and can do nothing else",
     # ----- leaving melee -----
     "disengage.unknown-style": lambda p: (f"{p['ruleset']} has no {p['style']!r} disengagement"
                                           + (f" (it has: {p['styles']})" if p["styles"] else "")
@@ -176,6 +202,8 @@ WORDS: dict[str, Callable[[dict], str]] = {
                                              if p["withdraw_hint"] else "")),
     "disengage.none": lambda p: f"{p['ruleset']} has no disengage action; move away instead",
     "disengage.on-turn": lambda p: "disengage on the figure's turn",
+    "disengage.announce": lambda p: (f"{p['who']} must announce a disengagement at the start of the round (in its "
+                                     f"declaration); walking away now is a hasty disengagement{_rule(p)}"),
     "disengage.not-in-melee": lambda p: f"{p['who']} is not in melee; just move",
     "disengage.already-acted": lambda p: (f"{p['who']} has already acted this round: disengaging takes the whole "
                                           f"action"),

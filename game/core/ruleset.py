@@ -33,7 +33,9 @@ INTO_MELEE = ("none", "margin", "reroll-allies", "table")
 FALLING = ("none", "d6-per-10ft", "cumulative")
 DEFENSE_FORMULAS = ("flat", "weapon-rank", "trade")
 HP_CONDITIONS = ("unconscious", "grievously-wounded", "dying", "dead")
-CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling")
+CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling", "fatigued")
+STAND_COSTS = ("turn", "half-move", "round-end")
+DECLARABLE = ("move", "turn", "defend", "stand", "charge", "disengage")
 
 
 SECTION_WORDS = "a section name: one word, like parting-shot"
@@ -81,6 +83,28 @@ def _fraction_field(doc: str, default: str, low: int, high: int) -> Field:
 def _section(doc: str, *default: str) -> Field:
     """A section of the source document cited in events (no default: the key is required)."""
     return Field("str", doc, *default, check=section_name, words=SECTION_WORDS)
+
+
+def _citation(doc: str) -> Field:
+    """Where an engine rule is cited in this ruleset's document ('' = not used here: cited by the engine's name)."""
+    return Field("str", doc, "", check=lambda v: section_name(v) if v else None, words=SECTION_WORDS + ", or ''")
+
+
+def _choice_name(value: str) -> str | None:
+    problem = section_name(value)
+    if problem:
+        return problem
+    if not value.startswith("choice-"):
+        return f"{shown(value)} must start with 'choice-' (it is cited as ruleset:{value})"
+    return None
+
+
+def _section_list(values: list) -> str | None:
+    for value in values:
+        problem = section_name(value)
+        if problem:
+            return problem
+    return None
 
 
 def _dice_field(doc: str, default: str) -> Field:
@@ -197,7 +221,43 @@ DEFENSE_SCHEMA = {
     "parry_step": Field("int", "cumulative penalty for each parry after the first", 0, minimum=-10, maximum=0),
     "declared": Field("bool", "announced at the start of the round (any figure, before the first action)", False),
     "no_parting_shot": Field("bool", "a foe defending this way gets no free attack on a withdrawing figure", False),
+    "melee_only": Field("bool", "its defense bonus counts against melee attacks only (missiles see ranged_penalty)", False),
+    "ranged_penalty": Field("int", "to-hit of missiles at a figure in this stance (it is dodging)", 0, minimum=-100, maximum=0),
+    "no_initiative": Field("bool", "a figure that declared it rolls no initiative (it takes no other action)", False),
     "rule": _section("section cited in events"),
+}
+
+# Engine rules cited in events under a name of the engine's own; each ruleset says which
+# section of its document (or which documented choice) that is.
+CITATIONS = {
+    "combat-round": "a round begins; the battle ends",
+    "hit-points": "hit points rolled from hit dice when the battle starts",
+    "turn-order": "a figure ends its turn",
+    "segments": "declared movement unfolding across segments (d100)",
+    "movement": "an orthogonal step; moving and attacking",
+    "5-10-diagonals": "the 5-10 diagonal rule",
+    "diagonals": "the cost of a diagonal step (other diagonal rules)",
+    "difficult-terrain": "difficult terrain costs more",
+    "maneuverability": "facing changes and turning distance",
+    "fighting-withdrawal": "a fighting withdrawal",
+    "sidestep": "a sidestep keeping facing",
+    "flyer-altitude": "flyers climbing, diving and stalling",
+    "leaving-the-map": "a figure leaves the battle over the map edge",
+    "prone": "standing up from prone",
+    "helpless": "melee against a helpless figure",
+    "critical-effects": "conditions a critical hit inflicts",
+    "fumble-effects": "what a fumble does",
+    "stun": "a figure stunned by one big hit",
+    "grievous-hits": "a grievous hit's armour damage",
+    "stuck-missiles": "missiles stuck in a figure",
+    "reloading": "a round spent reloading",
+    "move-and-attack": "moving then attacking (d100 initiative)",
+    "run-and-attack": "running then attacking (d100 initiative)",
+    "fatigue": "running until fatigued",
+    "missile-too-close": "no missile fire with a foe this close",
+    "blindsided": "a fight opened from behind: no reply, then advantage",
+    "friendly-fire-table": "the roll of which figure a missile into a melee targets",
+    "cover-between": "figures beside the line of attack set aside as cover",
 }
 
 SCHEMA = {
@@ -210,6 +270,11 @@ SCHEMA = {
     "summary": Field("str", "one line on how this ruleset plays", ""),
     "base": Field("str", "the file this one overrides, key by key: a bundled name (base, bfrpg, ...) or a path "
                   "relative to this file; '' for a complete file (see Layers above)", ""),
+    "document": {
+        "sections": Field("list[str]", "the source document's section headings as slugs (lowercase words joined by -); "
+                          "when given, every section this ruleset cites must be one of them or a [[choices]] name",
+                          [], check=_section_list, words="a list of section slugs, like [\"initiative\", \"charging\"]"),
+    },
     "grid": {
         "square_ft": Field("int", "side of a square in feet", 5, choices=(5,)),
         "diagonal": Field("str", "cost of diagonal steps", choices=DIAGONAL_RULES),
@@ -225,6 +290,8 @@ SCHEMA = {
         "free_step_ft": Field("int", "a free step that costs no movement and no attack", 0, minimum=0, maximum=10),
         "sidestep": Field("bool", "may shift one square sideways keeping facing", True),
         "sidestep_paces": Field("list[str]", "paces at which a sidestep is allowed", ["walk"], choices=PACES, lengths=(0, 1, 2, 3)),
+        "run_rounds_per_con": Field("int", "rounds a figure may run are this times its CON; then it is fatigued and "
+                                    "only walks (0: no limit)", 0, minimum=0, maximum=10),
     },
     "facing": {
         "walk_turn_max_deg": Field("int", "largest single facing change at walking pace", 90, choices=(45, 90, 135, 180)),
@@ -267,10 +334,15 @@ SCHEMA = {
         "requires_line_of_sight": Field("bool", "the target must be seen at the start", True),
         "requires_charge_weapon": Field("bool", "the attacker needs a weapon suitable for charging", False),
         "max_per_battle": Field("int", "charges a figure may make in one battle (0: no limit)", 0, minimum=0, maximum=10),
+        "mounted_min_ft": Field("int", "a mounted charge covers at least this (0: as any charge)", 0, minimum=0, maximum=240),
+        "mounted_max_ft": Field("int", "a mounted charge covers at most this (0: as any charge)", 0, minimum=0, maximum=480),
+        "mounted_rule": _section("section cited for the mounted charge's limits", "mounted-combat"),
         "rule": _section("section name cited in events", "charging"),
     },
     "cover": {
         "figure_between_degree": Field("str", "cover a figure standing in the line of fire gives, per line", "1/2", choices=COVER_DEGREES[1:]),
+        "figure_must_be_between": Field("bool", "a figure gives cover only when the line from the attacker's centre to the "
+                                        "target's centre crosses its square (comrades beside a melee pair are not cover)", True),
     },
     "round": {
         "initiative": Field("str", "who rolls: each figure, each side, or each attack", "figure", choices=INITIATIVE_KINDS),
@@ -289,7 +361,10 @@ SCHEMA = {
         "reach_first_short_ft": Field("int", "... against foes whose reach is at most this", 5, minimum=5, maximum=30),
         "size_first_first_round": Field("bool", "a large creature strikes a smaller one first in the first round", False),
         "move_after_attack": Field("bool", "a figure may move again after attacking (its move split around the action)", False),
-        "declarations": Field("bool", "a declaration turn for each figure opens each round (moves, defenses, aim)", False),
+        "declarations": Field("bool", "a declaration turn for each figure opens each round, before initiative", False),
+        "declared": Field("list[str]", "what a figure declares in its declaration turn (declarations = true)",
+                          ["move", "turn", "defend", "stand"], choices=DECLARABLE, lengths=tuple(range(len(DECLARABLE) + 1))),
+        "declare_rule": _section("section cited by the declaration step", "action-declaration"),
         "segments": Field("list[int]", "movement segments, first and last, like [10, 1] (movement spread evenly across them)", [],
                           lengths=(0, 2), minimum=1, maximum=100, check=_segments),
         "lose_attacks_at_or_below": Field("int", "attacks whose initiative falls this low are lost", -100, minimum=-100, maximum=0),
@@ -299,6 +374,8 @@ SCHEMA = {
                                     "running keeps half rounded down (at least one)", False),
         "run_attack_hit": Field("int", "to-hit of attacks after running", 0, minimum=-100, maximum=0),
         "rule": _section("section cited for initiative", "initiative"),
+        "ties_rule": Field("str", "section cited when figures on one number act together ('' = the rule above)", "",
+                           check=lambda v: section_name(v) if v else None, words=SECTION_WORDS + ", or ''"),
         "hold_rule": Field("str", "section cited when a figure holds its action ('' = the rule above)", "",
                            check=lambda v: section_name(v) if v else None, words=SECTION_WORDS + ", or ''"),
     },
@@ -313,6 +390,17 @@ SCHEMA = {
         "ambush_penalty": Field("int", "check method: penalty when the foes lie in ambush", -5, minimum=-10, maximum=0),
         "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", [],
                              lengths=(0, 5), minimum=0, maximum=100),
+        "per_needs_ambush": Field("bool", "per method: the PER roll is made only against foes lying in ambush", False),
+        "unaware_hit": Field("int", "to-hit against an unaware figure (no ambush) before it has acted or been attacked", 0,
+                             minimum=0, maximum=100),
+        "unaware_defense": _fraction_field("part of its AC/DEF bonus an unaware figure keeps (above the base 10 / 0)", "1", 0, 1),
+        "in_combat_hit": Field("int", "to-hit of an attack from behind on a figure busy fighting another foe", 0,
+                               minimum=0, maximum=100),
+        "in_combat_defense": _fraction_field("... and the part of its AC/DEF bonus it keeps", "1", 0, 1),
+        "in_combat_arcs": Field("list[int]", "arcs counted as behind for in_combat_hit", [3, 4, 5], choices=tuple(range(8)),
+                                lengths=tuple(range(9))),
+        "unaware_rule": _section("section cited for an unaware target", "surprise"),
+        "in_combat_rule": _section("section cited for in-combat surprise", "surprise"),
         "rule": _section("section cited", "surprise"),
     },
     "attack": {
@@ -374,6 +462,12 @@ SCHEMA = {
         "vs_mounted_hit": Field("int", "to-hit of a figure on foot against a mounted one", 0, minimum=-5, maximum=0),
         "polearm_cancels_mounted": Field("bool", "set-able weapons (spears, polearms) cancel the mounted modifiers", False),
         "mounted_rule": _section("section cited", "mounted-combat"),
+        "from_mount_melee": Field("int", "to-hit of a melee attack made from a mount", 0, minimum=-10, maximum=0),
+        "from_mount_ranged": Field("int", "to-hit of a missile shot from a mount", 0, minimum=-10, maximum=0),
+        "from_mount_moving_ranged": Field("int", "to-hit of a missile shot from a mount that moved more than "
+                                          "from_mount_moving_over_ft this round", 0, minimum=-10, maximum=0),
+        "from_mount_moving_over_ft": Field("int", "see from_mount_moving_ranged", 30, minimum=0, maximum=480),
+        "from_mount_rule": _section("section cited for attacks from a mount", "mounted-combat"),
         "charge_hit": Field("int", "to-hit of a charge attack", 0, minimum=0, maximum=10),
         "charge_defense": Field("int", "charger's AC/DEF change for the round", 0, minimum=-10, maximum=0),
         "charge_damage_multiplier": Field("int", "damage multiplier of a charge hit", 1, minimum=1, maximum=3),
@@ -382,7 +476,10 @@ SCHEMA = {
         "charge_no_dex": Field("bool", "a charger gets no DEX bonus to AC or attacks", False),
         "set_hit": Field("int", "to-hit of a weapon set against a charge", 0, minimum=0, maximum=10),
         "set_damage_multiplier": Field("int", "damage multiplier of a set weapon against a charger", 1, minimum=1, maximum=3),
-        "set_strikes_first": Field("bool", "a set weapon strikes before the charger (else simultaneously)", False),
+        "set_strikes_first": Field("bool", "a set weapon strikes before an unmounted charger, and before a mounted one "
+                                   "with a shorter weapon (else simultaneously)", False),
+        "set_needs_initiative": Field("bool", "the set weapon answers only if its wielder's initiative is at least the "
+                                      "charger's", True),
         "set_rule": _section("section cited", "set-weapon-against-charge"),
         "aim_bonus": Field("int", "to-hit of an aimed shot (0: no aiming)", 0, minimum=0, maximum=50),
         "aim_next_round": Field("bool", "aiming takes the round; the bonus applies next round (else to the next attack)", True),
@@ -392,12 +489,30 @@ SCHEMA = {
         "withdraw_attack": Field("int", "to-hit of a figure in a fighting withdrawal", 0, minimum=-10, maximum=0),
         "hasty_defense": Field("int", "AC change of a figure disengaging hastily, for the round", 0, minimum=-10, maximum=0),
         "parting_shot_no_shield": Field("bool", "the target of a parting shot gets no shield", False),
+        "parting_shot_own_terms": Field("bool", "a parting shot takes its own terms only: no rear or flank modifiers "
+                                        "(and no shield or DEX they cost) on top", False),
         "subdue_hit": Field("int", "to-hit of an attack to subdue", 0, minimum=-10, maximum=0),
         "subdue_rule": _section("section cited", "subduing-damage"),
         "running_target_ranged": Field("int", "missiles against a figure that ran in its last action", 0, minimum=-50, maximum=0),
         "stationary_target_ranged": Field("int", "missiles against a figure that has not moved this round", 0, minimum=0, maximum=50),
+        "target_speed_ranged": Field("list[table]", "missiles against a target moving this round faster than a multiple "
+                                     "of its walking move (the largest row passed applies; replaces running_target_ranged)",
+                                     entry={"above_multiple": Field("float", "moves more than this times its move", minimum=0, maximum=10),
+                                            "modifier": Field("int", "to-hit", minimum=-100, maximum=0)}),
+        "moving_mount_ranged": Field("int", "missiles against a mounted target that moved this round", 0, minimum=-50, maximum=0),
+        "dodging_target_ranged": Field("int", "missiles against a target in a stance marked dodging (its ranged_penalty "
+                                       "overrides)", 0, minimum=-100, maximum=0),
+        "size_ranged": Field("list[int]", "missiles against a tiny, small, medium, large, giant target", [],
+                             lengths=(0, 5), minimum=-50, maximum=50),
+        "size_ranged_rule": _section("section cited", "size-modifiers"),
+        "dodging_rule": _section("section cited for a dodging target (and stances that count against melee only)",
+                                 "movement-modifiers"),
         "target_movement_rule": _section("section cited", "firing-at-a-moving-opponent"),
         "ranged_engaged_penalty": Field("int", "missile attack at a foe within 5 ft of the shooter", 0, minimum=-20, maximum=0),
+        "ranged_engaged_unaware_exempt": Field("bool", "no ranged_engaged_penalty against a target unaware of the shooter "
+                                               "(shot from behind, or surprised)", False),
+        "missile_min_foe_gap_ft": Field("int", "no missile may be shot while an able foe is this close to the shooter "
+                                        "(0: none)", 0, minimum=0, maximum=30),
         "ranged_fighting_target": Field("int", "missile attack at a foe that is itself in melee", 0, minimum=-20, maximum=0),
         "ranged_rule": _section("section cited", "ranged-attack"),
         "range_band_mods": Field("list[int]", "to-hit at short, medium and long range", [0, 0, 0], lengths=(3,),
@@ -410,6 +525,8 @@ SCHEMA = {
                                   entry={"friends": Field("int", "friends in the melee", minimum=1, maximum=10),
                                          "foes": Field("int", "foes in the melee", minimum=1, maximum=10),
                                          "upto": Field("int", "d100 at or below this targets a friend", minimum=0, maximum=100)}),
+        "into_melee_missing_rule": _section("section cited when a melee's friends and foes are not a row of "
+                                            "into_melee_table (the nearest row is used)", "shooting-into-melee"),
         "into_melee_always_friend": Field("int", "table rule: a roll at or below this always targets a friend", 0, minimum=0, maximum=20),
         "into_melee_rule": _section("section cited", "firing-into-melee"),
         "wound_levels": Field("list[table]", "wound levels: hit points at or below, modifier to all actions",
@@ -418,6 +535,9 @@ SCHEMA = {
         "wound_rule": _section("section cited", "wound-modifiers"),
         "surprise_round_hit": Field("int", "to-hit of attacks on surprised figures in the surprise round", 0, minimum=0, maximum=50),
         "surprised_no_dex": Field("bool", "surprised figures lose DEX to AC in the surprise round", False),
+        "surprise_as_rear": Field("bool", "an attack on a surprised figure counts as one from behind, whatever the direction", False),
+        "rear_blindsides": Field("bool", "a fight opened from behind: the target may not strike back this round, and next "
+                                 "round the attacker rolls with advantage and the target with disadvantage", False),
     },
     "cover_effects": {
         "hard_mode": Field("str", "hard cover lowers the attack roll or raises AC/DEF", "attack", choices=COVER_MODES),
@@ -468,6 +588,18 @@ SCHEMA = {
         "initiative": Field("int", "change to its initiative", 0, minimum=-10, maximum=0),
         "rule": _section("section cited"),
     }),
+    "prone": {
+        "stand": Field("str", "what standing up costs: the whole turn, half the move (it may still act), or nothing "
+                       "(prone ends with the round)", "turn", choices=STAND_COSTS),
+        "rule": _section("section cited for standing up", "prone"),
+    },
+    "citations": {name: _citation(f"section cited for: {doc}") for name, doc in CITATIONS.items()},
+    "choices": Field("list[table]", "documented choices where the document is silent or ambiguous, cited as "
+                     "ruleset:choice-...; explanations show their text", key="name", entry={
+                         "name": Field("str", "the choice's name, cited like a section", check=_choice_name,
+                                       words="one word starting with choice-, like choice-diagonals"),
+                         "text": Field("str", "the choice, in a sentence", check=lambda v: None if v.strip() else "must not be empty"),
+                     }),
     "morale": {
         "checks": Field("bool", "figures with a morale score check it", False),
         "dice": _dice_field("morale roll; at or below the score the side stands", "2d6"),
@@ -493,6 +625,12 @@ SCHEMA = {
     },
 }
 
+# Keys in sections that name a section of the source document, with their defaults (checked
+# against document.sections when a ruleset lists them).
+SECTION_FIELDS = tuple((f"{section}.{key}", spec.default) for section, fields in SCHEMA.items() if isinstance(fields, dict)
+                       and section != "citations" for key, spec in fields.items()
+                       if isinstance(spec, Field) and spec.words.startswith(SECTION_WORDS))
+
 # Keys that say how a file is layered on its base; the loader uses them up, a Ruleset never holds them.
 LAYER_KEYS = ("base", "remove")
 
@@ -514,9 +652,10 @@ class Ruleset:
             raise DataFileError(path, key, "this ruleset is layered on a base: load it from its file, which reads the base")
         for key in LAYER_KEYS:
             del checked[key]
-        check_consistency(checked, path)
-        if not checked["round"]["hold_rule"]:
-            checked["round"]["hold_rule"] = checked["round"]["rule"]
+        check_consistency(checked, path, SECTION_FIELDS)
+        for key in ("hold_rule", "ties_rule"):
+            if not checked["round"][key]:
+                checked["round"][key] = checked["round"]["rule"]
         return cls(id=checked["id"], name=checked["name"], data=checked)
 
     def section(self, name: str) -> dict:
@@ -542,7 +681,27 @@ class Ruleset:
         return self.data["templates"].get(name)
 
     def cite(self, section_rule: str) -> str:
-        return f"{self.id}:{section_rule}"
+        """`ruleset:section` for a section of the document, or for one of the engine's own rule names
+        (the [citations] table says which section, or which documented choice, that is here)."""
+        alias = self.data["citations"].get(section_rule) if section_rule in CITATIONS else ""
+        return f"{self.id}:{alias or section_rule}"
+
+    def choice(self, rule: str) -> str:
+        """The text of a documented choice cited as `rule` (ruleset:choice-... or choice-...), '' if none."""
+        name = rule.split(":", 1)[-1]
+        if not name.startswith("choice-"):
+            return ""
+        for entry in self.data["choices"]:
+            if entry["name"] == name:
+                return entry["text"]
+        return ""
+
+    def known_sections(self) -> frozenset[str]:
+        """Sections this ruleset may cite: its document's headings and its documented choices (empty: not listed)."""
+        sections = self.data["document"]["sections"]
+        if not sections:
+            return frozenset()
+        return frozenset(sections) | {c["name"] for c in self.data["choices"]}
 
     # ----- combat accessors -----
     def defense(self, style: str) -> dict | None:

@@ -9,8 +9,10 @@ from fractions import Fraction
 from .errors import DataFileError
 
 
-def check_consistency(data: dict, path: str) -> None:
+def check_consistency(data: dict, path: str, section_fields: tuple = ()) -> None:
+    """`section_fields`: (dotted key, default) of every key that names a section of the document."""
     _template_weapons(data, path)
+    _citations_known(data, path, section_fields)
     _tables_in_use(data, path)
     _rising(data["critical_table"], "upto", "critical_table", path)
     _rising(data["fumble_table"], "upto", "fumble_table", path)
@@ -25,6 +27,27 @@ def check_consistency(data: dict, path: str) -> None:
     if rnd["reach_first_short_ft"] >= rnd["reach_first_long_ft"]:
         raise DataFileError(path, "round.reach_first_short_ft",
                             f"{rnd['reach_first_short_ft']} must be less than round.reach_first_long_ft ({rnd['reach_first_long_ft']})")
+
+
+def _citations_known(data: dict, path: str, section_fields: tuple) -> None:
+    """With the document's sections listed, every section cited must be one of them or a documented choice."""
+    sections = data["document"]["sections"]
+    if not sections:
+        return
+    known = set(sections) | {c["name"] for c in data["choices"]}
+    cited: list[tuple[str, str]] = [(f"citations.{k}", v) for k, v in data["citations"].items() if v]
+    for dotted, default in section_fields:
+        section, key = dotted.split(".")
+        value = data[section][key]
+        if value and value != default:
+            cited.append((dotted, value))
+    for collection, name_key in (("conditions", "name"), ("defenses", "style")):
+        for i, entry in enumerate(data[collection], start=1):
+            cited.append((f"{collection}[{i}].rule", entry["rule"]))
+    for where, value in cited:
+        if value not in known:
+            raise DataFileError(path, where, f"{value!r} is not a section of this ruleset's document (document.sections) "
+                                "nor a documented choice ([[choices]] name); cite one of them")
 
 
 def _template_weapons(data: dict, path: str) -> None:

@@ -55,7 +55,7 @@ FIGURE_STAT_FIELDS = {
 
 # One [[actions]] table: an action's JSON form (game/core/actions.py) plus `wait`.
 ACTION_ENTRY_SCHEMA = {
-    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, end-turn", check=plain_name),
+    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, stand, end-turn", check=plain_name),
     "figure": Field("str", "id of the figure acting", check=plain_name),
     "to": Field("list[int]", "destination square [x, y] (move, disengage)", None, lengths=(2,), minimum=0),
     "mode": Field("str", "movement mode: walk, jog, run, withdraw, sidestep", None, check=plain_name),

@@ -89,6 +89,8 @@ def attacks_left(battle, fid: str, target_id: str | None = None) -> int:
     style = battle.ruleset.defense(st.defense) if st.defense else None
     if style and not style["can_attack"]:
         return 0
+    if st.standing_up:
+        return 0
     if st.hasty or st.move_mode == "withdraw-disengage":
         return 0
     return max(0, attack_limit(battle, fid, target_id) - st.attacks_made)
@@ -113,6 +115,8 @@ def movement_left(battle, fid: str) -> float:
         return 0.0 if fid in battle.state.move_orders else float(fig.move_ft)
     if st.attacked and not battle.ruleset.section("round")["move_after_attack"]:
         return 0.0
+    if st.standing_up:
+        return 0.0
     return max(0.0, fig.move_ft - st.moved_ft)
 
 
@@ -132,8 +136,11 @@ def require_can_move(battle, fig: Figure) -> None:
     style = battle.ruleset.defense(st.defense) if st.defense else None
     if style and style["max_move_ft"] == 0:
         refuse("move.stance-holds", who=fig.label, stance=style["style"], rule=battle.ruleset.cite(style["rule"]))
+    if st.standing_up:
+        refuse("stand.getting-up", who=fig.label)
     if st.has("prone"):
-        refuse("prone", who=fig.label)
+        prone = battle.ruleset.section("prone")
+        refuse("prone", rule=battle.ruleset.cite(prone["rule"]), who=fig.label, stand=prone["stand"])
     if st.set_vs_charge:
         refuse("move.weapon-set", who=fig.label)
 

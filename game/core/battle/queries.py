@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..actions import Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge
+from ..actions import Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge, Stand
 from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
 from ..errors import RulesError
@@ -17,7 +17,7 @@ from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
 
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
-ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "end-turn")
+ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "end-turn")
 MOVE_MODES = ("walk", "run", "withdraw", "sidestep", "jog")
 
 
@@ -158,6 +158,7 @@ _PROBES = {
     "move": _probe_move, "turn": _probe_turn, "attack": _probe_attack, "charge": _probe_charge, "set": _probe_set,
     "aim": _probe_aim, "defend": _probe_defend, "disengage": _probe_disengage,
     "hold": lambda battle, fig: battle.check(Hold(fig.id)),
+    "stand": lambda battle, fig: battle.check(Stand(fig.id)),
     "end-turn": lambda battle, fig: battle.check(EndTurn(fig.id)),
 }
 
@@ -211,6 +212,7 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
                 for sq in far:
                     candidates.append(Disengage(figure_id, to=sq, style=style))
     candidates.extend(_defend_actions(battle, figure_id))
+    candidates.append(Stand(figure_id))
     out = [a for a in candidates if battle.check(a) is None]
     if s.phase == "declare" or movement_left(battle, figure_id) > 0:
         if _may_move(battle, figure_id):

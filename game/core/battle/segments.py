@@ -63,7 +63,7 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
         st.move_mode = "run"
     elif not st.move_mode:
         st.move_mode = order.mode
-    events = [Event(kind=EventKind.MOVE, rule=battle.ruleset.cite("the-initiative-round"), actor=fid,
+    events = [Event(kind=EventKind.MOVE, rule=battle.ruleset.cite("segments"), actor=fid,
                     text=f"segment {battle.state.segment}: {fig.label} moves to {end.x},{end.y} "
                          f"({feet(end.total_ft)} of {feet(total)} ft)",
                     squares=tuple((step.x, step.y) for step in sub), data={"segment": battle.state.segment})]

@@ -14,6 +14,7 @@ from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.dice import parse_dice
 from ..combat.modifiers import attack_breakdown
 from ..combat.reach import in_melee_reach, melee_weapon, weapon_data
+from ..combat.state import condition_until
 from ..events import Event, EventKind, Modifier
 
 # What each kind of strike is called in the log.
@@ -123,29 +124,29 @@ def _after_hit(battle, bd: Breakdown, result) -> list[Event]:
     events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule))
     if result.critical == "grievous":
         tst.prot_lost += 1
-        events.append(Event(kind=EventKind.GRIEVOUS, rule=rs.cite("critical-and-grievous-hits"), actor=bd.attacker,
+        events.append(Event(kind=EventKind.GRIEVOUS, rule=rs.cite("grievous-hits"), actor=bd.attacker,
                             target=bd.target,
                             text=f"{target.label}'s armour loses 1 PROT until repaired; a grievous wound may follow "
-                                 f"(the grievous tables are not in the document) ({rs.cite('critical-and-grievous-hits')})"))
+                                 f"(the grievous tables are not in the document) ({rs.cite('grievous-hits')})"))
     if result.critical in ("grievous", "critical") and rs.d100 and bd.kind == "ranged":
         w = weapon_data(battle, bd.weapon)
         if w["stuck_dex"]:
             dex = w["stuck_dex"] - (1 if result.critical == "grievous" else 0)
             tst.stuck.append([dex, w["stuck_bleed"]])
-            rule = rs.cite("critical-or-grievous-hits")
+            rule = rs.cite("stuck-missiles")
             events.append(Event(kind=EventKind.STUCK, rule=rule, target=bd.target,
                                 text=f"the {bd.weapon}'s missile sticks in {target.label}: {dex} DEX and "
                                      f"{w['stuck_bleed']} bleeding a round until removed ({rule})"))
     if result.condition and battle.able(bd.target):
-        tst.conditions[result.condition] = 0
-        rule = rs.cite("critical-hit")
+        tst.conditions[result.condition] = condition_until(battle, result.condition)
+        rule = rs.cite("critical-effects")
         events.append(Event(kind=EventKind.CONDITION, rule=rule, target=bd.target, outcome=result.condition,
                             text=f"{target.label} is {result.condition} ({rule})"))
     if rs.section("damage")["stun_over_con"] and battle.able(bd.target):
         threshold = damage_mod.stun_threshold(rs, battle.profile(bd.target), target.size, tst.max_hp)
         if result.damage > threshold:
             tst.conditions["stunned"] = battle.round
-            rule = rs.cite("taking-damage")
+            rule = rs.cite("stun")
             events.append(Event(kind=EventKind.STUNNED, rule=rule, target=bd.target, outcome="stunned",
                                 text=f"{result.damage} damage is more than {target.label}'s CON {threshold}: stunned "
                                      f"for the rest of the round, its remaining attacks are lost ({rule})"))
@@ -161,7 +162,7 @@ def _apply_fumble(battle, bd: Breakdown, result) -> list[Event]:
     st = battle.states[bd.attacker]
     fig = battle.figures[bd.attacker]
     effect = result.fumble
-    rule = rs.cite("critical-miss") if rs.section("attack")["fumble"] == "table" else rs.cite(rs.section("attack")["rule"])
+    rule = rs.cite("fumble-effects") if rs.section("attack")["fumble"] == "table" else rs.cite(rs.section("attack")["rule"])
     if effect in ("weapon-breaks", "drop-weapon", "lose-next-attack"):
         st.no_attack_round = battle.round + 1
         words = {"weapon-breaks": "its weapon breaks", "drop-weapon": "it drops its weapon",

@@ -12,7 +12,7 @@ from ..combat import rounds
 from ..combat.dice import parse_dice
 from ..combat.morale import morale_after_loss
 from ..combat.reach import in_melee_reach, weapon_data
-from ..combat.state import FigureState
+from ..combat.state import FigureState, condition_until
 from ..events import Event, EventKind
 from .budgets import attacks_left, in_slot_of, reloading_words, slot_phases
 from .segments import run_segments_to
@@ -33,7 +33,7 @@ def start(battle) -> list[Event]:
                                 total=hp, text=f"{f.label} rolls {prof['hit_dice']} for hit points: {hp}"))
         state = FigureState(hp=hp, max_hp=hp)
         for name in prof["start_conditions"]:
-            state.conditions[name] = 0
+            state.conditions[name] = condition_until(battle, name)
         battle.states[f.id] = state
     events.extend(begin_round(battle))
     events.extend(advance(battle))
@@ -63,10 +63,14 @@ def begin_round(battle) -> list[Event]:
         events.extend(rounds.roll_surprise(battle, battle.rng))
     if rs.section("round")["declarations"]:
         s.phase = "declare"
-        s.declare_order = [f.id for f in s.figures.values() if battle.able(f.id)]
+        # Surprised figures get no action in the surprise round, declarations included.
+        s.declare_order = [f.id for f in s.figures.values() if battle.able(f.id)
+                           and not s.states[f.id].has("surprised")]
         s.declare_done = set()
-        events.append(Event(kind=EventKind.DECLARE, rule=rs.cite("action-declaration"),
-                            text="declarations: each figure declares its move and stance for the round"))
+        what = ", ".join(rs.section("round")["declared"])
+        events.append(Event(kind=EventKind.DECLARE, rule=rs.cite(rs.section("round")["declare_rule"]),
+                            text=f"declarations: each figure in turn declares for the round ({what}), before "
+                                 f"initiative"))
     else:
         s.phase = "act"
         s.slots, init_events = rounds.roll_initiative(battle, battle.rng)
@@ -123,7 +127,9 @@ def advance(battle) -> list[Event]:
                 s.current = nxt
                 return events
             s.phase = "act"
-            s.slots, init_events = rounds.roll_attack_initiative(battle, battle.rng)
+            roll = (rounds.roll_attack_initiative if battle.ruleset.section("round")["initiative"] == "attack"
+                    else rounds.roll_initiative)
+            s.slots, init_events = roll(battle, battle.rng)
             events.extend(init_events)
             events.extend(order_event(battle))
             s.slot_index, s.phase_index, s.done = 0, 0, set()
@@ -175,12 +181,12 @@ def can_take_turn(battle, fid: str, slot, phase: str) -> tuple[bool, Event | Non
                                 text=f"{fig.label} is surprised and cannot act this round")
         return False, None
     if st.has("stunned") and rs.d100:
-        return False, Event(kind=EventKind.SKIP, rule=rs.cite("taking-damage"), actor=fid,
+        return False, Event(kind=EventKind.SKIP, rule=rs.cite("stun"), actor=fid,
                             text=f"{fig.label} is stunned and loses its attack on {slot.number}")
     busy = reloading_words(battle, fid)
     if busy:
         if phase in ("all", "movement"):
-            return False, Event(kind=EventKind.SKIP, rule=rs.cite("missile-weapon-rate-of-fire"), actor=fid, text=busy)
+            return False, Event(kind=EventKind.SKIP, rule=rs.cite("reloading"), actor=fid, text=busy)
         return False, None
     if phase == "missile":
         return (attacks_left(battle, fid) > 0 and any(weapon_data(battle, w)["ranged"] or weapon_data(battle, w)["thrown"]

@@ -47,6 +47,7 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
         st.move_mode = record_mode or mode
     if mode == "withdraw":
         st.withdrawing = True
+    events.extend(_hasty_by_walking(battle, fig, planned, mode, allowed_shots))
     stop_at = None
     for shot in sorted(planned.parting_shots, key=lambda s: s.step_index):
         if allowed_shots is not None and shot.attacker_id not in allowed_shots:
@@ -75,6 +76,21 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
     if mode != "charge":
         events.extend(closing_reach_attacks(battle, fig.id, start_pos))
     return events
+
+
+def _hasty_by_walking(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots) -> list[Event]:
+    """cnc: a plain move out of melee is a hasty disengagement, -2 AC for the round and no other
+    action, whether announced or not (Disengaging from Combat)."""
+    rs = battle.ruleset
+    st = battle.states[fig.id]
+    if (allowed_shots is not None or mode in ("withdraw", "charge") or st.hasty or not planned.parting_shots
+            or rs.section("parting_shots")["trigger"] != "hasty-disengage"):
+        return []
+    st.hasty = True
+    rule = rs.cite(rs.section("disengage")["rule"])
+    return [Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": "hasty", "announced": False},
+                  text=f"{fig.label} leaves melee: a hasty disengagement, {rs.section('modifiers')['hasty_defense']:+d} "
+                       f"AC for the round and no other action; each foe it leaves gets a free attack ({rule})")]
 
 
 def may_strike_closing_foe(battle, foe: Figure, mover: Figure, before: Figure) -> bool:

@@ -137,7 +137,7 @@ def bleed(battle, figure_id: str) -> list[Event]:
         events.extend(set_hp_condition(battle, figure_id, condition, rule))
     for dex, per_round in state.stuck:
         if per_round and not state.out_of_fight:
-            events.append(Event(kind=EventKind.BLEED, rule=rs.cite("critical-or-grievous-hits"), actor=figure_id,
-                                text=f"{fig.label} bleeds {per_round} from a stuck missile ({rs.cite('critical-or-grievous-hits')})"))
-            events.extend(apply_damage(battle, figure_id, per_round, False, rs.cite("critical-or-grievous-hits")))
+            events.append(Event(kind=EventKind.BLEED, rule=rs.cite("stuck-missiles"), actor=figure_id,
+                                text=f"{fig.label} bleeds {per_round} from a stuck missile ({rs.cite('stuck-missiles')})"))
+            events.extend(apply_damage(battle, figure_id, per_round, False, rs.cite("stuck-missiles")))
     return events

@@ -20,8 +20,8 @@ from ..geometry import ARC_NAMES, bearing_octant, relative_arc
 from ..refusals import Refusal
 from .breakdown import AttackContext, Breakdown, plain_number
 from .dice import parse_dice
-from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, fighting, gap_ft, height_ft,
-                    in_melee_reach, melee_reach_ft, range_band, weapon_data)
+from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, fighting, gap_ft,
+                    height_ft, in_melee_reach, melee_reach_ft, range_band, weapon_data)
 
 
 @dataclass
@@ -62,7 +62,16 @@ class _Sheet:
 
     def add(self, where: list, key: str, name: str, value, rule: str) -> None:
         if value:
-            where.append(Modifier(name, int(value), self.rs.cite(rule), key))
+            source = self.rs.cite(rule)
+            where.append(Modifier(name, int(value), source, key))
+            self.choice_note(source)
+
+    def choice_note(self, source: str) -> None:
+        """A modifier resting on a documented choice says so in the explanation."""
+        text = self.rs.choice(source)
+        note = f"choice: {text} ({source})"
+        if text and note not in self.notes:
+            self.notes.append(note)
 
     def sight(self):
         return self.battle.positioning().sight_between(self.attacker, self.target)
@@ -150,6 +159,11 @@ def _facing(s: _Sheet) -> None:
     arc = relative_arc(s.target.pos, s.target.facing, s.attacker.pos)
     s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
     s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
+    if s.ctx.parting_shot and r["parting_shot_own_terms"] and (s.from_rear or s.from_flank):
+        # The parting shot's own bonus is what the turned back gives away: no rear/flank on top.
+        s.notes.append(f"{s.target.label} turned its back to leave: the parting shot's own terms stand for that "
+                       f"(no {'rear' if s.from_rear else 'flank'} modifier on top)")
+        s.from_rear = s.from_flank = False
     if s.from_rear:
         s.add(s.att, "rear", f"from behind ({ARC_NAMES[arc]})", r["rear_bonus"], r["rear_rule"])
     elif s.from_flank:
@@ -300,7 +314,12 @@ def _cover(s: _Sheet) -> None:
     cover_rules = s.rs.section("cover_effects")
     if s.kind != "ranged" and not cover_rules["in_melee"]:
         return
-    sight = s.sight()
+    sight, aside = cover_sight(s.battle, s.attacker, s.target)
+    if aside:
+        names = ", ".join(f.label for f in aside)
+        s.notes.append(f"{names} not between {s.attacker.label} and {s.target.label}: no cover from "
+                       + ("them" if len(aside) > 1 else "it"))
+        s.choice_note(s.rs.cite("cover-between"))
     for degree, table, mode, what in ((sight.cover, cover_rules["hard"], cover_rules["hard_mode"], "cover"),
                                       (sight.concealment, cover_rules["soft"], cover_rules["soft_mode"], "concealment")):
         value = table[COVER_INDEX[degree]] if COVER_INDEX[degree] < len(table) else 0
@@ -352,8 +371,9 @@ def _dexterity(s: _Sheet) -> None:
 def _target_stances(s: _Sheet) -> None:
     r = s.rules
     t_state = s.t_state
-    if t_state.charging:
-        s.add(s.dfn, "charged", "charged this round", r["charge_defense"], s.rs.section("charge")["rule"])
+    if t_state.charging or t_state.announced_charge:
+        s.add(s.dfn, "charged", "charged this round" if t_state.charging else "announced a charge this round",
+              r["charge_defense"], s.rs.section("charge")["rule"])
     if t_state.hasty:
         s.add(s.dfn, "hasty", "disengaging hastily", r["hasty_defense"], s.rs.section("disengage")["rule"])
     if t_state.withdrawing:
@@ -388,10 +408,10 @@ def _helpless(s: _Sheet) -> None:
         return
     if r["helpless"] == "auto-double-max":
         s.auto_hit = "helpless"
-        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("prone-and-helpless-opponents"),
+        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("helpless"),
                                "helpless"))
     elif r["helpless"] == "bonus":
-        s.add(s.att, "helpless", "target helpless", r["helpless_hit"], "situational-modifiers")
+        s.add(s.att, "helpless", "target helpless", r["helpless_hit"], "helpless")
 
 
 # ----- damage -----

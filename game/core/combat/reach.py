@@ -7,6 +7,7 @@ another square, facing another way) is another, so "what if" answers use these s
 from __future__ import annotations
 
 from ..geometry import DIRECTION_DELTAS, distance_ft
+from ..moves.los import crossed_squares
 
 SIZE_ORDER = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "giant": 4}
 DEFAULT_RANGES_FT = [50, 100, 150]
@@ -87,3 +88,26 @@ def melee_weapon(battle, fig) -> str:
         if not weapon_data(battle, w)["ranged"]:
             return w
     return "fist"
+
+
+def between(a, b, square: tuple[int, int]) -> bool:
+    """Does the line from a's centre to b's centre cross `square` (through its inside, not just a corner)?"""
+    return any((x, y) == square for x, y, _t in crossed_squares(a.x + 0.5, a.y + 0.5, b.x + 0.5, b.y + 0.5))
+
+
+def cover_sight(battle, attacker, target):
+    """(sight, figures set aside): the cover the target has against this attacker, counting as cover
+    only the figures that stand between the two where the ruleset says so (cover.figure_must_be_between)."""
+    positioning = battle.positioning()
+    sight = positioning.sight(attacker.id, target.id)
+    if not battle.ruleset.section("cover")["figure_must_be_between"]:
+        return sight, ()
+    others = [f for f in positioning.figures if f.id not in (attacker.id, target.id)]
+    inside = [f for f in others if between(attacker, target, f.pos)]
+    aside = tuple(f for f in others if f not in inside and any(bx == f.x and by == f.y for bx, by, what in sight.blockers
+                                                                  if what == "figure"))
+    if not aside:
+        return sight, ()
+    standing = {f.pos: f.altitude_ft for f in inside}
+    return (positioning.sight_map.sight(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft, standing),
+            aside)

@@ -125,8 +125,17 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
     rules = rs.section("round")
     rule = rs.cite(rules["rule"])
     kind = rules["initiative"]
-    actors = [f for f in battle.figures.values() if battle.able(f.id)]
     events: list[Event] = []
+    actors = []
+    for f in battle.figures.values():
+        if not battle.able(f.id):
+            continue
+        why = no_initiative(battle, f.id)
+        if why:
+            events.append(Event(kind=EventKind.INITIATIVE, rule=why[1], actor=f.id,
+                                text=f"{f.label} rolls no initiative: it {why[0]} this round ({why[1]})"))
+            continue
+        actors.append(f)
     numbers: dict[str, int] = {}
     if kind == "side":
         groups: dict[str, list] = {}
@@ -154,6 +163,19 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
     for fid, n in numbers.items():
         battle.state_of(fid).initiative = [n]
     return order_slots(battle, numbers), events
+
+
+def no_initiative(battle, figure_id: str) -> tuple[str, str] | None:
+    """(what it does instead, rule) for a figure that rolls no initiative this round (cnc: it declared
+    a disengagement, a dodge or an evasion), else None."""
+    rs = battle.ruleset
+    state = battle.state_of(figure_id)
+    if state.disengaged:
+        return "disengaged", rs.cite(rs.section("disengage")["rule"])
+    style = rs.defense(state.defense) if state.defense else None
+    if style and style["no_initiative"]:
+        return f"declared {style['style']}", rs.cite(style["rule"])
+    return None
 
 
 def _init_modifiers(battle, figure_id: str) -> list[Modifier]:
@@ -202,6 +224,8 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     style = rs.defense(state.defense) if state.defense else None
     if style and not style["can_attack"]:
         return 0, 0, [Modifier(f"{style['style']}: no attacks", 0, rs.cite(style["rule"]))]
+    if state.standing_up:
+        return 0, 0, [Modifier("getting up from prone: no attacks", 0, rs.cite(rs.section("prone")["rule"]))]
     if style and style["initiative"]:
         mods.append(Modifier(style["style"], style["initiative"], rs.cite(style["rule"])))
     if order is not None and order.cost_ft > free:

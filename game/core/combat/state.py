@@ -18,6 +18,14 @@ OUT_OF_FIGHT = ("dead", "unconscious", "grievously-wounded", "dying", "fled")
 NO_ACTION = ("surprised", "stunned", "reloading")
 
 
+def condition_until(battle, name: str) -> int:
+    """The last round a condition just inflicted lasts (0: until something removes it): prone ends
+    with the round where getting up early is not a thing (cnc Overbearing)."""
+    if name == "prone" and battle.ruleset.section("prone")["stand"] == "round-end":
+        return max(1, battle.round)
+    return 0
+
+
 def combat_profile(ruleset: Ruleset, figure: Figure) -> dict:
     template = figure.stats.get("template", "")
     if template and ruleset.template(template) is not None:
@@ -54,6 +62,9 @@ class FigureState:
     set_vs_charge: bool = False
     withdrawing: bool = False
     hasty: bool = False
+    standing_up: bool = False          # getting up from prone takes this round (stand = turn)
+    announced_charge: str = ""         # the foe it announced a charge at in the declaration step (cnc)
+    disengaged: bool = False           # it disengaged in the declaration step: no initiative this round
     hit_by: list = field(default_factory=list)
     free_attacked_by: list = field(default_factory=list)
     initiative: list = field(default_factory=list)
@@ -94,6 +105,8 @@ class FigureState:
         self.moved_ft = 0.0
         self.move_mode = ""
         self.attacked = self.set_vs_charge = self.withdrawing = self.hasty = self.charge_negated = False
+        self.standing_up = self.disengaged = False
+        self.announced_charge = ""
         self.defense = self.charging = ""
         self.defense_amount = 0
         self.defended_against = []

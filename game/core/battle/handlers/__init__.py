@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, GmPlace, Hold, Move,
-                        SetAgainstCharge, Turn)
-from . import attacking, charging, disengaging, moving, stances, turn_taking
+                        SetAgainstCharge, Stand, Turn)
+from . import attacking, charging, disengaging, moving, stances, standing, turn_taking
 
 
 class Handler(NamedTuple):
@@ -29,6 +29,7 @@ HANDLERS: dict[type[Action], Handler] = {
     Aim: Handler(stances.check_aim, stances.apply_aim),
     Defend: Handler(stances.check_defend, stances.apply_defend, closes_declarations=False),
     Hold: Handler(stances.check_hold, stances.apply_hold),
+    Stand: Handler(standing.check_stand, standing.apply_stand),
     Disengage: Handler(disengaging.check_disengage, disengaging.apply_disengage),
     EndTurn: Handler(turn_taking.check_end_turn, turn_taking.apply_end_turn),
     GmPlace: Handler(turn_taking.check_gm_place, turn_taking.apply_gm_place, closes_declarations=False),

@@ -29,8 +29,8 @@ def require_can_attack(battle, fig: Figure, target_id: str | None = None) -> Non
         refuse("declare.only-declarations", what="attacks")
     if st.no_attack_round == battle.round:
         refuse("attack.fumbled", who=fig.label)
-    if st.has("prone"):
-        refuse("prone", who=fig.label)
+    if st.standing_up:
+        refuse("stand.getting-up", who=fig.label)
     if attacks_left(battle, fig.id, target_id) <= 0:
         style = battle.ruleset.defense(st.defense) if st.defense else None
         if style and not style["can_attack"]:

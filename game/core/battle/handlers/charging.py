@@ -21,7 +21,8 @@ from .moving import plan_route
 class ChargePlan:
     figure: Figure
     target: Figure
-    planned: PlannedMove
+    planned: PlannedMove | None
+    announce: bool = False        # announced in the declaration step, run on its initiative number
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,21 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     rs = battle.ruleset
     st = battle.state_of(fig.id)
     ch = rs.section("charge")
-    if battle.state.phase == "declare":
+    declared = "charge" in rs.section("round")["declared"] and rs.section("round")["declarations"]
+    if battle.state.phase == "declare" and not declared:
         refuse("charge.declare-run", ruleset=rs.name)
     if not ch["allowed"]:
         refuse("charge.none", ruleset=rs.name)
     if target.side == fig.side or not battle.able(target.id):
         refuse("charge.not-a-foe", target=target.label)
+    if battle.state.phase == "declare":
+        return _check_announcement(battle, fig, target)
+    if declared and st.announced_charge != target.id:
+        rule = rs.cite(rs.section("round")["declare_rule"])
+        if st.announced_charge:
+            refuse("charge.other-target", rule=rule, who=fig.label,
+                   announced=battle.figures[st.announced_charge].label, target=target.label)
+        refuse("charge.not-announced", rule=rule, who=fig.label)
     if st.moved_ft > 0:
         refuse("charge.already-moved", who=fig.label)
     if st.attacked or attacks_left(battle, fig.id) <= 0:
@@ -55,10 +65,58 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     lane = battle.positioning().charge_lane(fig.id, target.id)
     if not lane.legal:
         refuse("charge.lane", rule=lane.rule, why=lane.reason)
+    _require_mounted_limits(battle, fig, lane)
     return ChargePlan(fig, target, plan_route(battle, fig, target.pos, "charge"))
 
 
+def _check_announcement(battle, fig: Figure, target: Figure) -> ChargePlan:
+    """A charge announced in the declaration step: its lane must be open now; it runs on its number."""
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    limit = rs.section("charge")["max_per_battle"]
+    if limit and st.charges_made >= limit:
+        refuse("charge.limit", rule=rs.cite(rs.section("charge")["rule"]), who=fig.label, limit=limit)
+    if st.announced_charge:
+        refuse("charge.already-announced", who=fig.label, target=battle.figures[st.announced_charge].label)
+    if st.has("prone"):
+        prone = rs.section("prone")
+        refuse("prone", rule=rs.cite(prone["rule"]), who=fig.label, stand=prone["stand"])
+    lane = battle.positioning().charge_lane(fig.id, target.id)
+    if not lane.legal:
+        refuse("charge.lane", rule=lane.rule, why=lane.reason)
+    _require_mounted_limits(battle, fig, lane)
+    return ChargePlan(fig, target, None, announce=True)
+
+
+def _require_mounted_limits(battle, fig: Figure, lane) -> None:
+    """bfrpg Mounted Combat: a mounted charge covers 20 to 80 ft (the charge keys give 0 for no limit)."""
+    ch = battle.ruleset.section("charge")
+    if not battle.profile(fig.id)["mounted"] or not (ch["mounted_min_ft"] or ch["mounted_max_ft"]):
+        return
+    least, most = ch["mounted_min_ft"], ch["mounted_max_ft"] or 10 ** 6
+    if not least <= lane.distance_ft <= most:
+        refuse("charge.mounted-distance", rule=battle.ruleset.cite(ch["mounted_rule"]), who=fig.label,
+               distance_ft=lane.distance_ft, least_ft=least, most_ft=ch["mounted_max_ft"])
+
+
+def _announce(battle, plan: ChargePlan) -> list[Event]:
+    fig, target = plan.figure, plan.target
+    rs = battle.ruleset
+    st = battle.state_of(fig.id)
+    st.announced_charge = target.id
+    battle.state.declare_done.add(fig.id)
+    rule = rs.cite(rs.section("charge")["rule"])
+    defense = rs.section("modifiers")["charge_defense"]
+    words = f"{fig.label} announces a charge at {target.label}; it runs on its initiative number"
+    if defense:
+        words += f" and is at {defense:+d} AC for the whole round"
+    return [Event(kind=EventKind.DECLARE, rule=rule, actor=fig.id, target=target.id, text=f"{words} ({rule})",
+                  data={"declared": "charge"})]
+
+
 def apply_charge(battle, plan: ChargePlan) -> list[Event]:
+    if plan.announce:
+        return _announce(battle, plan)
     fig, target, planned = plan.figure, plan.target, plan.planned
     rs = battle.ruleset
     st = battle.state_of(fig.id)

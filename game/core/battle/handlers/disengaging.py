@@ -36,8 +36,12 @@ def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
     if style not in rules["styles"] or style not in STYLE_MODES:
         refuse("disengage.unknown-style", ruleset=rs.name, style=style, styles=", ".join(rules["styles"]),
                withdraw_hint=rs.section("parting_shots")["withdrawal_avoids"])
-    if battle.state.phase == "declare":
+    round_rules = rs.section("round")
+    declared = round_rules["declarations"] and "disengage" in round_rules["declared"]
+    if battle.state.phase == "declare" and not declared:
         refuse("disengage.on-turn")
+    if battle.state.phase != "declare" and declared:
+        refuse("disengage.announce", rule=rs.cite(round_rules["declare_rule"]), who=fig.label)
     foes = fighting(battle, fig)
     if not foes:
         refuse("disengage.not-in-melee", who=fig.label)
@@ -111,5 +115,9 @@ def apply_disengage(battle, plan: DisengagePlan) -> list[Event]:
         events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=set()))
         st.withdrawing = False
         st.move_mode = "withdraw-disengage"
-    battle.state.done.add(fig.id)
+    if battle.state.phase == "declare":
+        st.disengaged = True           # carried out when announced; it rolls no initiative this round
+        battle.state.declare_done.add(fig.id)
+    else:
+        battle.state.done.add(fig.id)
     return events

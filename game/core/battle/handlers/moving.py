@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...actions import Move, Turn
+from ...combat.reach import fighting
 from ...errors import RulesError
 from ...events import Event, EventKind
 from ...figure import Figure
@@ -66,8 +67,14 @@ def check_move(battle, action: Move) -> MovePlan:
     st = battle.state_of(fig.id)
     rs = battle.ruleset
     if battle.state.phase == "declare":
+        require_declared(battle, "move", "moves")
         if fig.id in battle.state.move_orders:
             refuse("move.already-declared", who=fig.label)
+        if st.standing_up:
+            refuse("stand.getting-up", who=fig.label)
+        if st.has("prone"):
+            prone = rs.section("prone")
+            refuse("prone", rule=rs.cite(prone["rule"]), who=fig.label, stand=prone["stand"])
         style = rs.defense(st.defense) if st.defense else None
         if style and style["max_move_ft"] == 0:
             refuse("move.stance-no-move", who=fig.label, stance=style["style"])
@@ -78,6 +85,10 @@ def check_move(battle, action: Move) -> MovePlan:
     if rs.d100:
         refuse("move.declared-in-segments", who=fig.label)
     require_can_move(battle, fig)
+    round_rules = rs.section("round")
+    if (action.mode == "withdraw" and round_rules["declarations"] and "disengage" in round_rules["declared"]
+            and fighting(battle, fig)):
+        refuse("disengage.announce", rule=rs.cite(round_rules["declare_rule"]), who=fig.label)
     planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
@@ -97,7 +108,7 @@ def apply_move(battle, plan: MovePlan) -> list[Event]:
         return _declare(battle, plan)
     events = walk(battle, fig, plan.planned, plan.mode)
     if plan.exit and battle.able(fig.id):
-        events.extend(flee(battle, fig.id, battle.ruleset.cite("evasion-and-pursuit"), "exit"))
+        events.extend(flee(battle, fig.id, battle.ruleset.cite("leaving-the-map"), "exit"))
     return events
 
 
@@ -109,7 +120,7 @@ def _declare(battle, plan: MovePlan) -> list[Event]:
     kept, _change, why = rounds.attacks_this_round(battle, fig.id)
     words = "; ".join(m.name + (f" {m.value:+d} initiative" if m.value else "") for m in why) or "no effect on its attacks"
     end = path.end
-    return [Event(kind=EventKind.DECLARE_MOVE, rule=battle.ruleset.cite("the-initiative-round"), actor=fig.id,
+    return [Event(kind=EventKind.DECLARE_MOVE, rule=battle.ruleset.cite("segments"), actor=fig.id,
                   text=f"{fig.label} declares a {plan.mode} to {end.x},{end.y} ({feet(path.total_ft)} ft), spread over "
                        f"segments 10 to 1: {words}; {kept} attack(s) this round",
                   squares=tuple((s.x, s.y) for s in path.steps), data={"cost_ft": path.total_ft})]
@@ -118,7 +129,9 @@ def _declare(battle, plan: MovePlan) -> list[Event]:
 # ----- turning on the spot -----
 def check_turn(battle, action: Turn) -> TurnPlan:
     fig = require_turn(battle, action.figure)
-    if battle.ruleset.d100 and battle.state.phase != "declare":
+    if battle.state.phase == "declare":
+        require_declared(battle, "turn", "facing changes")
+    elif battle.ruleset.d100:
         refuse("turn.declared-with-move")
     try:
         facing = parse_facing(action.facing)
@@ -126,6 +139,12 @@ def check_turn(battle, action: Turn) -> TurnPlan:
         refuse("battle.bad-value", why=str(err))
     require_may_turn(battle, fig, facing)
     return TurnPlan(fig, facing)
+
+
+def require_declared(battle, kind: str, what: str) -> None:
+    """In the declaration step, only what the ruleset declares there may be done."""
+    if kind not in battle.ruleset.section("round")["declared"]:
+        refuse("declare.not-declared", what=what, declared=", ".join(battle.ruleset.section("round")["declared"]))
 
 
 def require_may_turn(battle, fig: Figure, facing: int) -> None:

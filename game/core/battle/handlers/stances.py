@@ -73,7 +73,9 @@ def check_defend(battle, action: Defend) -> DefendPlan:
         refuse("defend.unknown", ruleset=rs.name, style=action.style,
                styles=", ".join(d["style"] for d in rs.data["defenses"]) or "none")
     st = battle.state_of(fig.id)
-    if rs.d100 and battle.state.phase != "declare":
+    round_rules = rs.section("round")
+    step = round_rules["declarations"] and "defend" in round_rules["declared"]
+    if battle.state.phase != "declare" and (rs.d100 or (step and style["declared"])):
         refuse("defend.declare-first", style=style["style"])
     if battle.current != fig.id:
         early = (style["declared"] and battle.state.declarations_open and battle.able(fig.id)

@@ -30,7 +30,9 @@ class PlacePlan:
 def check_end_turn(battle, action: EndTurn) -> EndTurnPlan:
     fig = require_turn(battle, action.figure)
     dive = None
-    if must_dive_now(battle, fig):
+    # In a declaration step that declares moves (d100), the dive is declared; elsewhere it comes on its turn.
+    moves_now = battle.state.phase != "declare" or "move" in battle.ruleset.section("round")["declared"]
+    if moves_now and must_dive_now(battle, fig):
         try:
             dive = battle.positioning().plan(fig.id, fig.pos, "walk")
         except RulesError:
@@ -60,8 +62,8 @@ def apply_end_turn(battle, plan: EndTurnPlan) -> list[Event]:
             events.extend(walk(battle, fig, plan.forced_dive, "walk"))
     if s.phase == "declare":
         s.declare_done.add(fig.id)
-        return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("action-declaration"), actor=fig.id,
-                               text=f"{fig.label} has declared")]
+        return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite(battle.ruleset.section("round")["declare_rule"]),
+                               actor=fig.id, text=f"{fig.label} has declared")]
     s.done.add(fig.id)
     return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("turn-order"), actor=fig.id,
                            text=f"{fig.label} ends its turn")]

@@ -1,0 +1,208 @@
+"""Issue 10, items 6-14: each combat rule as its document gives it (the section is in each test's
+docstring; worked numbers from the documents where they give them)."""
+from __future__ import annotations
+
+import pytest
+
+from game.core.combat.modifiers import AttackContext, attack_breakdown
+
+from test_combat_helpers import OPEN, fig, make_battle
+
+
+def _mods(mods) -> dict[str, int]:
+    return {m.name: m.value for m in mods}
+
+
+# ----- 6: cover comes only from figures between attacker and target -----
+@pytest.mark.parametrize("ruleset_id", ["bfrpg", "cnc"])
+def test_comrades_beside_a_melee_pair_are_not_cover(ruleset_id):
+    """bfrpg:cover-and-concealment (shooting *through* an ally), cnc:cover: figures beside an adjacent
+    pair, on either side, are not between them: no cover (choice-cover-between)."""
+    figures = [fig("att", "blue", 4, 4, "E"), fig("tgt", "red", 5, 4, "W"),
+               fig("a1", "blue", 5, 3, "S"), fig("a2", "blue", 5, 5, "N"),
+               fig("r1", "red", 4, 3, "S"), fig("r2", "red", 4, 5, "N")]
+    b = make_battle(ruleset_id, OPEN, figures)
+    for attacker, target in (("att", "tgt"), ("tgt", "att")):
+        bd = attack_breakdown(b, attacker, target, AttackContext())
+        keys = {m.key for m in bd.attack_mods + bd.defense_mods}
+        assert "cover" not in keys, (attacker, bd.attack_mods, bd.defense_mods)
+        assert any("not between" in n for n in bd.notes)
+        assert any(n.startswith("choice: ") for n in bd.notes)
+
+
+def test_a_comrade_in_the_line_of_fire_is_still_cover():
+    """bfrpg:cover-and-concealment: shooting through an ally to an enemy is hard cover (1/2: -4);
+    cnc:cover: the same figure raises AC by +4."""
+    figures = [fig("archer", "blue", 1, 4, "E", template="archer"), fig("ally", "blue", 4, 4, "E"),
+               fig("tgt", "red", 7, 4, "W")]
+    bf = attack_breakdown(make_battle("bfrpg", OPEN, figures), "archer", "tgt", AttackContext())
+    assert _mods(bf.attack_mods)["1/2 cover"] == -4
+    cc = attack_breakdown(make_battle("cnc", OPEN, figures), "archer", "tgt", AttackContext())
+    assert _mods(cc.defense_mods)["1/2 cover"] == 4
+
+
+# ----- 7: prone ends, and costs what each document says -----
+from game.core.actions import Attack, Charge, Defend, Disengage, EndTurn, Move, Stand, action_from_json  # noqa: E402
+
+
+def _until(b, fid, declare=False, limit=300):
+    """Pass turns until it is fid's turn (its declaration turn with declare=True)."""
+    for _ in range(limit):
+        if b.current == fid and (b.state.phase == "declare") == declare:
+            return
+        b.apply(EndTurn(b.current))
+    raise AssertionError(f"{fid} never got a turn")
+
+
+def _duel(ruleset_id, prone_stats=None, **kw):
+    prone = {"hp": 40, "conditions": ["prone"], **(prone_stats or {})}
+    return make_battle(ruleset_id, OPEN, [fig("down", "blue", 4, 4, "E", stats=prone),
+                                          fig("foe", "red", 5, 4, "W", stats={"hp": 40}),
+                                          fig("archer", "red", 12, 4, "W", template="archer", stats={"hp": 40})], **kw)
+
+
+def test_bfrpg_prone_minus_4_ac_and_getting_up_takes_the_whole_turn():
+    """bfrpg:prone-and-helpless-opponents: -4 AC; getting up takes a full round with no other action."""
+    b = _duel("bfrpg")
+    melee = attack_breakdown(b, "foe", "down", AttackContext())
+    ranged = attack_breakdown(b, "archer", "down", AttackContext())
+    assert _mods(melee.defense_mods)["target prone"] == -4
+    assert _mods(ranged.defense_mods)["target prone"] == -4
+    _until(b, "down")
+    refusal = b.check(Move("down", to=(2, 4)))
+    assert refusal.key == "prone" and "whole turn" in refusal.words
+    assert b.options("down")["stand"] is None
+    assert Stand("down") in b.legal_actions("down")
+    events = b.apply(Stand("down"))
+    assert events[0].kind == "stand" and events[0].rule == "bfrpg:prone-and-helpless-opponents"
+    assert not b.state_of("down").has("prone")
+    assert b.current != "down"                  # the turn is spent getting up
+    assert b.check(Stand("down")).key in ("turn.not-yours", "stand.not-prone")
+
+
+def test_ch17_prone_fights_at_minus_4_and_stands_for_half_its_move():
+    """ch17:critical-hit: prone is -4 to hit, -4 AC in melee, +4 AC against missiles; getting up costs half
+    the move (choice-prone), after which it may still act."""
+    b = _duel("ch17")
+    assert _mods(attack_breakdown(b, "foe", "down", AttackContext()).defense_mods)["target prone"] == -4
+    assert _mods(attack_breakdown(b, "archer", "down", AttackContext()).defense_mods)["target prone"] == 4
+    _until(b, "down")
+    assert b.check(Attack("down", target="foe")) is None      # it may fight from the ground ...
+    assert _mods(b.explain_attack("down", "foe").attack_mods)["attacker prone"] == -4   # ... at -4
+    events = b.apply(Stand("down"))
+    assert "choice:" in events[0].text and b.state_of("down").moved_ft == 15
+    assert b.current == "down" and b.status("down").movement_left_ft == 15
+    b.apply(Attack("down", target="foe"))
+
+
+def test_cnc_prone_lasts_the_round_and_cannot_be_stood_up_from():
+    """cnc:overbearing: prone for the remainder of that round; cnc:situational-modifiers: +5 to hit a prone
+    defender in melee, -4 with missiles."""
+    b = _duel("cnc")
+    assert _mods(attack_breakdown(b, "foe", "down", AttackContext()).defense_mods)["target prone"] == -5
+    assert _mods(attack_breakdown(b, "archer", "down", AttackContext()).defense_mods)["target prone"] == 4
+    _until(b, "down")
+    assert b.check(Stand("down")).key == "stand.round-end"
+    while b.round == 1:
+        b.apply(EndTurn(b.current))
+    assert not b.state_of("down").has("prone")
+
+
+def test_spelljammer_getting_up_is_declared_and_takes_the_round():
+    """spelljammer (no prone rule, choice-prone): declared in the declaration step, no attacks that round."""
+    b = _duel("spelljammer", {"hp": 60})
+    _until(b, "down", declare=True)
+    assert b.check(Move("down", to=(2, 4))).key == "prone"
+    b.apply(Stand("down"))
+    b.apply(EndTurn("down"))
+    while b.state.phase == "declare":
+        b.apply(EndTurn(b.current))
+    assert any(e.kind == "initiative" and e.actor == "down" and "getting up" in e.text for e in b.events)
+    assert "down" not in [m for s in b.state.slots for m in s.members]
+
+
+def test_stand_has_a_script_form():
+    assert action_from_json({"action": "stand", "figure": "down"}) == Stand("down")
+
+
+# ----- 10: a parting shot is taken on its own terms -----
+def test_odnd_retreat_free_attack_is_plus_2_and_no_shield_only():
+    """odnd:retreat: the free attack is at +2 and the retreating figure's shield does not count; the rear +2
+    and the loss of DEX of odnd:attacking-from-behind do not come on top."""
+    b = make_battle("odnd", OPEN, [fig("foe", "red", 4, 4, "E", stats={"hp": 40}),
+                                   fig("runner", "blue", 5, 4, "E", stats={"hp": 40, "dex_mod": 2, "shield": "medium"})])
+    bd = attack_breakdown(b, "foe", "runner", AttackContext(parting_shot=True))
+    assert _mods(bd.attack_mods) == {"parting shot": 2}
+    assert [m.name for m in bd.defense_mods] == ["no shield: turned away from the attacker"]
+
+
+@pytest.mark.parametrize("ruleset_id,rule", [("bfrpg", "bfrpg:defensive-movement"),
+                                             ("ch17", "ch17:defensive-movement-and-attacks-of-opportunity")])
+def test_parting_shot_is_plus_2_without_the_rear_bonus(ruleset_id, rule):
+    """bfrpg:defensive-movement, ch17 17.0.2: the +2 of the parting shot is the reward for the turned back."""
+    b = make_battle(ruleset_id, OPEN, [fig("foe", "red", 4, 4, "E", stats={"hp": 40}),
+                                       fig("runner", "blue", 5, 4, "E", stats={"hp": 40})])
+    bd = attack_breakdown(b, "foe", "runner", AttackContext(parting_shot=True))
+    assert _mods(bd.attack_mods) == {"parting shot": 2}
+    assert bd.attack_mods[0].source == rule
+    plain = attack_breakdown(b, "foe", "runner", AttackContext())
+    assert _mods(plain.attack_mods) == {"from behind (rear)": 2}
+
+
+def test_cnc_walking_out_of_melee_is_a_hasty_disengagement():
+    """cnc:disengaging-from-combat: leaving a foe without a fighting disengagement is hasty: the foe's free
+    attack, and -2 AC for the round (and no other action)."""
+    b = make_battle("cnc", OPEN, [fig("foe", "red", 4, 4, "E", stats={"hp": 40}),
+                                  fig("runner", "blue", 5, 4, "W", stats={"hp": 40}),
+                                  fig("other", "red", 9, 8, "N", stats={"hp": 40})])
+    _until(b, "runner")
+    events = b.apply(Move("runner", to=(8, 4)))
+    assert [e.kind for e in events][:2] == ["move", "disengage"]
+    shot = next(e for e in events if e.kind == "parting-shot")
+    assert {m["name"]: m["value"] for m in shot.data["breakdown"]["defense_modifiers"]}["disengaging hastily"] == -2
+    if b.able("runner"):
+        assert b.status("runner").attacks_left == 0
+
+
+# ----- 13: cnc announces charges and disengagements before initiative -----
+def test_cnc_charge_is_announced_before_initiative():
+    """cnc:charging: announced before initiative; -4 AC for the whole round from the announcement."""
+    b = make_battle("cnc", OPEN, [fig("knight", "blue", 1, 4, "E", stats={"hp": 40}),
+                                  fig("orc", "red", 9, 4, "W", stats={"hp": 40}),
+                                  fig("archer", "red", 12, 8, "W", template="archer", stats={"hp": 40})])
+    assert b.state.phase == "declare" and b.current == "knight"
+    assert not [e for e in b.events if e.kind == "initiative"]      # initiative comes after the declarations
+    events = b.apply(Charge("knight", target="orc"))
+    assert events[0].kind == "declare" and "announces a charge" in events[0].text
+    bd = attack_breakdown(b, "archer", "knight", AttackContext())
+    assert _mods(bd.defense_mods)["announced a charge this round"] == -4
+    while b.state.phase == "declare":
+        b.apply(EndTurn(b.current))
+    assert any(e.kind == "initiative" for e in b.events)
+    _until(b, "knight")
+    assert b.check(Charge("knight", target="archer")).key == "charge.other-target"
+    kinds = [e.kind for e in b.apply(Charge("knight", target="orc"))]
+    assert "charge" in kinds
+
+
+def test_cnc_unannounced_charge_and_disengagement_are_refused():
+    """cnc:charging and cnc:disengaging-from-combat: both are announced at the start of the round."""
+    b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 40}),
+                                  fig("b", "red", 5, 4, "W", stats={"hp": 40}),
+                                  fig("c", "red", 12, 4, "W", stats={"hp": 40})])
+    _until(b, "a")
+    assert b.check(Charge("a", target="c")).key == "charge.not-announced"
+    assert b.check(Disengage("a", to=(1, 4), style="fighting")).key == "disengage.announce"
+    assert b.check(Move("a", to=(3, 4), mode="withdraw")).key == "disengage.announce"
+
+
+def test_cnc_dodging_figure_rolls_no_initiative():
+    """cnc:dodge: announced before the round; no initiative roll, no other action."""
+    b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 40}),
+                                  fig("b", "red", 5, 4, "W", stats={"hp": 40})])
+    b.apply(Defend("a", style="dodge"))
+    b.apply(EndTurn("a"))
+    while b.state.phase == "declare":
+        b.apply(EndTurn(b.current))
+    assert any(e.kind == "initiative" and e.actor == "a" and "no initiative" in e.text for e in b.events)
+    assert all("a" not in s.members for s in b.state.slots)
