@@ -206,3 +206,101 @@ def test_cnc_dodging_figure_rolls_no_initiative():
         b.apply(EndTurn(b.current))
     assert any(e.kind == "initiative" and e.actor == "a" and "no initiative" in e.text for e in b.events)
     assert all("a" not in s.members for s in b.state.slots)
+
+
+# ----- 8: set spears and longer weapons against a charge -----
+from game.core.actions import SetAgainstCharge  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", range(1, 11))
+def test_odnd_set_spear_strikes_first_whatever_the_initiative(seed):
+    """odnd:charging-attacks: a set spear gets +2 and double damage and strikes first against an unmounted
+    charger; initiative is not checked at the end of the charge."""
+    b = make_battle("odnd", OPEN, [fig("runner", "blue", 1, 4, "E", stats={"hp": 60, "morale": 0}),
+                                   fig("spear", "red", 10, 4, "W", template="spearman", stats={"hp": 60, "morale": 0})],
+                    seed=seed)
+    b.apply(SetAgainstCharge("spear"))
+    _until(b, "runner")
+    kinds = [e.kind for e in b.apply(Charge("runner", target="spear"))]
+    assert "set-weapon" in kinds
+    assert "charge-attack" not in kinds or kinds.index("set-weapon") < kinds.index("charge-attack")
+    setw = next(e for e in b.events if e.kind == "set-weapon")
+    assert _mods(setw.modifiers)["set against the charge"] == 2
+    assert [m["value"] for m in setw.data["breakdown"]["damage_multipliers"]] == [2]
+    assert "strikes first" in setw.text
+
+
+def test_odnd_longer_weapon_strikes_a_charger_first():
+    """odnd:melee-weapon-reach (and encounter-order): the spear outreaches the charging sword in the first
+    round, so it strikes first even unset."""
+    b = make_battle("odnd", OPEN, [fig("runner", "blue", 1, 4, "E", stats={"hp": 60, "morale": 0}),
+                                   fig("spear", "red", 10, 4, "W", template="spearman", stats={"hp": 60, "morale": 0})])
+    _until(b, "runner")
+    events = b.apply(Charge("runner", target="spear"))
+    kinds = [e.kind for e in events]
+    assert "strikes-first" in kinds
+    first = next(e for e in events if e.kind == "strikes-first")
+    assert first.actor == "spear" and "outreaches" in first.text
+
+
+@pytest.mark.parametrize("template,weapons,why", [("foot", ["polearm"], "outreaches"), ("monster", None, "large")])
+def test_cnc_longer_reach_or_larger_size_strikes_a_charger_first(template, weapons, why):
+    """cnc:initiative (reach over 10 ft, or a large creature, strikes first in the first round when the
+    smaller closes within 10 ft) and cnc:charging: the charger's -4 AC applies to that strike."""
+    extra = {"weapons": weapons} if weapons else {}
+    b = make_battle("cnc", OPEN, [fig("runner", "blue", 1, 4, "E", stats={"hp": 60}),
+                                  fig("big", "red", 10, 4, "W", template=template, stats={"hp": 60}, **extra)])
+    b.apply(Charge("runner", target="big"))          # announced in its declaration
+    _until(b, "runner")
+    events = b.apply(Charge("runner", target="big"))
+    first = next(e for e in events if e.kind == "strikes-first")
+    assert first.actor == "big" and why in first.text
+    defense = {m["name"]: m["value"] for m in first.data["breakdown"]["defense_modifiers"]}
+    assert defense["charged this round"] == -4
+    assert [e.kind for e in events].index("strikes-first") < len(events)
+
+
+# ----- 9: a figure felled on its own number still acts, even as its side's last -----
+@pytest.mark.parametrize("ruleset_id,rule", [("bfrpg", "bfrpg:initiative"),
+                                             ("ch17", "ch17:determine-initiative-order")])
+def test_last_figure_felled_on_its_own_number_still_acts(ruleset_id, rule):
+    """bfrpg:initiative and ch17 (equal numbers act simultaneously): the felled figure, its side's last,
+    still gets its action on that number before the battle ends."""
+    b = make_battle(ruleset_id, OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 20, "attack_bonus": 30}),
+                                       fig("b", "red", 5, 4, "W", stats={"hp": 1})], seed=2)
+    assert [s.members for s in b.state.slots] == [["a", "b"]]      # one shared number
+    while not (b.current == "a" and b.current_phase in ("melee", "all")):
+        b.apply(EndTurn(b.current))
+    events = b.apply(Attack("a", target="b"))
+    assert not b.able("b")
+    simultaneous = [e for e in events if e.kind == "simultaneous"]
+    assert simultaneous and simultaneous[0].rule == rule
+    assert not b.is_over
+    b.apply(EndTurn("a"))
+    assert not b.is_over and b.current == "b"
+    b.apply(Attack("b", target="a"))
+    b.apply(EndTurn("b"))
+    assert b.is_over and b.winner == "blue"
+
+
+def test_spelljammer_equal_numbers_of_different_figures_are_simultaneous():
+    """spelljammer (choice-ties): only a figure's own second attack on one number waits a segment; two
+    figures on the same number strike together, so one felled on it still strikes."""
+    for seed in range(1, 200):
+        b = make_battle("spelljammer", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 50, "sc": 300}),
+                                              fig("b", "red", 5, 4, "W", stats={"hp": 1, "prot": 0})], seed=seed)
+        while b.state.phase == "declare":
+            b.apply(EndTurn(b.current))
+        slots = b.state.slots
+        if not (len(slots) >= 2 and slots[0].number == slots[1].number and slots[0].members == ["a"]
+                and "b" in slots[1].members):
+            continue
+        events = b.apply(Attack("a", target="b"))
+        if b.able("b"):
+            continue
+        sim = [e for e in events if e.kind == "simultaneous"]
+        assert sim and sim[0].rule == "spelljammer:choice-ties"
+        assert not b.is_over and b.current == "b"
+        assert b.check(Attack("b", target="a")) is None
+        return
+    pytest.fail("no seed gave two figures the same number")

@@ -146,6 +146,8 @@ def _after_hit(battle, bd: Breakdown, result) -> list[Event]:
         threshold = damage_mod.stun_threshold(rs, battle.profile(bd.target), target.size, tst.max_hp)
         if result.damage > threshold:
             tst.conditions["stunned"] = battle.round
+            s = battle.state
+            tst.stunned_on = s.slots[s.slot_index].number if s.phase == "act" and s.slot_index < len(s.slots) else 99
             rule = rs.cite("stun")
             events.append(Event(kind=EventKind.STUNNED, rule=rule, target=bd.target, outcome="stunned",
                                 text=f"{result.damage} damage is more than {target.label}'s CON {threshold}: stunned "

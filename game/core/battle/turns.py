@@ -14,7 +14,7 @@ from ..combat.morale import morale_after_loss
 from ..combat.reach import in_melee_reach, weapon_data
 from ..combat.state import FigureState, condition_until
 from ..events import Event, EventKind
-from .budgets import attacks_left, in_slot_of, reloading_words, slot_phases
+from .budgets import attacks_left, reloading_words, slot_phases
 from .segments import run_segments_to
 
 
@@ -180,7 +180,7 @@ def can_take_turn(battle, fid: str, slot, phase: str) -> tuple[bool, Event | Non
             return False, Event(kind=EventKind.SKIP, rule=rs.cite(rs.section("surprise")["rule"]), actor=fid,
                                 text=f"{fig.label} is surprised and cannot act this round")
         return False, None
-    if st.has("stunned") and rs.d100:
+    if st.has("stunned") and rs.d100 and not (st.stunned_on == slot.number and rs.section("round")["fallen_act_on_ties"]):
         return False, Event(kind=EventKind.SKIP, rule=rs.cite("stun"), actor=fid,
                             text=f"{fig.label} is stunned and loses its attack on {slot.number}")
     busy = reloading_words(battle, fid)
@@ -201,7 +201,8 @@ def check_over(battle) -> list[Event]:
     s = battle.state
     if s.over:
         return []
-    standing = {f.side for f in s.figures.values() if battle.able(f.id)}
+    # A figure felled on its own initiative number still stands until it has acted (simultaneous).
+    standing = {f.side for f in s.figures.values() if battle.able(f.id) or s.states[f.id].acts_before_falling}
     if len(standing) <= 1 and len(battle.sides()) > 1:
         s.over = True
         s.winner = next(iter(standing)) if standing else None
@@ -243,18 +244,32 @@ def figure_fell(battle, fid: str) -> list[Event]:
     s = battle.state
     events: list[Event] = []
     st = s.states[fid]
-    slot = in_slot_of(battle, fid)
     rs = battle.ruleset
-    if (slot is not None and rs.section("round")["fallen_act_on_ties"] and fid not in s.done
-            and s.current != fid and not rs.d100 and len(slot.members) > 1):
+    if rs.section("round")["fallen_act_on_ties"] and s.current != fid and acts_on_this_number(battle, fid):
         st.acts_before_falling = True
         s.pending_fallen.append(fid)
-        events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(rs.section("round")["rule"]), actor=fid,
+        events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(rs.section("round")["ties_rule"]), actor=fid,
                             text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
                                  f"action before it falls"))
     battle.figures_moved()
     events.extend(morale_after_loss(battle, battle.figures[fid].side, battle.rng))
     return events
+
+
+def acts_on_this_number(battle, fid: str) -> bool:
+    """Has fid still to act on the initiative number being played (in this slot, or, with per-attack
+    slots, in a later slot of the same number)?"""
+    s = battle.state
+    if s.phase != "act" or s.slot_index >= len(s.slots):
+        return False
+    number = s.slots[s.slot_index].number
+    for i in range(s.slot_index, len(s.slots)):
+        slot = s.slots[i]
+        if slot.number != number:
+            break
+        if fid in slot.members and (i > s.slot_index or fid not in s.done):
+            return True
+    return False
 
 
 def flee(battle, fid: str, rule: str, cause: str) -> list[Event]:

@@ -80,6 +80,7 @@ class FigureState:
     charges_made: int = 0
     fled: bool = False
     acts_before_falling: bool = False   # felled on its own initiative number: still acts (simultaneous)
+    stunned_on: int = -999              # the initiative number it was stunned on (it still acts on that number)
 
     def copy(self) -> "FigureState":
         """An exact copy sharing nothing that changes (the lists and dicts are copied)."""
@@ -115,6 +116,7 @@ class FigureState:
         self.free_attacked_by = []
         self.initiative = []
         self.acts_before_falling = False
+        self.stunned_on = -999
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from ...actions import Attack
 from ...combat.breakdown import AttackContext, Breakdown
 from ...combat.modifiers import attack_breakdown
-from ...combat.reach import SIZE_ORDER, in_melee_reach, weapon_data
+from ...combat.reach import weapon_data
 from ...events import Event, EventKind
 from ...figure import Figure
 from ...refusals import ActionRefused, refuse
 from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, current_phase, require_turn
 from ..strikes import resolve
+from ..walking import strike_first
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def apply_attack(battle, plan: AttackPlan) -> list[Event]:
     st = battle.state_of(fig.id)
     events: list[Event] = []
     if bd.kind == "melee" and not rs.d100:
-        events.extend(_reach_first(battle, fig.id, target.id))
+        events.extend(strike_first(battle, fig.id, target.id))
         if not battle.able(fig.id) and not st.acts_before_falling:
             return events
         bd = attack_breakdown(battle, fig.id, target.id, plan.context)
@@ -118,30 +119,3 @@ def apply_attack(battle, plan: AttackPlan) -> list[Event]:
     if rs.d100:
         battle.state.done.add(fig.id)
     return events
-
-
-def _reach_first(battle, attacker_id: str, target_id: str) -> list[Event]:
-    """odnd/cnc: in the first round of a melee, the longer reach (or larger size) strikes first."""
-    rs = battle.ruleset
-    rules = rs.section("round")
-    pair = tuple(sorted((attacker_id, target_id)))
-    if pair in battle.state.fought or not (rules["reach_first_first_round"] or rules["size_first_first_round"]):
-        return []
-    attacker, target = battle.figures[attacker_id], battle.figures[target_id]
-    tst = battle.states[target_id]
-    if tst.attacked or attacks_left(battle, target_id) <= 0 or tst.has("surprised") or not battle.able(target_id):
-        return []
-    if not in_melee_reach(battle, target, attacker):
-        return []
-    their, mine = weapon_data(battle, target.ready_weapon), weapon_data(battle, attacker.ready_weapon)
-    longer = (rules["reach_first_first_round"] and their["reach_ft"] >= rules["reach_first_long_ft"]
-              and not their["ranged"] and mine["reach_ft"] <= rules["reach_first_short_ft"])
-    bigger = (rules["size_first_first_round"] and SIZE_ORDER.get(target.size, 2) >= 3
-              and SIZE_ORDER.get(attacker.size, 2) <= 2)
-    if not (longer or bigger):
-        return []
-    why = (f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}" if longer
-           else f"{target.label} is {target.size} and {attacker.label} is {attacker.size}")
-    bd = attack_breakdown(battle, target_id, attacker_id, AttackContext(surprise_round=battle.round == 1))
-    return resolve(battle, bd, EventKind.STRIKES_FIRST, rule=rs.cite(rules["rule"]),
-                   reason=f"first round of this melee: {why}, so it strikes first")

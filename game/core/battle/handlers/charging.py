@@ -13,7 +13,7 @@ from ...moves.positioning import PlannedMove
 from ...refusals import refuse
 from ..budgets import attacks_left, current_phase, require_can_move, require_turn
 from ..strikes import resolve
-from ..walking import may_strike_closing_foe, strike_closing_foe, walk
+from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, walk
 from .moving import plan_route
 
 
@@ -137,10 +137,12 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
     before = replace(charger, x=start[0], y=start[1])
     charger_attacks = True
     if (tst.set_vs_charge and battle.able(target.id) and in_melee_reach(battle, target, charger)
-            and _initiative_at_least(battle, target.id, fig.id)):
+            and (not mods["set_needs_initiative"] or _initiative_at_least(battle, target.id, fig.id))):
         bd = attack_breakdown(battle, target.id, fig.id, AttackContext(set_vs_charge=True, free_attack=True))
-        first = mods["set_strikes_first"] and not battle.profile(fig.id)["mounted"]
+        first = mods["set_strikes_first"] and _set_outreaches(battle, target, charger)
         words = "strikes first" if first else "strikes at the same moment (simultaneous)"
+        if not mods["set_needs_initiative"]:
+            words += ", whatever the initiative"
         tst.set_vs_charge = False
         events.extend(resolve(battle, bd, EventKind.SET_WEAPON_STRIKE, rule=rs.cite(mods["set_rule"]),
                               reason=f"{target.label} has its {target.ready_weapon} set against the charge and {words}",
@@ -151,6 +153,11 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
         events.extend(strike_closing_foe(battle, target, charger,
                                          f"{target.label}'s {target.ready_weapon} reaches the charging {fig.label}; "
                                          f"it strikes on {fig.label}'s number"))
+    else:
+        # odnd Melee Weapon Reach, cnc Initiative: the longer weapon (or larger size) strikes the charger first.
+        events.extend(strike_first(battle, fig.id, target.id))
+        if not battle.able(fig.id):
+            charger_attacks = False
     if charger_attacks and battle.able(target.id):
         if not battle.able(fig.id):
             events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(mods["set_rule"]), actor=fig.id,
@@ -162,6 +169,14 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
         else:
             events.extend(resolve(battle, bd, EventKind.CHARGE_ATTACK, rule=ch_rule, reason=""))
     return events
+
+
+def _set_outreaches(battle, setter: Figure, charger: Figure) -> bool:
+    """odnd CHARGING ATTACKS: a set spear strikes first against unmounted chargers; against a mounted
+    one (a lance) the longer weapon strikes first, equal reach strikes together."""
+    if not battle.profile(charger.id)["mounted"]:
+        return True
+    return weapon_data(battle, setter.ready_weapon)["reach_ft"] > weapon_data(battle, charger.ready_weapon)["reach_ft"]
 
 
 def _initiative_at_least(battle, a: str, b: str) -> bool:
