@@ -20,14 +20,16 @@ EXPECTED = {
     "odnd": ({"from behind": 2, "higher ground": 1}, {"no shield": -1}),
     "cnc": ({"from behind": 2, "higher ground": 1}, {}),
     "ch17": ({"from behind": 2, "flanked with": 1}, {}),
-    "spelljammer": ({"multiple attackers": 10}, {}),
+    # spelljammer:surprise, in combat (choice-in-combat-surprise): the first blow from behind at a figure
+    # fighting another is not expected: +10 and half its DEF (30 -> 15)
+    "spelljammer": ({"multiple attackers": 10, "first blow from behind": 10}, {"keeps only 1/2": -15}),
 }
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(EXPECTED))
 def test_same_position_under_each_ruleset(ruleset_id):
     """bfrpg:attacking-from-behind, odnd:attacking-from-behind + high-ground + shields, cnc:rear-attack +
-    situational-modifiers, ch17:attacking-from-behind + flanking, spelljammer:multiple-attackers."""
+    situational-modifiers, ch17:attacking-from-behind + flanking, spelljammer:multiple-attackers + surprise."""
     b = make_battle(ruleset_id, LEDGE, FIGURES)
     bd = attack_breakdown(b, "att", "tgt", AttackContext())
     assert bd.allowed, bd.reason

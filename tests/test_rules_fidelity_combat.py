@@ -304,3 +304,217 @@ def test_spelljammer_equal_numbers_of_different_figures_are_simultaneous():
         assert b.check(Attack("b", target="a")) is None
         return
     pytest.fail("no seed gave two figures the same number")
+
+
+# ----- 11: spelljammer's ranged modifiers, shooting into melee and surprise -----
+from game.core.battle.strikes import _into_melee_table, into_melee_row  # noqa: E402
+from game.core.events import EventKind  # noqa: E402
+
+
+def _sj(figures, seed=1):
+    return make_battle("spelljammer", OPEN, figures, seed=seed)
+
+
+def test_spelljammer_shooting_into_melee_targets_the_friend_about_26_percent_of_the_time():
+    """spelljammer:shooting-into-melee: 1 friend and 1 opponent, d100 + weapon rank 4 <= 30 targets the
+    friend: 26 of 100 results (05 or less always does, and is inside that)."""
+    b = _sj([fig("archer", "blue", 1, 4, "E", template="archer"), fig("friend", "blue", 8, 4, "E"),
+             fig("foe", "red", 9, 4, "W")])
+    bd = attack_breakdown(b, "archer", "foe", AttackContext())
+    assert bd.friends_in_melee == ("friend",)
+    hits = 0
+    for _ in range(3000):
+        events, fbd, kind, _rule = _into_melee_table(b, bd, EventKind.ATTACK, "x")
+        assert events[0].kind == "into-melee" and events[0].target_number == 30
+        hits += kind == EventKind.FRIENDLY_FIRE
+        assert (fbd.target == "friend") == (kind == EventKind.FRIENDLY_FIRE)
+    assert 0.23 < hits / 3000 < 0.29
+
+
+def test_spelljammer_into_melee_rows_and_the_nearest_row_choice():
+    """spelljammer:shooting-into-melee rows (1 friend + 2 foes: 20; 3 friends + 2 foes: 45); a melee the
+    table does not list takes the nearest row (choice-into-melee-table)."""
+    rules = _sj([fig("a", "blue", 1, 1)]).ruleset.section("modifiers")
+    assert into_melee_row(rules, 1, 2) == ({"friends": 1, "foes": 2, "upto": 20}, True)
+    assert into_melee_row(rules, 3, 2) == ({"friends": 3, "foes": 2, "upto": 45}, True)
+    assert into_melee_row(rules, 2, 2) == ({"friends": 2, "foes": 1, "upto": 40}, False)
+    assert into_melee_row(rules, 5, 3)[0]["upto"] == 45
+
+
+def test_spelljammer_shot_into_melee_rolls_the_table_before_the_attack():
+    b = _sj([fig("archer", "blue", 1, 4, "E", template="archer"), fig("friend", "blue", 8, 4, "E"),
+             fig("foe", "red", 9, 4, "W")])
+    while b.state.phase == "declare":
+        b.apply(EndTurn(b.current))
+    _until(b, "archer")
+    events = b.apply(Attack("archer", target="foe"))
+    assert events[0].kind == "into-melee" and events[0].rule == "spelljammer:shooting-into-melee"
+    assert events[1].kind in ("attack", "friendly-fire")
+
+
+def test_spelljammer_ranged_size_speed_and_mount_modifiers():
+    """spelljammer:size-modifiers (large +5) and spelljammer:movement-modifiers (running -10, stationary +10,
+    moving mount -10)."""
+    b = _sj([fig("archer", "blue", 1, 4, "E", template="archer"), fig("big", "red", 12, 2, "W", template="monster"),
+             fig("rider", "red", 12, 8, "W", template="knight")])
+    still = _mods(attack_breakdown(b, "archer", "big", AttackContext()).attack_mods)
+    assert still["large target"] == 5 and still["target stationary"] == 10
+    _until(b, "rider", declare=True)
+    b.apply(Move("rider", to=(2, 8), mode="run"))        # 50 ft declared: over its 60 ft TMR? no: 1x-2x
+    mods = _mods(attack_breakdown(b, "archer", "rider", AttackContext()).attack_mods)
+    assert mods["target on a moving mount"] == -10
+    assert not any(n.startswith("target stationary") for n in mods)
+    _until(b, "big", declare=True)
+    b.apply(Move("big", to=(2, 2), mode="run"))          # 50 ft on a 40 ft TMR: running
+    mods = _mods(attack_breakdown(b, "archer", "big", AttackContext()).attack_mods)
+    assert [v for n, v in mods.items() if n.startswith("target moving over 1x")] == [-10]
+
+
+def test_spelljammer_full_defense_is_a_melee_stance_and_dodging_against_missiles():
+    """spelljammer:full-defense is a melee modifier; against missiles the figure is dodging: -20
+    (spelljammer:movement-modifiers, choice-melee-stances)."""
+    b = _sj([fig("archer", "blue", 1, 4, "E", template="archer"), fig("sword", "blue", 11, 4, "E"),
+             fig("foe", "red", 12, 4, "W")])
+    _until(b, "foe", declare=True)
+    b.apply(Defend("foe", style="full-defense"))
+    shot = attack_breakdown(b, "archer", "foe", AttackContext())
+    assert _mods(shot.attack_mods)["target dodging (full-defense)"] == -20
+    assert "full-defense" not in _mods(shot.defense_mods)
+    assert any(n.startswith("choice: ") for n in shot.notes)
+    blow = attack_breakdown(b, "sword", "foe", AttackContext())
+    assert _mods(blow.defense_mods)["full-defense"] == 5 + 10        # +5 and weapon rank 4 x 2.5
+
+
+def test_spelljammer_an_unaware_target_and_an_unexpected_attack():
+    """spelljammer:surprise: out of combat +25 and only magical DEF (none here); in combat, an attack the
+    target does not expect +10 and half DEF (choice-in-combat-surprise: from behind while it fights)."""
+    b = _sj([fig("a", "blue", 4, 4, "E"), fig("b", "blue", 6, 4, "W"),
+             fig("sleepy", "red", 5, 4, "N", stats={"unaware": True})])
+    assert any(e.kind == "surprise" and e.outcome == "unaware" for e in b.events)
+    bd = attack_breakdown(b, "a", "sleepy", AttackContext())
+    assert _mods(bd.attack_mods)["target not expecting any attack"] == 25
+    assert _mods(bd.defense_mods)["keeps only 0 of its defense"] == -30
+    b.state_of("sleepy").off_guard = False          # once attacked (or after round 1) it expects attacks
+    behind = attack_breakdown(b, "a", "sleepy", AttackContext())   # a is at its west; it faces north
+    assert "target not expecting any attack" not in _mods(behind.attack_mods)
+    b.set_figure(b.figures["sleepy"].moved_to(5, 4, 2))            # faces east, towards b: a is behind it
+    bd = attack_breakdown(b, "a", "sleepy", AttackContext())
+    assert _mods(bd.attack_mods)["first blow from behind while it fights another: not expected"] == 10
+    assert _mods(bd.defense_mods)["keeps only 1/2 of its defense"] == -15
+    b.state.fought.add(("a", "sleepy"))                             # once they have fought, it expects a's blows
+    assert "unexpected" not in {m.key for m in attack_breakdown(b, "a", "sleepy", AttackContext()).attack_mods}
+
+
+# ----- 12: mounts -----
+def test_cnc_attacking_from_a_mount():
+    """cnc:situational-modifiers: melee from a mount -2, ranged from a mount -4."""
+    b = make_battle("cnc", OPEN, [fig("rider", "blue", 4, 4, "E", template="knight"), fig("foe", "red", 5, 4, "W"),
+                                  fig("horse-archer", "blue", 1, 8, "E", template="archer", stats={"mounted": True})])
+    assert _mods(attack_breakdown(b, "rider", "foe", AttackContext()).attack_mods)["melee from a mount"] == -2
+    assert _mods(attack_breakdown(b, "horse-archer", "foe", AttackContext()).attack_mods)["shooting from a mount"] == -4
+
+
+def test_bfrpg_shooting_from_a_mount_moving_over_30_ft():
+    """bfrpg:mounted-combat: missiles from a mount that moved more than 30 ft this round: -4."""
+    b = make_battle("bfrpg", OPEN, [fig("ha", "blue", 1, 4, "E", template="archer", stats={"mounted": True}),
+                                    fig("foe", "red", 14, 4, "W")])
+    assert "from-mount" not in {m.key for m in attack_breakdown(b, "ha", "foe", AttackContext()).attack_mods}
+    _until(b, "ha")
+    b.apply(Move("ha", to=(8, 4)))                 # 35 ft
+    mods = _mods(attack_breakdown(b, "ha", "foe", AttackContext()).attack_mods)
+    assert mods["shooting from a mount that moved 35 ft"] == -4
+
+
+@pytest.mark.parametrize("x,ok", [(3, False), (7, True), (19, False)])
+def test_bfrpg_mounted_charge_covers_20_to_80_ft(x, ok):
+    """bfrpg:mounted-combat: a mounted charge from 20 to 80 feet away (a knight's double move is 120 ft)."""
+    b = make_battle("bfrpg", "\n".join(["." * 24] * 6), [fig("knight", "blue", 0, 2, "E", template="knight"),
+                                                         fig("foe", "red", x, 2, "W")])
+    _until(b, "knight")
+    refusal = b.check(Charge("knight", target="foe"))
+    if ok:
+        assert refusal is None
+    else:
+        assert refusal is not None and refusal.key == "charge.mounted-distance"
+        assert "20 to 80 ft" in refusal.words and refusal.rule == "bfrpg:mounted-combat"
+
+
+# ----- 14: the smaller ones -----
+def test_odnd_a_fight_opened_from_behind():
+    """odnd:attacking-from-behind: +2, no shield or DEX; the one attacked cannot strike back that round;
+    next round the attacker rolls with advantage and it with disadvantage (choice-blindside)."""
+    b = make_battle("odnd", OPEN, [fig("sneak", "blue", 3, 4, "E", stats={"hp": 60, "morale": 0, "attack_bonus": 30}),
+                                   fig("mark", "red", 4, 4, "E", stats={"hp": 60, "morale": 0, "dex_mod": 1,
+                                                                        "shield": "medium"})])
+    bd = attack_breakdown(b, "sneak", "mark", AttackContext())
+    assert _mods(bd.attack_mods)["from behind (rear)"] == 2
+    assert {m.key for m in bd.defense_mods} == {"no-shield", "no-dex"}
+    _until(b, "sneak")
+    events = b.apply(Attack("sneak", target="mark"))
+    assert any(e.kind == "condition" and e.outcome == "caught-from-behind" for e in events)
+    b.set_figure(b.figures["mark"].moved_to(4, 4, 6))       # it turns to face the sneak ...
+    if b.able("mark") and b.round == 1 and b.current != "mark":
+        _until(b, "mark")
+    if b.round == 1 and b.current == "mark":
+        assert b.check(Attack("mark", target="sneak")).key == "attack.blindsided"   # ... but cannot strike back yet
+    while b.round == 1:
+        b.apply(EndTurn(b.current))
+    assert b.explain_attack("sneak", "mark").advantage == 1
+    later = b.explain_attack("mark", "sneak")
+    assert later.advantage == -1 and any(n.startswith("choice: ") for n in later.notes)
+
+
+def test_odnd_surprise_attacks_count_as_from_behind():
+    """odnd:misc-combat-rules (Surprise Attacks): whatever the direction, as an attack from behind."""
+    b = make_battle("odnd", OPEN, [fig("a", "blue", 3, 4, "E"),
+                                   fig("t", "red", 4, 4, "W", stats={"shield": "medium", "dex_mod": 1})])
+    b.state_of("t").conditions["surprised"] = 1
+    bd = attack_breakdown(b, "a", "t", AttackContext())          # a stands in front of t
+    assert _mods(bd.attack_mods)["surprise attack (as from behind)"] == 2
+    assert {m.key for m in bd.defense_mods} == {"no-shield", "no-dex"}
+
+
+def test_ch17_point_blank_shot_at_an_unaware_target():
+    """ch17:ranged-attack: -5 at a target within 5 ft, but an unaware one (struck from behind) gives +1 short
+    range and +2 from behind instead."""
+    b = make_battle("ch17", OPEN, [fig("arc", "blue", 3, 4, "E", template="archer"),
+                                   fig("facing", "red", 4, 4, "W"), fig("away", "red", 3, 5, "S")])
+    front = _mods(attack_breakdown(b, "arc", "facing", AttackContext()).attack_mods)
+    assert front["target within 5 ft of the shooter"] == -5 and front["short range"] == 1
+    back = _mods(attack_breakdown(b, "arc", "away", AttackContext()).attack_mods)
+    assert "target within 5 ft of the shooter" not in back
+    assert back["short range"] == 1 and back["from behind (rear)"] == 2
+
+
+@pytest.mark.parametrize("ruleset_id,per_con,rule", [("ch17", 3, "ch17:run-away"), ("bfrpg", 2, "bfrpg:running")])
+def test_running_until_fatigued(ruleset_id, per_con, rule):
+    """ch17:run-away (3 x CON rounds) and bfrpg:running (2 x CON): then the figure only walks."""
+    wide = "\n".join(["." * 60] * 5)
+    b = make_battle(ruleset_id, wide, [fig("runner", "blue", 0, 2, "E", stats={"hp": 40, "con": 1}),
+                                       fig("far", "red", 59, 2, "W", stats={"hp": 40})])
+    for _ in range(per_con):
+        _until(b, "runner")
+        b.apply(Move("runner", to=(b.figures["runner"].x + 2, 2), mode="run"))
+        b.apply(EndTurn("runner"))
+    _until(b, "runner")
+    assert b.state_of("runner").has("fatigued")
+    fatigue = next(e for e in b.events if e.outcome == "fatigued")
+    assert fatigue.rule == rule
+    refusal = b.check(Move("runner", to=(b.figures["runner"].x + 2, 2), mode="run"))
+    assert refusal.key == "move.fatigued"
+    assert b.check(Move("runner", to=(b.figures["runner"].x + 2, 2))) is None
+    assert all(getattr(a, "mode", "walk") != "run" for a in b.legal_actions("runner"))
+
+
+def test_bfrpg_no_missile_fire_with_a_foe_within_5_ft():
+    """bfrpg:firing-into-melee-or-at-a-moving-opponent: a shooter must be at least 5 ft from an opponent
+    (choice-missile-gap: not engaged); a thrown dagger at the adjacent foe is a melee blow instead."""
+    b = make_battle("bfrpg", OPEN, [fig("arc", "blue", 3, 4, "E", template="archer"), fig("near", "red", 4, 4, "W"),
+                                    fig("far", "red", 12, 4, "W")])
+    for target in ("near", "far"):
+        bd = attack_breakdown(b, "arc", target, AttackContext())
+        assert [r.key for r in bd.refusals] == ["attack.foe-too-close"]
+        assert any(n.startswith("choice: ") for n in bd.notes)
+    assert attack_breakdown(b, "arc", "near", AttackContext(weapon="dagger")).allowed
+    b.set_figure(b.figures["near"].moved_to(7, 4, 6))
+    assert attack_breakdown(b, "arc", "far", AttackContext()).allowed

@@ -52,6 +52,7 @@ class EventKind(StrEnum):
     SET_WEAPON_STRIKE = "set-weapon"
     STRIKES_FIRST = "strikes-first"
     FRIENDLY_FIRE = "friendly-fire"
+    INTO_MELEE = "into-melee"
     # what attacks and the round do to figures
     CONDITION = "condition"
     STUNNED = "stunned"

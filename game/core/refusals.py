@@ -143,6 +143,11 @@ WORDS: dict[str, Callable[[dict], str]] = {
                                       f"melee reach of {p['who']}'s {p['weapon']}"),
     "attack.beyond-range": lambda p: (f"{p['target']} is {p['distance_ft']} ft away, beyond the long range "
                                       f"({p['long_ft']} ft) of the {p['weapon']}"),
+    "attack.foe-too-close": lambda p: (f"{p['who']} cannot shoot with {p['foe']} within {p['gap_ft']} ft of it"
+                                       f"{_rule(p)}"),
+    "attack.blindsided": lambda p: (f"{p['who']} was caught from behind by {p['target']} this round and cannot "
+                                    f"strike back until the next{_rule(p)}"),
+    "move.fatigued": lambda p: f"{p['who']} is fatigued from running and may only walk{_rule(p)}",
     "attack.no-sight": lambda p: f"{p['who']} cannot see {p['target']}: no line of sight",
     "attack.several": lambda p: p["why"],
     "attack.no-foe": lambda p: f"{p['who']} has no foe left standing to attack",

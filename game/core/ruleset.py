@@ -500,8 +500,6 @@ SCHEMA = {
                                      entry={"above_multiple": Field("float", "moves more than this times its move", minimum=0, maximum=10),
                                             "modifier": Field("int", "to-hit", minimum=-100, maximum=0)}),
         "moving_mount_ranged": Field("int", "missiles against a mounted target that moved this round", 0, minimum=-50, maximum=0),
-        "dodging_target_ranged": Field("int", "missiles against a target in a stance marked dodging (its ranged_penalty "
-                                       "overrides)", 0, minimum=-100, maximum=0),
         "size_ranged": Field("list[int]", "missiles against a tiny, small, medium, large, giant target", [],
                              lengths=(0, 5), minimum=-50, maximum=50),
         "size_ranged_rule": _section("section cited", "size-modifiers"),

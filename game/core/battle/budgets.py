@@ -145,6 +145,11 @@ def require_can_move(battle, fig: Figure) -> None:
         refuse("move.weapon-set", who=fig.label)
 
 
+def require_not_fatigued(battle, fig: Figure, mode: str) -> None:
+    if mode in ("run", "jog", "charge") and battle.state_of(fig.id).has("fatigued"):
+        refuse("move.fatigued", rule=battle.ruleset.cite("fatigue"), who=fig.label)
+
+
 def attack_move_allowance_ft(battle, fig: Figure) -> Fraction:
     """How far a figure may move in a round and still attack."""
     mv = battle.ruleset.section("movement")

@@ -219,6 +219,8 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
             for mode in MOVE_MODES:
                 if mode == "jog" and not rs.section("movement")["jog_multiplier"]:
                     continue
+                if mode in ("run", "jog") and battle.state_of(figure_id).has("fatigued"):
+                    continue
                 try:
                     reach = positioning.reach(figure_id, mode)
                 except RulesError:

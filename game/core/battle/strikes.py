@@ -13,7 +13,7 @@ from ..combat.attack import parry, roll_attack
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.dice import parse_dice
 from ..combat.modifiers import attack_breakdown
-from ..combat.reach import in_melee_reach, melee_weapon, weapon_data
+from ..combat.reach import fighting, in_melee_reach, melee_weapon, weapon_data
 from ..combat.state import condition_until
 from ..events import Event, EventKind, Modifier
 
@@ -26,16 +26,26 @@ STRIKE_WORDS = {
     EventKind.REACH_ATTACK: "reach attack on a closing foe",
     EventKind.SET_WEAPON_STRIKE: "set weapon",
     EventKind.STRIKES_FIRST: "strikes first",
+    EventKind.FRIENDLY_FIRE: "shot into the melee",
 }
 
 
 def resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, consume: bool = True) -> list[Event]:
     """Roll an attack from its breakdown and apply it. Returns the events."""
+    if bd.kind == "ranged" and bd.friends_in_melee and battle.ruleset.section("modifiers")["into_melee"] == "table":
+        table_events, bd, kind, rule = _into_melee_table(battle, bd, kind, rule)
+        return table_events + _resolve(battle, bd, kind, rule, reason, consume)
+    return _resolve(battle, bd, kind, rule, reason, consume)
+
+
+def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, consume: bool) -> list[Event]:
     rs = battle.ruleset
     attacker, target = battle.figures[bd.attacker], battle.figures[bd.target]
     ast, tst = battle.states[bd.attacker], battle.states[bd.target]
     tprof = battle.profile(bd.target)
     result = roll_attack(battle, bd, battle.rng, tprof, tst)
+    tst.off_guard = False               # attacked once, it expects the next
+    opened = tuple(sorted((bd.attacker, bd.target))) not in battle.state.fought
     if consume:
         ast.attacks_made += 1
         if tprof["normal_man"]:
@@ -76,6 +86,15 @@ def resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, cons
               "critical": result.critical, "fumble": result.fumble, "condition": result.condition,
               "notes": result.notes, "what": what},
     ))
+    if (opened and kind != EventKind.PARTING_SHOT and rs.section("modifiers")["rear_blindsides"]
+            and any(m.key == "rear" for m in bd.attack_mods) and battle.able(bd.target)):
+        tst.blindsided_by[bd.attacker] = battle.round
+        cite = rs.cite("blindsided")
+        events.append(Event(kind=EventKind.CONDITION, rule=cite, actor=bd.attacker, target=bd.target,
+                            outcome="caught-from-behind",
+                            text=f"{target.label} is caught from behind by {attacker.label}: it cannot strike back this "
+                                 f"round; next round {attacker.label} rolls with advantage and it with disadvantage "
+                                 f"({cite})"))
     if result.hit and not parried:
         tst.hit_by.append(bd.attacker)
         if tst.charging == bd.attacker and rs.section("modifiers")["charge_negated_if_hit_first"]:
@@ -183,6 +202,55 @@ def _apply_fumble(battle, bd: Breakdown, result) -> list[Event]:
     return []
 
 
+def into_melee_row(rules: dict, friends: int, foes: int) -> tuple[dict, bool]:
+    """(the Shooting Into Melee row for these numbers, whether it is the exact row). A melee the table
+    does not list uses the row with the same friends (at most 3) and the nearest foes, fewer first."""
+    table = rules["into_melee_table"]
+    exact = next((row for row in table if row["friends"] == friends and row["foes"] == foes), None)
+    if exact is not None:
+        return exact, True
+    same = [row for row in table if row["friends"] == min(friends, max(r["friends"] for r in table))] or table
+    return min(same, key=lambda row: (abs(row["foes"] - foes), row["foes"])), False
+
+
+def _into_melee_table(battle, bd: Breakdown, kind: EventKind, rule: str):
+    """d100 Shooting Into Melee: before the attack, d100 + weapon rank on the friends-and-foes table says
+    whether the shot goes at a friend in the melee instead. (events, breakdown, kind, rule)"""
+    rs = battle.ruleset
+    rules = rs.section("modifiers")
+    shooter = battle.figures[bd.attacker]
+    friends = [f for f in bd.friends_in_melee if battle.able(f)]
+    if not friends:
+        return [], bd, kind, rule
+    foes = {bd.target}
+    for friend in friends:
+        foes.update(f.id for f in fighting(battle, battle.figures[friend]) if f.side != shooter.side)
+    row, exact = into_melee_row(rules, len(friends), len(foes))
+    roll = parse_dice("1d100").roll(battle.rng)
+    rank = battle.profile(bd.attacker)["weapon_rank"]
+    total = roll.total + rank
+    always = roll.total <= rules["into_melee_always_friend"]
+    at_friend = always or total <= row["upto"]
+    cite = rs.cite(rules["into_melee_rule"] if exact else rules["into_melee_missing_rule"])
+    victim = None
+    if at_friend:
+        victim = friends[0] if len(friends) == 1 else friends[battle.rng.randint(0, len(friends) - 1)]
+    words = (f"{shooter.label} shoots into a melee of {len(friends)} friend(s) and {len(foes)} foe(s): d100 "
+             f"{roll.total} + {rank} weapon rank = {total} vs {row['upto']} or less for a friend"
+             + (f" ({roll.total} is {rules['into_melee_always_friend']} or less: always a friend)" if always else "")
+             + (f": the shot goes at {battle.figures[victim].label}" if victim else ": the shot goes at its target"))
+    choice = rs.choice(cite)
+    if choice:
+        words += f"; choice: {choice}"
+    event = Event(kind=EventKind.INTO_MELEE, rule=cite, actor=bd.attacker, target=victim or bd.target, rolls=(roll,),
+                  total=total, target_number=row["upto"], outcome="friend" if victim else "foe",
+                  text=f"{words} ({cite})", data={"friends": len(friends), "foes": len(foes), "row": dict(row)})
+    if victim is None:
+        return [event], bd, kind, rule
+    fbd = attack_breakdown(battle, bd.attacker, victim, AttackContext(weapon=bd.weapon))
+    return [event], fbd, EventKind.FRIENDLY_FIRE, cite
+
+
 def _into_melee_miss(battle, bd: Breakdown, result):
     """A missile that missed into a melee: does it strike a friend instead? (events or None, extra rolls)"""
     rs = battle.ruleset
@@ -229,6 +297,8 @@ def may_free_attack(battle, attacker_id: str, target_id: str) -> bool:
         return False
     style = battle.ruleset.defense(ast.defense) if ast.defense else None
     if style and style["no_parting_shot"]:
+        return False
+    if ast.blindsided_by.get(target_id) == battle.round:
         return False
     return not ast.has("surprised")
 

@@ -49,6 +49,7 @@ def begin_round(battle) -> list[Event]:
     for fid, state in s.states.items():
         if s.round > 1:
             events.extend(damage_mod.bleed(battle, fid))
+            events.extend(_count_running(battle, fid))
         state.new_round()
         s.figures[fid] = s.figures[fid].fresh_round()
         for name, last in list(state.conditions.items()):
@@ -77,6 +78,26 @@ def begin_round(battle) -> list[Event]:
         events.extend(init_events)
         events.extend(order_event(battle))
     return events
+
+
+def _count_running(battle, fid: str) -> list[Event]:
+    """bfrpg Running, ch17 Run Away: a figure may run for a number of rounds (a multiple of its CON); then it
+    is fatigued and only walks for the rest of the battle (resting takes turns, not rounds)."""
+    rs = battle.ruleset
+    per_con = rs.section("movement")["run_rounds_per_con"]
+    state = battle.state_of(fid)
+    if not per_con or state.move_mode not in ("run", "jog", "charge") or state.out_of_fight:
+        return []
+    state.run_rounds += 1
+    limit = per_con * battle.profile(fid)["con"]
+    if state.run_rounds < limit or state.has("fatigued"):
+        return []
+    state.conditions["fatigued"] = 0
+    rule = rs.cite("fatigue")
+    label = battle.figures[fid].label
+    return [Event(kind=EventKind.CONDITION, rule=rule, target=fid, outcome="fatigued",
+                  text=f"{label} has run {state.run_rounds} rounds ({per_con} x CON {battle.profile(fid)['con']}): "
+                       f"fatigued, it may only walk ({rule})")]
 
 
 def leave_declarations(battle) -> list[Event]:
@@ -109,6 +130,8 @@ def end_round(battle) -> list[Event]:
     for fid in s.pending_fallen:
         s.states[fid].acts_before_falling = False
     s.pending_fallen = []
+    for st in s.states.values():
+        st.off_guard = False            # after a round of fighting nobody is caught unaware
     return events
 
 

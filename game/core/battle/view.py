@@ -2,7 +2,7 @@
 
 A `BattleView` is read-only and answers the same questions the battle does about position and
 odds (`explain_attack`, `positioning`), with the same code: the combat modules read any object
-with `ruleset`, `map`, `round`, `figures`, `profile`, `state_of`, `able` and `positioning`. The AI
+with `ruleset`, `map`, `round`, `state`, `figures`, `profile`, `state_of`, `able` and `positioning`. The AI
 scores squares with it; the window and the CLI show "what if I stood there".
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ class BattleView:
         self.ruleset = battle.ruleset
         self.map = battle.map
         self.round = battle.round
+        self.state = battle.state          # read only: the round's progress, declared moves, who has fought
         self.figures = dict(battle.figures)
         self.figures.update(placed)
         self._placed = placed

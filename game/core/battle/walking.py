@@ -139,6 +139,8 @@ def strike_first(battle, attacker_id: str, target_id: str) -> list[Event]:
     tst = battle.states[target_id]
     if tst.attacked or attacks_left(battle, target_id) <= 0 or tst.has("surprised") or not battle.able(target_id):
         return []
+    if tst.blindsided_by.get(attacker_id) == battle.round:
+        return []
     if not in_melee_reach(battle, target, attacker):
         return []
     their, mine = weapon_data(battle, target.ready_weapon), weapon_data(battle, attacker.ready_weapon)

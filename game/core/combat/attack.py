@@ -40,10 +40,15 @@ def roll_attack(battle, bd: Breakdown, rng, target_prof: dict, target_state) -> 
     if bd.resolution == "d100":
         return _roll_d100(battle, bd, rng, target_prof, target_state)
     roll = die(rng, 20)
+    rolls = [roll]
     nat = roll.total
+    if bd.advantage:
+        second = die(rng, 20)
+        rolls.append(second)
+        nat = max(nat, second.total) if bd.advantage > 0 else min(nat, second.total)
     total = nat + bd.attack_total
     need_total = bd.defense_total
-    result = AttackResult(hit=total >= need_total, outcome="", rolls=[roll], die_result=nat, total=total)
+    result = AttackResult(hit=total >= need_total, outcome="", rolls=rolls, die_result=nat, total=total)
     result.margin = need_total - total
     if bd.auto_hit:
         result.hit = True

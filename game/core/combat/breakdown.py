@@ -46,6 +46,7 @@ class Breakdown:
     subdue: bool = False
     auto_hit: str = ""              # e.g. "helpless": melee on a helpless foe always hits
     friends_in_melee: tuple = ()    # ids of the attacker's friends fighting the target
+    advantage: int = 0              # d20: +1 rolls two dice and keeps the better, -1 keeps the worse
     rule: str = ""
     notes: tuple = ()
     refusals: tuple[Refusal, ...] = ()   # why it cannot be made from where they stand (empty: it can)
@@ -97,7 +98,12 @@ class Breakdown:
         if self.resolution == "d100":
             return max(0, min(100, self.target_number)) / 100
         need = self.needed_on_die
-        return max(0, min(20, 21 - need)) / 20
+        single = max(0, min(20, 21 - need)) / 20
+        if self.advantage > 0:
+            return 1 - (1 - single) ** 2
+        if self.advantage < 0:
+            return single ** 2
+        return single
 
     def to_json(self) -> dict:
         return {
@@ -115,6 +121,7 @@ class Breakdown:
             "damage": self.damage, "damage_modifiers": [m.to_json() for m in self.damage_mods],
             "damage_multipliers": [m.to_json() for m in self.damage_multipliers],
             "subdue": self.subdue, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
+            "advantage": self.advantage,
             "rule": self.rule, "notes": list(self.notes),
         }
 
@@ -137,7 +144,8 @@ class Breakdown:
             out.append(f"  hits on d100 <= {self.target_number} ({self.attack_total} - {self.defense_total}); "
                        f"chance {self.chance():.0%}")
         else:
-            out.append(f"  hits on d20 >= {self.needed_on_die}; chance {self.chance():.0%}")
+            two = {1: " (two d20, the better counts)", -1: " (two d20, the worse counts)"}.get(self.advantage, "")
+            out.append(f"  hits on d20 >= {self.needed_on_die}{two}; chance {self.chance():.0%}")
         if self.auto_hit:
             out.append(f"  hits automatically: the target is {self.auto_hit}")
         mult = "".join(f" x{m.value} {m.name} ({m.source})" for m in self.damage_multipliers)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..cover import COVER_INDEX
 from ..events import Modifier
@@ -51,6 +52,7 @@ class _Sheet:
     from_flank: bool = False
     friends: tuple = ()
     auto_hit: str = ""
+    advantage: int = 0
 
     @property
     def rs(self):
@@ -99,7 +101,8 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
         base_defense=base_defense, defense_name=defense_name, defense_mods=tuple(sheet.dfn),
         distance_ft=sheet.dist, range_band=sheet.band, damage=_damage_dice(sheet), damage_mods=tuple(sheet.dmg),
         damage_multipliers=tuple(sheet.mult), subdue=ctx.subdue or sheet.weapon["subdual"], auto_hit=sheet.auto_hit,
-        friends_in_melee=sheet.friends, rule=rs.cite(rs.section("attack")["rule"]), notes=tuple(sheet.notes),
+        friends_in_melee=sheet.friends, advantage=sheet.advantage, rule=rs.cite(rs.section("attack")["rule"]),
+        notes=tuple(sheet.notes),
         refusals=tuple(sheet.refusals),
     )
 
@@ -112,6 +115,13 @@ def _position(s: _Sheet) -> None:
                                          reach_ft=melee_reach_ft(s.battle, s.attacker, s.weapon_name),
                                          who=s.attacker.label, weapon=s.weapon_name))
         return
+    gap = s.rules["missile_min_foe_gap_ft"]
+    if gap:
+        close = [f for f in fighting(s.battle, s.attacker) if gap_ft(s.battle, s.attacker, f) <= gap]
+        if close:
+            s.refusals.append(Refusal.of("attack.foe-too-close", rule=s.rs.cite("missile-too-close"),
+                                         who=s.attacker.label, foe=close[0].label, gap_ft=gap))
+            s.choice_note(s.rs.cite("missile-too-close"))
     s.band_index, s.band = range_band(s.weapon, s.dist)
     if s.band_index < 0:
         s.refusals.append(Refusal.of("attack.beyond-range", target=s.target.label, distance_ft=plain_number(s.dist),
@@ -159,6 +169,10 @@ def _facing(s: _Sheet) -> None:
     arc = relative_arc(s.target.pos, s.target.facing, s.attacker.pos)
     s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
     s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
+    if not s.from_rear and r["surprise_as_rear"] and s.t_state.has("surprised"):
+        s.from_rear, s.from_flank = True, False
+        s.add(s.att, "rear", "surprise attack (as from behind)", r["rear_bonus"], r["rear_rule"])
+        return
     if s.ctx.parting_shot and r["parting_shot_own_terms"] and (s.from_rear or s.from_flank):
         # The parting shot's own bonus is what the turned back gives away: no rear/flank on top.
         s.notes.append(f"{s.target.label} turned its back to leave: the parting shot's own terms stand for that "
@@ -172,6 +186,23 @@ def _facing(s: _Sheet) -> None:
         ally = opposite_ally(s.battle, s.attacker, s.target)
         if ally is not None:
             s.add(s.att, "flank", f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
+
+
+def _blindside(s: _Sheet) -> None:
+    """odnd Attacking From Behind: the round after a fight was opened from behind, the attacker rolls
+    with advantage and the one caught from behind with disadvantage."""
+    if not s.rules["rear_blindsides"]:
+        return
+    last = s.battle.round - 1
+    rule = s.rs.cite("blindsided")
+    if s.t_state.blindsided_by.get(s.attacker.id) == last:
+        s.advantage = 1
+        s.notes.append(f"advantage: {s.target.label} was caught from behind last round (two d20, the better counts)")
+        s.choice_note(rule)
+    elif s.a_state.blindsided_by.get(s.target.id) == last:
+        s.advantage = -1
+        s.notes.append(f"disadvantage: {s.attacker.label} was caught from behind last round (two d20, the worse counts)")
+        s.choice_note(rule)
 
 
 def _crowd(s: _Sheet) -> None:
@@ -204,9 +235,19 @@ def _ground(s: _Sheet) -> None:
 
 
 def _mounts(s: _Sheet) -> None:
+    r = s.rules
+    if s.a_prof["mounted"]:
+        # Attacking from a mount (cnc Situational Modifiers; bfrpg Mounted Combat: shooting from a mount
+        # moving faster than 30 ft in the round).
+        if s.kind == "melee":
+            s.add(s.att, "from-mount", "melee from a mount", r["from_mount_melee"], r["from_mount_rule"])
+        else:
+            s.add(s.att, "from-mount", "shooting from a mount", r["from_mount_ranged"], r["from_mount_rule"])
+            if s.a_state.moved_ft > r["from_mount_moving_over_ft"]:
+                s.add(s.att, "from-mount", f"shooting from a mount that moved {plain_number(s.a_state.moved_ft)} ft",
+                      r["from_mount_moving_ranged"], r["from_mount_rule"])
     if s.kind != "melee":
         return
-    r = s.rules
     a_mounted, t_mounted = s.a_prof["mounted"], s.t_prof["mounted"]
     cancel = r["polearm_cancels_mounted"] and (
         (not a_mounted and s.weapon["set"]) or
@@ -273,6 +314,31 @@ def _attack_kind(s: _Sheet) -> None:
         s.add(s.att, "ambush", "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
 
 
+def _unexpected(s: _Sheet) -> None:
+    """d100 Surprise: an unaware target (no ambush) before its first fight, or one struck from behind while
+    it fights another foe: a to-hit bonus, and it keeps only part of its defense."""
+    sur = s.rs.section("surprise")
+    if s.t_state.off_guard and sur["unaware_hit"]:
+        s.add(s.att, "unaware", "target not expecting any attack", sur["unaware_hit"], sur["unaware_rule"])
+        _defense_kept(s, sur["unaware_defense"], "unaware", sur["unaware_rule"])
+    elif (sur["in_combat_hit"] and relative_arc(s.target.pos, s.target.facing, s.attacker.pos) in sur["in_combat_arcs"]
+          and tuple(sorted((s.attacker.id, s.target.id))) not in s.battle.state.fought
+          and any(f.id != s.attacker.id for f in fighting(s.battle, s.target))):
+        s.add(s.att, "unexpected", "first blow from behind while it fights another: not expected",
+              sur["in_combat_hit"], sur["in_combat_rule"])
+        _defense_kept(s, sur["in_combat_defense"], "unexpected", sur["in_combat_rule"])
+
+
+def _defense_kept(s: _Sheet, fraction: str, key: str, rule: str) -> None:
+    """The target keeps only `fraction` of its defense above the bare base (AC 10, DEF 0)."""
+    part = Fraction(fraction)
+    bonus = s.t_prof["def"] if s.rs.d100 else s.t_prof["ac"] - 10
+    if part >= 1 or bonus <= 0:
+        return
+    lost = bonus - math.floor(bonus * part)
+    s.add(s.dfn, key, f"keeps only {fraction} of its defense", -lost, rule)
+
+
 def _missiles(s: _Sheet) -> None:
     if s.kind != "ranged":
         return
@@ -280,13 +346,18 @@ def _missiles(s: _Sheet) -> None:
     battle = s.battle
     if 0 <= s.band_index < 3:
         s.add(s.att, "range", f"{s.band} range", r["range_band_mods"][s.band_index], r["range_rule"])
-    t_state = s.t_state
-    if t_state.ran_last_action or t_state.move_mode in ("run", "jog", "charge"):
-        s.add(s.att, "target-running", "target running", r["running_target_ranged"], r["target_movement_rule"])
-    elif t_state.moved_ft == 0 and not t_state.ran_last_action:
-        s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], r["target_movement_rule"])
-    if s.dist <= 5:
-        s.add(s.att, "point-blank", "target within 5 ft of the shooter", r["ranged_engaged_penalty"], r["ranged_rule"])
+    _target_movement(s)
+    _size(s)
+    if s.dist <= 5 and r["ranged_engaged_penalty"]:
+        unaware = s.from_rear or s.t_state.has("surprised")
+        if unaware and r["ranged_engaged_unaware_exempt"]:
+            s.notes.append(f"{s.target.label} is unaware of the shooter: no {r['ranged_engaged_penalty']} for the "
+                           f"range; short range and from behind instead")
+            if not s.from_rear:
+                s.add(s.att, "rear", "unaware target (as from behind)", s.rules["rear_bonus"], r["ranged_rule"])
+        else:
+            s.add(s.att, "point-blank", "target within 5 ft of the shooter", r["ranged_engaged_penalty"],
+                  r["ranged_rule"])
     if fighting(battle, s.attacker):
         s.add(s.att, "missile-in-melee", f"{s.weapon_name} used in melee", s.weapon["in_melee_penalty"], r["ranged_rule"])
     target_fighting = fighting(battle, s.target)
@@ -308,6 +379,37 @@ def _missiles(s: _Sheet) -> None:
     elif friends and r["into_melee"] != "none":
         s.notes.append(f"shooting into a melee with friends ({names})")
     s.friends = friends
+
+
+def _target_movement(s: _Sheet) -> None:
+    """Missiles against a moving (or still) target: by how fast it moves this round where the ruleset has
+    a speed table (d100: its declared move counts from the start of the round), else by whether it ran."""
+    r = s.rules
+    t_state = s.t_state
+    rule = r["target_movement_rule"]
+    order = s.battle.state.move_orders.get(s.target.id)
+    moved = max(t_state.moved_ft, order.cost_ft if order is not None else 0.0)
+    if r["target_speed_ranged"]:
+        rows = [row for row in sorted(r["target_speed_ranged"], key=lambda row: row["above_multiple"])
+                if moved > s.target.move_ft * row["above_multiple"] + 1e-9]
+        if rows:
+            row = rows[-1]
+            s.add(s.att, "target-running", f"target moving over {row['above_multiple']:g}x its move "
+                  f"({plain_number(moved)} ft)", row["modifier"], rule)
+        elif moved == 0:
+            s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], rule)
+    elif t_state.ran_last_action or t_state.move_mode in ("run", "jog", "charge"):
+        s.add(s.att, "target-running", "target running", r["running_target_ranged"], rule)
+    elif t_state.moved_ft == 0 and not t_state.ran_last_action:
+        s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], rule)
+    if moved > 0 and s.t_prof["mounted"]:
+        s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
+
+
+def _size(s: _Sheet) -> None:
+    table = s.rules["size_ranged"]
+    if table:
+        s.add(s.att, "size", f"{s.target.size} target", table[SIZE_ORDER.get(s.target.size, 2)], s.rules["size_ranged_rule"])
 
 
 def _cover(s: _Sheet) -> None:
@@ -386,7 +488,12 @@ def _target_stances(s: _Sheet) -> None:
     value = defense_bonus(style, s.t_prof, t_state.defense_amount)
     faced = relative_arc(s.target.pos, s.target.facing, s.attacker.pos) in (0, 1, 7)
     used = t_state.defended_against
-    if style["faced_only"] and not faced:
+    if s.kind == "ranged" and style["ranged_penalty"]:
+        s.add(s.att, "target-dodging", f"target dodging ({style['style']})", style["ranged_penalty"], r["dodging_rule"])
+    if s.kind == "ranged" and style["melee_only"]:
+        s.notes.append(f"{s.target.label}'s {style['style']} counts against melee only")
+        s.choice_note(s.rs.cite(r["dodging_rule"]))
+    elif style["faced_only"] and not faced:
         s.notes.append(f"{s.target.label}'s {style['style']} only works against attackers in front")
     elif style["attackers"] and s.attacker.id not in used and len(used) >= style["attackers"]:
         s.notes.append(f"{s.target.label}'s {style['style']} already covers {style['attackers']} attacker(s)")
@@ -433,8 +540,8 @@ def _damage_dice(s: _Sheet) -> str:
 
 
 # The order is the order the modifiers are listed in (the log, the tooltip, the CLI).
-_FAMILIES = (_position, _ability, _wounds, _attacker_conditions, _facing, _crowd, _ground, _mounts, _charge_and_set,
-             _attack_kind, _missiles, _cover, _shield, _dexterity, _target_stances, _target_conditions, _helpless,
+_FAMILIES = (_position, _ability, _wounds, _attacker_conditions, _facing, _blindside, _crowd, _ground, _mounts, _charge_and_set,
+             _attack_kind, _unexpected, _missiles, _cover, _shield, _dexterity, _target_stances, _target_conditions, _helpless,
              _damage_bonus)
 
 

@@ -84,6 +84,8 @@ def roll_surprise(battle, rng) -> list[Event]:
                                          + f" = {total} vs {base}: " + ("surprised" if surprised else "not surprised") + f" ({rule})"))
                 if surprised:
                     _mark(battle, f.id, 0)
+        elif method == "per" and rules["per_needs_ambush"] and not ambush:
+            events.extend(_caught_unaware(battle, unaware))
         elif method == "per":
             bonuses = rules["per_bonuses"] or [0]
             for f in unaware:
@@ -99,6 +101,22 @@ def roll_surprise(battle, rng) -> list[Event]:
                                          + (": surprised" if surprised else ": not surprised") + f" ({rule})"))
                 if surprised:
                     _mark(battle, f.id, bonus)
+    return events
+
+
+def _caught_unaware(battle, unaware) -> list[Event]:
+    """d100 Surprise, out of combat: no ambush to roll against, but these figures expect no attack until
+    they are attacked or the first round ends."""
+    rs = battle.ruleset
+    rules = rs.section("surprise")
+    rule = rs.cite(rules["unaware_rule"])
+    events = []
+    for f in unaware:
+        battle.state_of(f.id).off_guard = True
+        events.append(Event(kind=EventKind.SURPRISE, rule=rule, actor=f.id, outcome="unaware",
+                            text=f"{f.label} does not expect an attack: +{rules['unaware_hit']} against it and only "
+                                 f"{rules['unaware_defense']} of its defense, until it is attacked or the round ends "
+                                 f"({rule})"))
     return events
 
 

@@ -76,6 +76,9 @@ class FigureState:
     stuck: list = field(default_factory=list)  # spelljammer missiles stuck in it: [dex, bleed]
     morale_passes: int = 0
     surprise_bonus: int = 0             # attackers' bonus against it while it is surprised (d100 ambush)
+    blindsided_by: dict = field(default_factory=dict)   # attacker id -> round it opened the fight from behind
+    run_rounds: int = 0                 # rounds spent running (fatigue)
+    off_guard: bool = False             # unaware, no ambush: not expecting an attack until attacked or round 1 ends
     prot_lost: int = 0                  # armour PROT lost to grievous hits
     charges_made: int = 0
     fled: bool = False
@@ -89,6 +92,7 @@ class FigureState:
         for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative"):
             setattr(twin, name, list(getattr(self, name)))
         twin.aim = dict(self.aim)
+        twin.blindsided_by = dict(self.blindsided_by)
         twin.stuck = [list(s) for s in self.stuck]
         return twin
 

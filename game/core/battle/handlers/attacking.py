@@ -68,6 +68,8 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     if st.has("disarmed") and weapon == fig.ready_weapon:
         refuse("attack.disarmed", who=fig.label, weapon=weapon)
     require_can_attack(battle, fig, target.id)
+    if st.blindsided_by.get(target.id) == battle.round:
+        refuse("attack.blindsided", rule=battle.ruleset.cite("blindsided"), who=fig.label, target=target.label)
     ctx = AttackContext(weapon=weapon, subdue=action.subdue, careful=action.careful, surprise_round=battle.round == 1)
     bd = attack_breakdown(battle, fig.id, target.id, ctx)
     if not bd.allowed:

@@ -11,7 +11,7 @@ from ...events import Event, EventKind
 from ...figure import Figure
 from ...moves.positioning import PlannedMove
 from ...refusals import refuse
-from ..budgets import attacks_left, current_phase, require_can_move, require_turn
+from ..budgets import attacks_left, current_phase, require_can_move, require_not_fatigued, require_turn
 from ..strikes import resolve
 from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, walk
 from .moving import plan_route
@@ -60,6 +60,7 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     if limit and st.charges_made >= limit:
         refuse("charge.limit", rule=rs.cite(ch["rule"]), who=fig.label, limit=limit)
     require_can_move(battle, fig)
+    require_not_fatigued(battle, fig, "charge")
     if current_phase(battle) not in ("all", "movement"):
         refuse("charge.wrong-phase")
     lane = battle.positioning().charge_lane(fig.id, target.id)

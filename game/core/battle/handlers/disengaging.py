@@ -11,7 +11,7 @@ from ...figure import Figure
 from ...geometry import bearing_octant
 from ...moves.positioning import PlannedMove, Positioning
 from ...refusals import refuse
-from ..budgets import require_can_move, require_turn
+from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..walking import walk
 from .moving import plan_route
 
@@ -62,6 +62,7 @@ def check_disengage(battle, action: Disengage) -> DisengagePlan:
         fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
         positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures])
     mode = (action.mode or "walk") if action.style == "retreat" else STYLE_MODES[action.style]
+    require_not_fatigued(battle, fig, mode)
     planned = plan_route(battle, fig, action.to, mode, positioning=positioning)
     if action.style == "hasty":
         budget = fig.move_ft * rules["hasty_multiplier"]

@@ -15,7 +15,7 @@ from ...figure import Figure
 from ...geometry import FACINGS, parse_facing, turn_octants
 from ...moves.positioning import PlannedMove
 from ...refusals import feet, refuse
-from ..budgets import require_can_move, require_turn
+from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..state import MoveOrder
 from ..turns import flee
 from ..walking import on_edge, walk
@@ -85,6 +85,7 @@ def check_move(battle, action: Move) -> MovePlan:
     if rs.d100:
         refuse("move.declared-in-segments", who=fig.label)
     require_can_move(battle, fig)
+    require_not_fatigued(battle, fig, action.mode)
     round_rules = rs.section("round")
     if (action.mode == "withdraw" and round_rules["declarations"] and "disengage" in round_rules["declared"]
             and fighting(battle, fig)):
