@@ -176,7 +176,7 @@ def test_every_kind_a_report_counts_is_emitted_by_the_resolver():
         for setup in setups_for(load_scenario(path), [load_ruleset(rid)]).values():
             battle, _res, _info = play_battle(replace(setup, seed=seed), max_rounds=6)
             emitted |= {e.kind for e in battle.events}
-    emitted |= _first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement()
+    emitted |= _first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement() | _a_set_spear_against_a_charge()
     for label, kinds in NOTABLE_KINDS.items():
         assert kinds & emitted, f"{label!r} counts {sorted(kinds)}, none of which the resolver emitted"
     assert set(NOTABLE_KINDS) == {label for label, _ in NOTABLE}
@@ -192,8 +192,17 @@ def _first_blow_of_a_spear_and_a_sword() -> set:
     return {e.kind for e in b.apply(Attack("sword", target="spear"))}
 
 
+def _a_set_spear_against_a_charge() -> set:
+    """bfrpg:set-weapon-against-charge: the AI seldom charges a set spear; the bundled demo's script does."""
+    from game.core.script import parse_script, run_script
+    sc = load_scenario("maps/charge_demo.toml")
+    b = Battle.from_scenario(sc)
+    return {e.kind for e in run_script(b, parse_script(sc.actions, sc.source, [f.id for f in sc.figures]), sc.source)}
+
+
 def _a_fighting_disengagement() -> set:
-    """cnc:disengaging: the AI rarely disengages in these battles; a figure that does, by the rules."""
+    """cnc:disengaging-from-combat: the AI rarely disengages in these battles; a figure that does, announced
+    in its declaration at the start of the round."""
     from test_combat_helpers import OPEN, fig, make_battle
     b = make_battle("cnc", OPEN, [fig("a", "blue", 4, 4, "E", stats={"hp": 50}),
                                   fig("b", "red", 5, 4, "W", stats={"hp": 50})])

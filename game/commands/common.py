@@ -27,11 +27,13 @@ def load(args):
     from ..io.scenarios import load_scenario
     scenario = load_scenario(args.scenario)
     if getattr(args, "ruleset", None):
-        # The same figures, numbers and all, under other rules: that is the comparison asked for.
-        from ..core.scenario import weapons_missing_from
+        # The same figures under other rules: each takes that ruleset's numbers for its template,
+        # but for what the scenario sets itself, which is said.
+        from ..core.scenario import figures_under
         scenario.ruleset = load_ruleset(args.ruleset)
-        for note in weapons_missing_from(scenario.figures, scenario.ruleset):
-            print(f"fivefoot: warning: {note}", file=sys.stderr)
+        scenario.figures, notes = figures_under(scenario.figures, scenario.ruleset)
+        for note in notes:
+            print(f"fivefoot: note: {note}", file=sys.stderr)
     return scenario
 
 

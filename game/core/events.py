@@ -27,6 +27,7 @@ class EventKind(StrEnum):
     SKIP = "skip"
     SIMULTANEOUS = "simultaneous"
     BATTLE_OVER = "battle-over"
+    RULESET = "ruleset"
     # moving
     MOVE = "move"
     TURN = "turn"

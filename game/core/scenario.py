@@ -4,7 +4,7 @@ The file format is documented in docs/scenarios.md; the schema below is what is 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
 from .errors import DataFileError, RulesError
@@ -110,6 +110,53 @@ class Scenario:
         return {f.pos: f for f in self.figures if f.id != excluding}
 
 
+_FIELD_WORDS = {"move_ft": "move {} ft", "turning_ft": "turning distance {} ft", "flyer": "flying {}",
+                "size": "size {}", "weapons": "weapons {}"}
+
+
+def _field_words(key: str, value) -> str:
+    return _FIELD_WORDS[key].format(", ".join(value) if key == "weapons" else value)
+
+
+def figure_under(fig: Figure, ruleset: Ruleset) -> tuple[Figure, list[str]]:
+    """The figure as `ruleset` gives it: its template's numbers there (move, turning distance, flying,
+    size, weapons) with the values the scenario set itself on top, and plain notes of what was kept
+    and why. Its place, facing, name and combat statistics' overrides stay as they are (the combat
+    numbers are read from the ruleset's template by combat_profile)."""
+    template_name = fig.stats.get("template", "")
+    if not template_name:
+        return fig, []
+    who = fig.label if fig.label == fig.id else f"{fig.label} ({fig.id})"
+    template = ruleset.template(template_name)
+    if template is None:
+        return fig, [f"{ruleset.id} has no template {template_name!r}: {who} keeps the numbers it had "
+                     f"({_field_words('move_ft', fig.move_ft)}, {_field_words('weapons', fig.weapons)})"]
+    values = {key: template[key] for key in _TEMPLATE_FIELDS}
+    kept = []
+    for key, value in fig.stats.get("given", {}).items():
+        ours = list(values[key]) if key == "weapons" else values[key]
+        if ours != value:
+            kept.append(f"{_field_words(key, value)} (the {ruleset.id} {template_name} has {_field_words(key, ours)})")
+        values[key] = value
+    if fig.altitude_ft > 0 and values["flyer"] == "none" and fig.flyer != "none":
+        kept.append(f"flying {fig.flyer} (it is {fig.altitude_ft} ft up; the {ruleset.id} {template_name} does not fly)")
+        values["flyer"] = fig.flyer
+    notes = [f"{who}: the scenario sets its own {'; '.join(kept)}: kept under {ruleset.id}"] if kept else []
+    moved = replace(fig, move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"],
+                    size=values["size"], weapons=tuple(values["weapons"]))
+    return moved, notes
+
+
+def figures_under(figures, ruleset: Ruleset) -> tuple[list[Figure], list[str]]:
+    """Every figure under `ruleset` (figure_under), with the notes, weapons the ruleset lacks included."""
+    out, notes = [], []
+    for fig in figures:
+        moved, why = figure_under(fig, ruleset)
+        out.append(moved)
+        notes.extend(why)
+    return out, notes + weapons_missing_from(out, ruleset)
+
+
 def weapons_missing_from(figures, ruleset: Ruleset) -> list[str]:
     """Plain words for each figure weapon a ruleset has no numbers for (it fights unarmed with it)."""
     notes = []
@@ -128,10 +175,6 @@ def validate_scenario_data(data: dict, path: str) -> dict:
         raise DataFileError(path, "map", "give exactly one of map.file (a Tiled map) or map.ascii (an inline map)")
     if not checked["figures"]:
         raise DataFileError(path, "figures", "no figures; a scenario needs at least one [[figures]] entry")
-    # Raw entries, to tell "not given" from "given as the default" for template overrides.
-    raw_figures = data.get("figures", [])
-    for i, (fig, raw) in enumerate(zip(checked["figures"], raw_figures)):
-        fig["_given"] = sorted(k for k in raw if k in _TEMPLATE_FIELDS)
     return checked
 
 
@@ -176,7 +219,11 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     if key in seen_squares:
         raise DataFileError(path, where, f"position {x},{y} is already taken by {seen_squares[key]}")
     seen_squares[key] = entry["id"]
-    stats = {"template": entry["template"]}
+    # The template fields the scenario sets itself: under another ruleset they are kept, the rest
+    # come from that ruleset's template (figure_under).
+    given = {key: list(entry[key]) if key == "weapons" else entry[key]
+             for key in _TEMPLATE_FIELDS if entry.get(key) is not None}
+    stats = {"template": entry["template"], **({"given": given} if given else {})}
     for stat, value in entry["stats"].items():
         spec = FIGURE_STAT_FIELDS.get(stat)
         if spec is None:

@@ -86,12 +86,17 @@ def dask_run(setups: dict, ruleset_id: str, run_index: int, seed: int, max_round
 
 
 # ----- driving many runs -----
-def setups_for(scenario, rulesets) -> dict:
-    """Battle setups per ruleset id, from a loaded scenario played under each ruleset."""
+def setups_for(scenario, rulesets, notes: list | None = None) -> dict:
+    """Battle setups per ruleset id, from a loaded scenario played under each ruleset: each figure takes
+    that ruleset's numbers for its template (core.scenario.figure_under); what was kept goes to `notes`."""
     from ..core.battle import BattleSetup
+    from ..core.scenario import figures_under
     out = {}
     for rs in rulesets:
-        out[rs.id] = BattleSetup(scenario.map, rs, tuple(scenario.figures), scenario.seed, scenario.title,
+        figures, why = figures_under(scenario.figures, rs)
+        if notes is not None:
+            notes.extend(why)
+        out[rs.id] = BattleSetup(scenario.map, rs, tuple(figures), scenario.seed, scenario.title,
                                  scenario.description)
     return out
 

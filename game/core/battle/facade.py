@@ -26,6 +26,7 @@ from ..events import Event
 from ..figure import Figure
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
+from ..scenario import figures_under
 from . import queries, save_data, turns
 from .budgets import attacks_left, current_phase, movement_left
 from .handlers import HANDLERS
@@ -232,11 +233,16 @@ class Battle:
         battle before the switch and replays both. Rejudged mid-declaration into rules without
         declarations, the rest of the round goes by the new rules' initiative."""
         twin = self.clone()
-        twin.setup = replace(self.setup, ruleset=ruleset)
+        setup_figures, _ = figures_under(self.setup.figures, ruleset)
+        twin.setup = replace(self.setup, ruleset=ruleset, figures=tuple(setup_figures))
         twin.ruleset = ruleset
         twin.profiles = {f.id: combat_profile(ruleset, f) for f in self.setup.figures}
+        now, notes = figures_under(self.figures.values(), ruleset)
+        twin.state.figures = {f.id: f for f in now}
+        twin._positioning = None
         twin.actions, twin._redo = [], []
         twin.events = list(self.events)
+        twin.events.append(turns.ruleset_event(twin, notes))
         twin._origin = self.clone()
         if twin.state.phase == "declare" and not ruleset.section("round")["declarations"]:
             twin.events.extend(turns.leave_declarations(twin))

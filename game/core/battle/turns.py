@@ -100,6 +100,15 @@ def _count_running(battle, fid: str) -> list[Event]:
                        f"fatigued, it may only walk ({rule})")]
 
 
+def ruleset_event(battle, notes: list[str]) -> Event:
+    """The battle is judged by other rules from now on (Battle.rejudged): what changed for the figures."""
+    rs = battle.ruleset
+    words = f"judged from now on by {rs.name} [{rs.id}]: each figure takes its numbers for its template"
+    if notes:
+        words += "; " + "; ".join(notes)
+    return Event(kind=EventKind.RULESET, rule=rs.cite("combat-round"), text=words, data={"ruleset": rs.id, "notes": notes})
+
+
 def leave_declarations(battle) -> list[Event]:
     """Rejudged into rules without declaration turns mid-declaration: roll their initiative for
     the rest of the round and go on from its first figure."""
