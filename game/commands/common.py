@@ -29,11 +29,13 @@ def load(args):
     if getattr(args, "ruleset", None):
         # The same figures under other rules: each takes that ruleset's numbers for its template,
         # but for what the scenario sets itself, which is said.
-        from ..core.scenario import figures_under
+        from ..core.scenario import figures_under, weapons_missing_from
         scenario.ruleset = load_ruleset(args.ruleset)
         scenario.figures, notes = figures_under(scenario.figures, scenario.ruleset)
         for note in notes:
             print(f"fivefoot: note: {note}", file=sys.stderr)
+        for note in weapons_missing_from(scenario.figures, scenario.ruleset):
+            print(f"fivefoot: warning: {note}", file=sys.stderr)
     return scenario
 
 

@@ -148,13 +148,14 @@ def figure_under(fig: Figure, ruleset: Ruleset) -> tuple[Figure, list[str]]:
 
 
 def figures_under(figures, ruleset: Ruleset) -> tuple[list[Figure], list[str]]:
-    """Every figure under `ruleset` (figure_under), with the notes, weapons the ruleset lacks included."""
+    """Every figure under `ruleset` (figure_under) and the notes of what was kept (weapons_missing_from
+    says which weapons kept have no numbers there)."""
     out, notes = [], []
     for fig in figures:
         moved, why = figure_under(fig, ruleset)
         out.append(moved)
         notes.extend(why)
-    return out, notes + weapons_missing_from(out, ruleset)
+    return out, notes
 
 
 def weapons_missing_from(figures, ruleset: Ruleset) -> list[str]:

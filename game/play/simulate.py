@@ -90,12 +90,12 @@ def setups_for(scenario, rulesets, notes: list | None = None) -> dict:
     """Battle setups per ruleset id, from a loaded scenario played under each ruleset: each figure takes
     that ruleset's numbers for its template (core.scenario.figure_under); what was kept goes to `notes`."""
     from ..core.battle import BattleSetup
-    from ..core.scenario import figures_under
+    from ..core.scenario import figures_under, weapons_missing_from
     out = {}
     for rs in rulesets:
         figures, why = figures_under(scenario.figures, rs)
         if notes is not None:
-            notes.extend(why)
+            notes.extend(why + weapons_missing_from(figures, rs))
         out[rs.id] = BattleSetup(scenario.map, rs, tuple(figures), scenario.seed, scenario.title,
                                  scenario.description)
     return out

@@ -26,7 +26,7 @@ from ..events import Event
 from ..figure import Figure
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
-from ..scenario import figures_under
+from ..scenario import figures_under, weapons_missing_from
 from . import queries, save_data, turns
 from .budgets import attacks_left, current_phase, movement_left
 from .handlers import HANDLERS
@@ -238,6 +238,7 @@ class Battle:
         twin.ruleset = ruleset
         twin.profiles = {f.id: combat_profile(ruleset, f) for f in self.setup.figures}
         now, notes = figures_under(self.figures.values(), ruleset)
+        notes += weapons_missing_from(now, ruleset)
         twin.state.figures = {f.id: f for f in now}
         twin._positioning = None
         twin.actions, twin._redo = [], []
