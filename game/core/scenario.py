@@ -86,7 +86,7 @@ SCENARIO_SCHEMA = {
     "actions": Field("list[table]", "scripted actions (see docs/scenarios.md, Scripted actions)", entry=ACTION_ENTRY_SCHEMA),
 }
 
-_TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons")
+TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons")
 
 
 @dataclass
@@ -131,7 +131,7 @@ def figure_under(fig: Figure, ruleset: Ruleset) -> tuple[Figure, list[str]]:
     if template is None:
         return fig, [f"{ruleset.id} has no template {template_name!r}: {who} keeps the numbers it had "
                      f"({_field_words('move_ft', fig.move_ft)}, {_field_words('weapons', fig.weapons)})"]
-    values = {key: template[key] for key in _TEMPLATE_FIELDS}
+    values = {key: template[key] for key in TEMPLATE_FIELDS}
     kept = []
     for key, value in fig.stats.get("given", {}).items():
         ours = list(values[key]) if key == "weapons" else values[key]
@@ -202,7 +202,7 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
             names = ", ".join(sorted(ruleset.section("templates")))
             raise DataFileError(path, f"{where}.template", f"unknown template {entry['template']!r}; {ruleset.id} has: {names}")
         values.update(template)
-    for key in _TEMPLATE_FIELDS:
+    for key in TEMPLATE_FIELDS:
         if entry.get(key) is not None:
             values[key] = entry[key]
     for weapon in values["weapons"]:
@@ -223,7 +223,7 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     # The template fields the scenario sets itself: under another ruleset they are kept, the rest
     # come from that ruleset's template (figure_under).
     given = {key: list(entry[key]) if key == "weapons" else entry[key]
-             for key in _TEMPLATE_FIELDS if entry.get(key) is not None}
+             for key in TEMPLATE_FIELDS if entry.get(key) is not None}
     stats = {"template": entry["template"], **({"given": given} if given else {})}
     for stat, value in entry["stats"].items():
         spec = FIGURE_STAT_FIELDS.get(stat)

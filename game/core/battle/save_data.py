@@ -13,8 +13,8 @@ from ..figure import Figure
 from ..geometry import FACINGS
 from ..refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
-from ..scenario import FIGURE_SCHEMA, figure_from_entry
-from ..schema import Field, validate
+from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry
+from ..schema import Field, check_value, key_text, validate
 from .state import BattleSetup
 
 SAVE_FORMAT = "fivefoot-battle"
@@ -142,11 +142,27 @@ def _figures_from_save(checked: list, raw: list, ruleset: Ruleset, bmap: BattleM
             raise DataFileError(where, f"{key}.id", f"id {entry['id']!r} is used twice; ids must be unique")
         seen_ids.add(entry["id"])
         stats = dict(entry["stats"])
+        given = _given_from_save(stats.pop("given", {}), where, f"{key}.stats.given")
         scenario_entry = {**entry, "facing": FACINGS[entry["facing"]], "template": str(stats.pop("template", "")),
                           "stats": stats}
         fig = figure_from_entry(scenario_entry, ruleset, bmap, where, key, seen_squares)
-        figures.append(replace(fig, name=entry["name"] or fig.name))
+        # A save writes every movement number; which of them its scenario set itself is kept apart.
+        kept = {k: v for k, v in fig.stats.items() if k != "given"}
+        figures.append(replace(fig, name=entry["name"] or fig.name, stats={**kept, **({"given": given} if given else {})}))
     return tuple(figures)
+
+
+def _given_from_save(given, where: str, key: str) -> dict:
+    """The template fields a figure's scenario set itself (figure_under keeps them under other rules)."""
+    if not isinstance(given, dict):
+        raise DataFileError(where, key, "expected a table of the fields the scenario set itself")
+    out = {}
+    for name, value in given.items():
+        spec = FIGURE_SCHEMA.get(name)
+        if name not in TEMPLATE_FIELDS or spec is None:
+            raise DataFileError(where, f"{key}.{key_text(name)}", f"unknown field; allowed: {', '.join(TEMPLATE_FIELDS)}")
+        out[name] = check_value(value, spec, where, f"{key}.{name}")
+    return out
 
 
 def replay(battle, actions: list, where: str = "save") -> None:
