@@ -229,7 +229,8 @@ class Battle:
     def rejudged(self, ruleset) -> "Battle":
         """This position under another ruleset: the same figures where they stand, their hit points
         and conditions, the same round and whose turn it is, judged from now on by `ruleset` (its
-        numbers for each figure's template). Its undo history starts here; a save of it keeps the
+        numbers for each figure's template, movement and weapons included, but for what the scenario
+        set itself: a `ruleset` event says what was kept). Its undo history starts here; a save of it keeps the
         battle before the switch and replays both. Rejudged mid-declaration into rules without
         declarations, the rest of the round goes by the new rules' initiative."""
         twin = self.clone()
