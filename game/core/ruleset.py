@@ -694,6 +694,11 @@ class Ruleset:
                 return entry["text"]
         return ""
 
+    def choice_words(self, rule: str) -> str:
+        """'; choice: ...' for an event or note that rests on a documented choice, else ''."""
+        text = self.choice(rule)
+        return f"; choice: {text}" if text else ""
+
     def known_sections(self) -> frozenset[str]:
         """Sections this ruleset may cite: its document's headings and its documented choices (empty: not listed)."""
         sections = self.data["document"]["sections"]

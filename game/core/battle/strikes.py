@@ -239,9 +239,7 @@ def _into_melee_table(battle, bd: Breakdown, kind: EventKind, rule: str):
              f"{roll.total} + {rank} weapon rank = {total} vs {row['upto']} or less for a friend"
              + (f" ({roll.total} is {rules['into_melee_always_friend']} or less: always a friend)" if always else "")
              + (f": the shot goes at {battle.figures[victim].label}" if victim else ": the shot goes at its target"))
-    choice = rs.choice(cite)
-    if choice:
-        words += f"; choice: {choice}"
+    words += rs.choice_words(cite)
     event = Event(kind=EventKind.INTO_MELEE, rule=cite, actor=bd.attacker, target=victim or bd.target, rolls=(roll,),
                   total=total, target_number=row["upto"], outcome="friend" if victim else "foe",
                   text=f"{words} ({cite})", data={"friends": len(friends), "foes": len(foes), "row": dict(row)})

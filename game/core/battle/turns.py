@@ -29,8 +29,9 @@ def start(battle) -> list[Event]:
         else:
             roll = parse_dice(prof["hit_dice"]).roll(battle.rng)
             hp = max(1, roll.total)
-            events.append(Event(kind=EventKind.HIT_POINTS, rule=rs.cite("hit-points"), actor=f.id, rolls=(roll,),
-                                total=hp, text=f"{f.label} rolls {prof['hit_dice']} for hit points: {hp}"))
+            rule = rs.cite("hit-points")
+            events.append(Event(kind=EventKind.HIT_POINTS, rule=rule, actor=f.id, rolls=(roll,), total=hp,
+                                text=f"{f.label} rolls {prof['hit_dice']} for hit points: {hp}{rs.choice_words(rule)}"))
         state = FigureState(hp=hp, max_hp=hp)
         for name in prof["start_conditions"]:
             state.conditions[name] = condition_until(battle, name)
@@ -69,9 +70,10 @@ def begin_round(battle) -> list[Event]:
                            and not s.states[f.id].has("surprised")]
         s.declare_done = set()
         what = ", ".join(rs.section("round")["declared"])
-        events.append(Event(kind=EventKind.DECLARE, rule=rs.cite(rs.section("round")["declare_rule"]),
+        rule = rs.cite(rs.section("round")["declare_rule"])
+        events.append(Event(kind=EventKind.DECLARE, rule=rule,
                             text=f"declarations: each figure in turn declares for the round ({what}), before "
-                                 f"initiative"))
+                                 f"initiative" + (rs.choice_words(rule) if s.round == 1 else "")))
     else:
         s.phase = "act"
         s.slots, init_events = rounds.roll_initiative(battle, battle.rng)
@@ -280,9 +282,10 @@ def figure_fell(battle, fid: str) -> list[Event]:
     if rs.section("round")["fallen_act_on_ties"] and s.current != fid and acts_on_this_number(battle, fid):
         st.acts_before_falling = True
         s.pending_fallen.append(fid)
-        events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rs.cite(rs.section("round")["ties_rule"]), actor=fid,
+        rule = rs.cite(rs.section("round")["ties_rule"])
+        events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rule, actor=fid,
                             text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
-                                 f"action before it falls"))
+                                 f"action before it falls{rs.choice_words(rule)}"))
     battle.figures_moved()
     events.extend(morale_after_loss(battle, battle.figures[fid].side, battle.rng))
     return events
@@ -312,5 +315,6 @@ def flee(battle, fid: str, rule: str, cause: str) -> list[Event]:
     st.conditions["fled"] = 0
     st.fled = True
     battle.figures_moved()
-    return [Event(kind=EventKind.FLEE, rule=rule, actor=fid, text=f"{battle.figures[fid].label} flees the battle",
+    return [Event(kind=EventKind.FLEE, rule=rule, actor=fid,
+                  text=f"{battle.figures[fid].label} flees the battle{battle.ruleset.choice_words(rule)}",
                   outcome="fled", squares=(battle.figures[fid].pos,), data={"cause": cause})]

@@ -111,11 +111,12 @@ def fall(battle, figure_id: str, fall_ft: int, rng) -> list[Event]:
         dex = battle.profile(figure_id)["dex_mod"]
         if save.total + dex >= 12:
             return [Event(kind=EventKind.FALL, rule=rule, actor=figure_id, rolls=tuple(rolls),
-                          text=f"{fig.label} falls {fall_ft} ft: DEX check d20 {save.total}{dex:+d} succeeds, no damage ({rule})")]
+                          text=f"{fig.label} falls {fall_ft} ft: DEX check d20 {save.total}{dex:+d} succeeds, no damage"
+                               f"{rs.choice_words(rule)} ({rule})")]
     roll = dice.roll(rng)
     rolls.append(roll)
     events = [Event(kind=EventKind.FALL, rule=rule, actor=figure_id, rolls=tuple(rolls), total=roll.total,
-                    text=f"{fig.label} falls {fall_ft} ft: {dice.text} ({how}) = {roll.total} damage ({rule})",
+                    text=f"{fig.label} falls {fall_ft} ft: {dice.text} ({how}) = {roll.total} damage{rs.choice_words(rule)} ({rule})",
                     data={"fall_ft": fall_ft, "damage": roll.total})]
     events.extend(apply_damage(battle, figure_id, roll.total, False, rule))
     return events

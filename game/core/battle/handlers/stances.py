@@ -152,4 +152,4 @@ def apply_hold(battle, plan: HoldPlan) -> list[Event]:
     battle.state_of(fig.id).initiative = [later.number]
     s.done.discard(fig.id)
     s.current = None
-    return [Event(kind=EventKind.HOLD, rule=rule, actor=fig.id, text=words + f" ({rule})")]
+    return [Event(kind=EventKind.HOLD, rule=rule, actor=fig.id, text=words + f"{rs.choice_words(rule)} ({rule})")]

@@ -67,9 +67,6 @@ def apply_stand(battle, plan: StandPlan) -> list[Event]:
     else:
         st.moved_ft += plan.move_ft
         words = f"getting up costs half its move ({plan.move_ft:g} ft); it may still move the rest and act"
-    text = f"{fig.label} stands up: {words} ({rule})"
-    choice = rs.choice(rule)
-    if choice:
-        text += f"; choice: {choice}"
+    text = f"{fig.label} stands up: {words}{rs.choice_words(rule)} ({rule})"
     return [Event(kind=EventKind.STAND, rule=rule, actor=fig.id, text=text, squares=(fig.pos,),
                   data={"cost": plan.cost, "move_ft": plan.move_ft})]
