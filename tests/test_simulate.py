@@ -176,7 +176,8 @@ def test_every_kind_a_report_counts_is_emitted_by_the_resolver():
         for setup in setups_for(load_scenario(path), [load_ruleset(rid)]).values():
             battle, _res, _info = play_battle(replace(setup, seed=seed), max_rounds=6)
             emitted |= {e.kind for e in battle.events}
-    emitted |= _first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement() | _a_set_spear_against_a_charge()
+    emitted |= (_first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement() | _a_set_spear_against_a_charge()
+                | _a_missile_into_a_melee())
     for label, kinds in NOTABLE_KINDS.items():
         assert kinds & emitted, f"{label!r} counts {sorted(kinds)}, none of which the resolver emitted"
     assert set(NOTABLE_KINDS) == {label for label, _ in NOTABLE}
@@ -190,6 +191,25 @@ def _first_blow_of_a_spear_and_a_sword() -> set:
     while b.current != "sword":
         b.apply(EndTurn(b.current))
     return {e.kind for e in b.apply(Attack("sword", target="spear"))}
+
+
+def _a_missile_into_a_melee() -> set:
+    """spelljammer:shooting-into-melee: d100 + weapon rank 30 or less turns the shot on the friend (about one
+    in four); the first of a few fixed seeds where it does."""
+    from game.core.actions import Attack
+    from test_combat_helpers import OPEN, fig, make_battle
+    for seed in range(1, 30):
+        b = make_battle("spelljammer", OPEN, [fig("arc", "blue", 1, 4, "E", template="archer"),
+                                              fig("friend", "blue", 8, 4, "E"), fig("foe", "red", 9, 4, "W")], seed=seed)
+        while b.state.phase == "declare" or b.current != "arc":
+            if b.round > 1:
+                break
+            b.apply(EndTurn(b.current))
+        if b.current == "arc" and b.round == 1:
+            kinds = {e.kind for e in b.apply(Attack("arc", target="foe"))}
+            if K.FRIENDLY_FIRE in kinds:
+                return kinds
+    return set()
 
 
 def _a_set_spear_against_a_charge() -> set:

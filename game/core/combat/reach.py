@@ -99,7 +99,7 @@ def cover_sight(battle, attacker, target):
     """(sight, figures set aside): the cover the target has against this attacker, counting as cover
     only the figures that stand between the two where the ruleset says so (cover.figure_must_be_between)."""
     positioning = battle.positioning()
-    sight = positioning.sight(attacker.id, target.id)
+    sight = positioning.sight_between(attacker, target)
     if not battle.ruleset.section("cover")["figure_must_be_between"]:
         return sight, ()
     others = [f for f in positioning.figures if f.id not in (attacker.id, target.id)]
