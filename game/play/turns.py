@@ -30,8 +30,8 @@ class TurnGuard:
     def must_end_turn(self, battle, figure_id: str) -> bool:
         """True when the controller should not be asked again this turn: it is ended for it."""
         self._enter(battle, figure_id)
-        return (not battle.able(figure_id) or self.actions >= self.max_actions
-                or self.refusals >= self.max_refusals)
+        still_acts = battle.able(figure_id) or battle.state_of(figure_id).acts_before_falling
+        return not still_acts or self.actions >= self.max_actions or self.refusals >= self.max_refusals
 
     def forced_end(self, figure_id: str) -> Action:
         if self.actions >= self.max_actions or self.refusals >= self.max_refusals:
