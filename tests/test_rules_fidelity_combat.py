@@ -435,8 +435,11 @@ def test_bfrpg_mounted_charge_covers_20_to_80_ft(x, ok):
     if ok:
         assert refusal is None
     else:
-        assert refusal is not None and refusal.key == "charge.mounted-distance"
-        assert "20 to 80 ft" in refusal.words and refusal.rule == "bfrpg:mounted-combat"
+        assert refusal is not None and refusal.key == "charge.lane"
+        assert "a mounted charge: 20-80 ft, bfrpg:mounted-combat" in refusal.words
+    lane = b.positioning().charge_lane("knight", "foe")
+    assert lane.legal is ok and lane.limits["least_ft"] == 20 and lane.limits["most_ft"] == 80, \
+        "the lane itself keeps the mounted limits, so threats, the window and the AI agree"
 
 
 # ----- 14: the smaller ones -----

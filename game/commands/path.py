@@ -22,9 +22,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..core.moves.positioning import Positioning
+    from ..core.battle import Battle
     sc = load(args)
-    pos = Positioning(sc.map, sc.ruleset, sc.figures)
+    pos = Battle.from_scenario(sc).positioning()  # the resolver's own view of the position
     fig = pos.figure(args.figure)
     target = parse_square(args.target)
     try:

@@ -166,8 +166,6 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "charge.other-target": lambda p: (f"{p['who']} announced a charge at {p['announced']}, not at {p['target']}"
                                       f"{_rule(p)}"),
     "charge.already-announced": lambda p: f"{p['who']} has already announced a charge at {p['target']}",
-    "charge.mounted-distance": lambda p: (f"a mounted charge covers {p['least_ft']} to {p['most_ft']} ft; "
-                                          f"{p['who']}'s would cover {feet(p['distance_ft'])} ft{_rule(p)}"),
     "charge.lane": lambda p: p["why"],
     "set.no-rule": lambda p: f"{p['ruleset']} has no rule for setting a weapon against a charge",
     "set.wrong-weapon": lambda p: (f"{p['who']}'s {p['weapon']} cannot be set against a charge "

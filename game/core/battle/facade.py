@@ -116,7 +116,8 @@ class Battle:
             states = self.state.states
             present = [f for f in self.figures.values() if states[f.id].acts_before_falling
                        or not states[f.id].out_of_fight]
-            self._positioning = Positioning(self.map, self.ruleset, present)
+            mounted = frozenset(f.id for f in present if self.profiles[f.id]["mounted"])
+            self._positioning = Positioning(self.map, self.ruleset, present, mounted)
         return self._positioning
 
     def status(self, figure_id: str) -> FigureStatus:

@@ -36,8 +36,9 @@ class BattleView:
 
     def positioning(self) -> Positioning:
         if self._positioning is None:
-            present = [self.figures[f.id] for f in self._battle.positioning().figures]
-            self._positioning = Positioning(self.map, self.ruleset, present)
+            live = self._battle.positioning()
+            present = [self.figures[f.id] for f in live.figures]
+            self._positioning = Positioning(self.map, self.ruleset, present, live.mounted)
         return self._positioning
 
     def explain_attack(self, attacker_id: str, target_id: str, weapon: str | None = None, **context) -> Breakdown:

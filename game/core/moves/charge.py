@@ -57,12 +57,21 @@ def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
     return out
 
 
-def charge_limits(ruleset, figure: Figure) -> tuple[float, float, bool]:
-    """(least, greatest, least is exclusive) distance for this figure's charge."""
+def charge_limits(ruleset, figure: Figure, mounted: bool = False) -> tuple[float, float, bool]:
+    """(least, greatest, least is exclusive) distance for this figure's charge; a mounted charger
+    also keeps to the mounted limits where the ruleset has them (bfrpg: 20 to 80 ft)."""
     ch = ruleset.section("charge")
     least = max(ch["min_ft"], float(figure.move_ft * Fraction(ch["min_move_multiple"])))
     most = float(figure.move_ft * Fraction(ch["max_move_multiple"]))
+    if mounted_limits_apply(ruleset, mounted):
+        least = max(least, float(ch["mounted_min_ft"]))
+        most = min(most, float(ch["mounted_max_ft"])) if ch["mounted_max_ft"] else most
     return least, most, ch["min_exclusive"]
+
+
+def mounted_limits_apply(ruleset, mounted: bool) -> bool:
+    ch = ruleset.section("charge")
+    return mounted and bool(ch["mounted_min_ft"] or ch["mounted_max_ft"])
 
 
 def lane_step_costs(planner, squares) -> list[float]:
@@ -110,7 +119,8 @@ def _blocker(planner, squares, occupants, figure) -> str | None:
     return None
 
 
-def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occupants: dict) -> ChargeLane:
+def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occupants: dict,
+                mounted: bool = False) -> ChargeLane:
     rs = planner.ruleset
     ch = rs.section("charge")
     rule = rs.cite(ch["rule"])
@@ -130,8 +140,10 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
         seen = sight.sight(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
         if not seen.visible:
             return refuse(f"{who} cannot see {whom} from where it starts: no line of sight, no charge")
-    least, most, exclusive = charge_limits(rs, attacker)
+    least, most, exclusive = charge_limits(rs, attacker, mounted)
     limits = {"least_ft": _num(least), "most_ft": _num(most), "least_exclusive": exclusive, "measure": ch["measure"]}
+    mounted_words = (f" (a mounted charge: {_num(least)}-{_num(most)} ft, {rs.cite(ch['mounted_rule'])})"
+                     if mounted_limits_apply(rs, mounted) else "")
     line = bresenham(attacker.pos, target.pos)
     if len(line) <= 2:
         return refuse(f"{whom} is adjacent to {who}: too close to charge (a charge must cover at least "
@@ -166,22 +178,23 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
     too_short = measured <= least if exclusive else measured < least
     if too_short:
         need = f"more than {_num(least)}" if exclusive else f"at least {_num(least)}"
-        return refuse(f"too close: {what}; a charge must cover {need} ft", squares[1:], measured, limits)
+        return refuse(f"too close: {what}; a charge must cover {need} ft{mounted_words}", squares[1:], measured, limits)
     if measured > most:
-        return refuse(f"too far: {what}; {who} may charge at most {_num(most)} ft", squares[1:], measured, limits)
+        return refuse(f"too far: {what}; {who} may charge at most {_num(most)} ft{mounted_words}", squares[1:], measured,
+                      limits)
     direction = bearing_octant(attacker.pos, target.pos)
     return ChargeLane(attacker.id, target.id, True, tuple(squares[1:]), measured,
                       f"{what} in a straight line (limits {_num(least)}-{_num(most)} ft), heading {FACINGS[direction]}",
                       rule, limits)
 
 
-def charge_reach(planner, figure: Figure, occupants: dict):
+def charge_reach(planner, figure: Figure, occupants: dict, mounted: bool = False):
     """Squares a charge could end on (a straight, clear lane within the limits), for overlays."""
     rs = planner.ruleset
     out = {}
     if not rs.section("charge")["allowed"]:
         return out
-    least, most, exclusive = charge_limits(rs, figure)
+    least, most, exclusive = charge_limits(rs, figure, mounted)
     r = int(most // 5) + 1
     for y in range(max(0, figure.y - r), min(planner.map.height, figure.y + r + 1)):
         for x in range(max(0, figure.x - r), min(planner.map.width, figure.x + r + 1)):

@@ -41,10 +41,11 @@ class PlannedMove:
 
 
 class Positioning:
-    def __init__(self, bmap: BattleMap, ruleset: Ruleset, figures: list[Figure]):
+    def __init__(self, bmap: BattleMap, ruleset: Ruleset, figures: list[Figure], mounted: frozenset = frozenset()):
         self.map = bmap
         self.ruleset = ruleset
         self.figures = list(figures)
+        self.mounted = mounted          # ids of the figures that fight mounted (their charges keep mounted limits)
         self.planner = Planner(bmap, ruleset)
         self.sight_map = SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
         self.engagement = Engagement(bmap, ruleset, self.sight_map)
@@ -66,7 +67,7 @@ class Positioning:
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
         fig = self.figure(figure_id)
         if mode == "charge":
-            return charge_reach(self.planner, fig, self.occupants(fig.id))
+            return charge_reach(self.planner, fig, self.occupants(fig.id), fig.id in self.mounted)
         return self.planner.reachable(fig, mode, self.occupants(fig.id))
 
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
@@ -144,7 +145,7 @@ class Positioning:
             steps.append(Step(x, y, heading, fig.altitude_ft, cost, total, "step", lane.rule, "charge lane, running straight"))
         steps[-1] = Step(steps[-1].x, steps[-1].y, heading, fig.altitude_ft, steps[-1].cost_ft, total, "step",
                          lane.rule, lane.reason)
-        budget = charge_limits(self.ruleset, fig)[1]
+        budget = charge_limits(self.ruleset, fig, fig.id in self.mounted)[1]
         return self.planned(fig, Path(fig.id, "charge", tuple(steps), total, budget))
 
     def search(self, figure_id: str, mode: str = "walk") -> "MoveSearch":
@@ -166,7 +167,7 @@ class Positioning:
 
     def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
         a, b = self.figure(attacker_id), self.figure(target_id)
-        return charge_lane(self.planner, self.sight_map, a, b, self.occupants(a.id))
+        return charge_lane(self.planner, self.sight_map, a, b, self.occupants(a.id), a.id in self.mounted)
 
     def threats(self) -> dict:
         eng = self.engagement

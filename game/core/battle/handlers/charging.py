@@ -66,7 +66,6 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     lane = battle.positioning().charge_lane(fig.id, target.id)
     if not lane.legal:
         refuse("charge.lane", rule=lane.rule, why=lane.reason)
-    _require_mounted_limits(battle, fig, lane)
     return ChargePlan(fig, target, plan_route(battle, fig, target.pos, "charge"))
 
 
@@ -85,19 +84,7 @@ def _check_announcement(battle, fig: Figure, target: Figure) -> ChargePlan:
     lane = battle.positioning().charge_lane(fig.id, target.id)
     if not lane.legal:
         refuse("charge.lane", rule=lane.rule, why=lane.reason)
-    _require_mounted_limits(battle, fig, lane)
     return ChargePlan(fig, target, None, announce=True)
-
-
-def _require_mounted_limits(battle, fig: Figure, lane) -> None:
-    """bfrpg Mounted Combat: a mounted charge covers 20 to 80 ft (the charge keys give 0 for no limit)."""
-    ch = battle.ruleset.section("charge")
-    if not battle.profile(fig.id)["mounted"] or not (ch["mounted_min_ft"] or ch["mounted_max_ft"]):
-        return
-    least, most = ch["mounted_min_ft"], ch["mounted_max_ft"] or 10 ** 6
-    if not least <= lane.distance_ft <= most:
-        refuse("charge.mounted-distance", rule=battle.ruleset.cite(ch["mounted_rule"]), who=fig.label,
-               distance_ft=lane.distance_ft, least_ft=least, most_ft=ch["mounted_max_ft"])
 
 
 def _announce(battle, plan: ChargePlan) -> list[Event]:

@@ -60,7 +60,8 @@ def check_disengage(battle, action: Disengage) -> DisengagePlan:
     if action.style in ("retreat", "hasty") and rs.section("facing")["stationary_turns_free"]:
         # Turning to flee: a figure that has not left its square turns freely first.
         fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
-        positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures])
+        positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures],
+                                  positioning.mounted)
     mode = (action.mode or "walk") if action.style == "retreat" else STYLE_MODES[action.style]
     require_not_fatigued(battle, fig, mode)
     planned = plan_route(battle, fig, action.to, mode, positioning=positioning)
