@@ -6,7 +6,7 @@ import sys
 
 from ..core.errors import RulesError
 from ..core.geometry import parse_facing
-from ..core.moves.path import MODES
+from ..core.modes import MODES
 
 
 def add_json_flag(parser) -> None:

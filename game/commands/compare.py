@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.actions import MOVE_MODES
+from ..core.modes import MOVE_MODES
 from ..core.errors import RulesError
 from .common import add_json_flag, emit_json, parse_square
 

@@ -1,8 +1,6 @@
 """`fivefoot rulesets`: the bundled rulesets, or every key a ruleset file may hold."""
 from __future__ import annotations
 
-from ..core.ruleset import SCHEMA
-from ..core.schema import describe
 from .common import add_json_flag, emit_json
 
 
@@ -15,6 +13,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..core.ruleset import SCHEMA
+    from ..core.schema import describe
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     if args.keys:
         rows = [{"key": k, "type": f.kind, "allowed": f.allowed(), "doc": f.doc} for k, f in describe(SCHEMA)]

@@ -9,9 +9,9 @@ from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
 from .errors import RulesError
+from .modes import MOVE_MODES
 from .geometry import FACINGS, parse_facing
 
-MOVE_MODES = ("walk", "jog", "run", "withdraw", "sidestep")
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
 DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
 _BOOL_KEYS = ("exit", "subdue", "careful")

@@ -41,16 +41,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core.battlemap import BattleMap
+from typing import TYPE_CHECKING
+
 from ..core.errors import DataFileError
-from .tiled_art import TileArt, TileImage, tile_art
 from .tiled_convention import battlemap_from_document
 from .tiled_document import default_asset_root, read_document
 
+if TYPE_CHECKING:  # what the renderer draws: loaded only when a window asks for the art
+    from ..core.battlemap import BattleMap
+    from .tiled_art import TileArt, TileImage
+
 __all__ = [
     "MAP_EXTENSIONS",
-    "TileArt",
-    "TileImage",
     "default_asset_root",
     "load_map",
     "load_tiled_map",
@@ -78,4 +80,5 @@ def load_map(path: str | os.PathLike, asset_root: str | os.PathLike | None = Non
 
 
 def tile_image_sources(path: str | os.PathLike, asset_root: str | os.PathLike | None = None) -> TileArt:
+    from .tiled_art import tile_art
     return tile_art(read_document(path, asset_root))
