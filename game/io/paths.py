@@ -6,3 +6,9 @@ RULESETS_DIR = PROJECT_ROOT / "rulesets"
 MAPS_DIR = PROJECT_ROOT / "maps"
 ASSETS_DIR = PROJECT_ROOT / "assets"
 DEFAULT_SCENARIO = MAPS_DIR / "corridor.toml"
+BASE_NAME = "base"  # rulesets/base.toml: what the bundled rulesets share
+
+
+def bundled_ruleset_ids() -> list[str]:
+    """The bundled rulesets' ids (here, not in io.rulesets, so a map check need not load the schema)."""
+    return sorted(p.stem for p in RULESETS_DIR.glob("*.toml") if p.stem != BASE_NAME)

@@ -13,15 +13,10 @@ from ..core.errors import DataFileError, RulesError
 from ..core.ruleset import Ruleset
 from ..core.ruleset_layers import Layer, merge_layers, origin_of
 from ..core.schema import shown
-from .paths import RULESETS_DIR
+from .paths import BASE_NAME, RULESETS_DIR, bundled_ruleset_ids  # noqa: F401 (bundled_ruleset_ids: callers import it from here)
 from .toml_file import read_toml
 
-BASE_NAME = "base"  # rulesets/base.toml: what the bundled rulesets share
 MAX_LAYERS = 8
-
-
-def bundled_ruleset_ids() -> list[str]:
-    return sorted(p.stem for p in RULESETS_DIR.glob("*.toml") if p.stem != BASE_NAME)
 
 
 def load_ruleset_file(path: str | Path) -> Ruleset:

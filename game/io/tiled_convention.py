@@ -19,7 +19,7 @@ import numpy as np
 from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
 from ..core.errors import DataFileError
 from ..core.geometry import FACINGS
-from .rulesets import bundled_ruleset_ids
+from .paths import bundled_ruleset_ids
 from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .tiled_geometry import Grid, anchor, covered
 from .tiled_layerdata import GID_MASK
