@@ -39,6 +39,24 @@ def test_the_attack_tooltip_says_what_the_resolver_says(ruleset):
     assert (len(app.battle.actions) == n + 1) == (refusal is None)
 
 
+@pytest.mark.parametrize("ruleset", bundled_ruleset_ids())
+def test_in_move_mode_a_click_on_a_foe_strikes_it_when_the_resolver_allows_else_selects_it(ruleset):
+    app = make_app(ruleset=ruleset)
+    advance_to(app, "hero")
+    assert app.ui.mode not in ("attack", "aim", "charge")
+    hover(app, (6, 6))
+    allowed = app.battle.check(Attack("hero", target="gob1")) is None
+    words = tooltip_words(app)
+    if allowed:
+        assert words[0].startswith("click to attack Goblin")
+    n = len(app.battle.actions)
+    click(app, (6, 6))
+    if allowed:
+        assert app.battle.actions[n].kind == "attack" and app.battle.actions[n].target == "gob1"
+    else:
+        assert len(app.battle.actions) == n and app.ui.selected == "gob1"
+
+
 def test_once_the_attack_is_spent_the_tooltip_stops_offering_it():
     app = make_app(ruleset="ch17")
     advance_to(app, "hero")

@@ -50,6 +50,8 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
         return Intent("act", cls(figure=me.id, target=foe.id))
     if me is None or ui.gm:
         return Intent("select", figure_id=top.id) if top is not None else Intent("nothing")
+    if foe is not None and rules.check(Attack(figure=me.id, target=foe.id)) is None:
+        return Intent("act", Attack(figure=me.id, target=foe.id))  # as in most tactics games: click a foe to strike it
     if living is not None and living.id != me.id:
         return Intent("select", figure_id=living.id)
     if ui.mode in TARGETED_MODES:
