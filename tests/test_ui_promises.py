@@ -80,6 +80,17 @@ def test_the_end_turn_button_is_off_when_the_ai_plays_the_figure():
     app = make_app(sides={"blue": "human", "red": "pass"})
     assert app.button_states()["end-turn"] == "on"
     assert app.button_states()["undo"] == "off"    # nothing to undo yet
+    assert app.button_states()["redo"] == "off"    # nor to redo
+
+
+def test_redo_is_on_only_while_an_undone_decision_waits():
+    app = make_app()
+    advance_to(app, "hero")
+    assert app.button_states()["redo"] == "off"
+    step(app, key(pygame.K_z, pygame.KMOD_CTRL))
+    assert app.button_states()["redo"] == "on"
+    step(app, key(pygame.K_y, pygame.KMOD_CTRL))
+    assert app.button_states()["redo"] == "off"
 
 
 _APP = {}

@@ -470,7 +470,7 @@ class App:
         cur = b.current
         end_ok = cur is not None and self.is_human(cur) and self.rules.options(cur) is not None \
             and self.rules.options(cur)["end-turn"] is None
-        return {"undo": "on" if b.actions else "off", "end-turn": "on" if end_ok else "off",
+        return {"undo": "on" if b.actions else "off", "redo": "on" if b.can_redo else "off", "end-turn": "on" if end_ok else "off",
                 "gm": "active" if self.ui.gm else "on", "compare": "active" if self.ui.compare else "on"}
 
     def centre_on_event(self, index: int) -> None:

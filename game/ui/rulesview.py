@@ -90,7 +90,8 @@ def _answer(fn):
 
 def position_key(battle) -> tuple:
     """Changes whenever anything the rules answer from changes (figures, turn, any event)."""
-    return (id(battle), id(battle.positioning()), len(battle.actions), len(battle.events), battle.current)
+    return (id(battle), id(battle.positioning()), len(battle.actions), len(battle.events), battle.current,
+            battle.can_redo)
 
 
 class RulesView:

@@ -270,6 +270,11 @@ class Battle:
         self._redo = redo
         return last
 
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone action is waiting to be redone (a new action drops them)."""
+        return bool(self._redo)
+
     def redo(self) -> list[Event]:
         if not self._redo:
             return []
