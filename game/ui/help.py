@@ -6,7 +6,7 @@ from .overlays import OVERLAY_KEYS, OVERLAYS
 
 KEYS = (
     ("Select and move", (
-        ("Left click a figure", "select it (any figure: inspect its reach, zones, lanes)"),
+        ("Left click a figure", "select it (any figure: inspect its reach, zones, lanes); a foe you may strike now: attack it"),
         ("Hover a square", "preview the path: each step's cost, facing changes, parting shots"),
         ("Left click a square", "move the selected figure there along the previewed path"),
         ("Right-drag from the figure", "turn it to face the drag direction (Turn)"),
