@@ -98,11 +98,19 @@ def draw_compare(screen, app) -> None:
         y += 20
         clip = screen.get_clip()
         screen.set_clip(pygame.Rect(x, y, col_w - 8, box.bottom - y - 6))
+        pieces = []
         for text, role in judgement_lines(j, figures, me.id, state.target, state.move_to, state.mode):
             indent = 10 if text.startswith("  ") else 0
-            for piece in fonts.wrap(text.strip(), col_w - 16 - indent, 12)[:3]:
-                screen.blit(fonts.render(piece, 12, theme.ROLE_COLOURS[role]), (x + 4 + indent, y))
-                y += LINE_H
+            wrapped = fonts.wrap(text.strip(), col_w - 16 - indent, 12)
+            if len(wrapped) > 3:   # a cut line says so
+                wrapped = wrapped[:2] + [fonts.fit(wrapped[2] + " " + " ".join(wrapped[3:]), col_w - 16 - indent, 12)]
+            pieces += [(piece, role, indent) for piece in wrapped]
+        room = max(1, (box.bottom - 6 - y) // LINE_H)
+        if len(pieces) > room:   # say that lines are left out rather than cut one in half
+            pieces = pieces[:room - 1] + [(f"... {len(pieces) - room + 1} more lines", "dim", 0)]
+        for piece, role, indent in pieces:
+            screen.blit(fonts.render(piece, 12, theme.ROLE_COLOURS[role]), (x + 4 + indent, y))
+            y += LINE_H
         screen.set_clip(clip)
         if i:
             pygame.draw.line(screen, theme.PANEL_EDGE, (x - 2, box.y + 32), (x - 2, box.bottom - 6))

@@ -69,14 +69,14 @@ class _SlotDialog:
             rect = pygame.Rect(box.x + 20, y, box.w - 40, ROW_H - 4)
             picked = self.chosen is not None and self.chosen.number == slot.number
             pygame.draw.rect(screen, theme.PANEL_ROW_PICK if picked else theme.BUTTON, rect, border_radius=5)
-            text = _fit(fonts, slot.words(), 14, rect.w - 20)
+            text = fonts.fit(slot.words(), rect.w - 20, 14, True)
             screen.blit(fonts.render(text, 14, theme.PANEL_TEXT if slot.used else theme.PANEL_DIM, slot.used),
                         (rect.x + 10, rect.y + 5))
             self.rows.append((rect, slot.number))
             y += ROW_H
         y += 10
         for line, role in self.footer(app):
-            screen.blit(fonts.render(_fit(fonts, line, 15, box.w - 48), 15, theme.ROLE_COLOURS[role], True),
+            screen.blit(fonts.render(fonts.fit(line, box.w - 48, 15, True), 15, theme.ROLE_COLOURS[role], True),
                         (box.x + 24, y))
             y += 22
 
@@ -157,10 +157,3 @@ class LoadDialog(_SlotDialog):
         return [(f"Load slot {self.chosen.number}? Play since your last save or load will be lost.", "warn"),
                 ("Enter loads; Esc goes back.", "dim")]
 
-
-def _fit(fonts, text: str, size: int, width: int) -> str:
-    if fonts.size(text, size, True)[0] <= width:
-        return text
-    while len(text) > 1 and fonts.size(text + "…", size, True)[0] > width:
-        text = text[:-1]
-    return text + "…"

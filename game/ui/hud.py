@@ -37,7 +37,7 @@ def draw_status(screen, app) -> None:
     text = "   |   ".join(parts)
     fonts = app.fonts
     if fonts.size(text, 14, True)[0] > w - 20:
-        text = _fit(fonts, text, 14, w - 20)
+        text = fonts.fit(text, w - 20, 14, True, keep=4)
     screen.blit(fonts.render(text, 14, theme.PANEL_TEXT, True), (10, 5))
 
 
@@ -114,8 +114,3 @@ def draw_pointer_box(screen, app) -> None:
         screen.blit(s, (x + 7, yy))
         yy += max(6, s.get_height())
 
-
-def _fit(fonts, text: str, size: int, width: int) -> str:
-    while len(text) > 4 and fonts.size(text + "…", size, True)[0] > width:
-        text = text[:-1]
-    return text + "…"

@@ -95,7 +95,7 @@ class Panel:
         """One line, cut with an ellipsis to the panel's width."""
         width = self.rect.w - x - PAD
         if self.fonts.size(text, size, bold)[0] > width:
-            text = _fit(self.fonts, text, size, bold, width)
+            text = self.fonts.fit(text, width, size, bold)
         surf = self.fonts.render(text, size, theme.ROLE_COLOURS[role], bold)
         self.surface.blit(surf, (x, y))
         return y + max(LINE_H, surf.get_height())
@@ -269,7 +269,7 @@ class Panel:
             name = fig.label + ("" if st.able else f" ({describe.figure_state_words(st)})")
             room = row.w - 56 - extra_surf.get_width() - 8
             role = "dim" if (acted or not st.able) else "text"
-            s.blit(self.fonts.render(_fit(self.fonts, name, 14, False, room), 14, theme.ROLE_COLOURS[role]),
+            s.blit(self.fonts.render(self.fonts.fit(name, room, 14), 14, theme.ROLE_COLOURS[role]),
                    (row.x + 52, y + 1))
             s.blit(extra_surf, (row.right - extra_surf.get_width() - 4, y + 3))
             self.hits.append((row, "figure", fid))
@@ -337,10 +337,3 @@ class Panel:
             self._event_cache[key] = cached
         return cached
 
-
-def _fit(fonts, text: str, size: int, bold: bool, width: int) -> str:
-    if fonts.size(text, size, bold)[0] <= width:
-        return text
-    while len(text) > 1 and fonts.size(text + "…", size, bold)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"

@@ -139,6 +139,20 @@ class Fonts:
     def size(self, text: str, size: int = 15, bold: bool = False) -> tuple[int, int]:
         return self.font(size, bold).size(text)
 
+    def fit(self, text: str, width: int, size: int = 15, bold: bool = False, keep: int = 1) -> str:
+        """The text, or its longest start that fits `width` pixels with an ellipsis (at least
+        `keep` characters). A binary search over the length, so a long text costs a few measures."""
+        if self.size(text, size, bold)[0] <= width:
+            return text
+        low, high = keep, max(keep, min(len(text) - 1, 4 * max(1, width) + 16))
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.size(text[:middle].rstrip() + "…", size, bold)[0] <= width:
+                low = middle
+            else:
+                high = middle - 1
+        return text[:low].rstrip() + "…"
+
     def wrap(self, text: str, width: int, size: int = 15, bold: bool = False,
              max_lines: int = MAX_WRAP_LINES) -> list[str]:
         """wrap_text, remembered: the panel and tooltips wrap the same lines frame after frame."""

@@ -139,7 +139,7 @@ def _draw_body(screen, gx, gy, radius, c, colour, fonts, fig, named) -> None:
 def _name_tag(screen, fonts, text: str, midtop, size: int, cell: int, dim: bool = False) -> None:
     import pygame
     width = max(NAME_PX, int(cell * (SPRITE_CELLS - 0.3)) - 8)
-    name = fonts.render(_fit(fonts, text, size, width), size, (170, 170, 170) if dim else (255, 255, 255), True)
+    name = fonts.render(fonts.fit(text, width, size, True, keep=2), size, (170, 170, 170) if dim else (255, 255, 255), True)
     rect = name.get_rect(midtop=midtop)
     pygame.draw.rect(screen, (20, 20, 24), rect.inflate(6, 0), border_radius=4)
     screen.blit(name, rect)
@@ -155,14 +155,6 @@ def draw_wedge(screen, cx, cy, facing: int, radius: int, cell: int) -> None:
     right = (cx + math.sin(ang + spread) * base, cy - math.cos(ang + spread) * base)
     pygame.draw.polygon(screen, (255, 255, 255), (tip, left, right))
     pygame.draw.polygon(screen, (15, 15, 20), (tip, left, right), max(1, cell // 24))
-
-
-def _fit(fonts, text: str, size: int, width: int) -> str:
-    if fonts.size(text, size, True)[0] <= width:
-        return text
-    while len(text) > 2 and fonts.size(text + "…", size, True)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def _initials(label: str) -> str:
