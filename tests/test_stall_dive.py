@@ -49,3 +49,25 @@ def test_a_carried_path_may_be_any_legal_route_and_an_illegal_one_names_its_step
     broken = ((3, 2, 2, 0), (5, 2, 2, 0))
     refusal = b.check(Move("a", to=(5, 2), path=broken))
     assert refusal.key == "move.path" and "step 2" in refusal.words
+
+
+def test_a_declared_flight_that_stalls_marks_the_flyer_when_it_arrives():
+    """spelljammer declares moves before the segments play them out (Movement and Combat); the
+    stall (the shared flyer rule, bfrpg:maneuverability, a documented choice there) comes with the
+    flight's last step, so its next movement is the dive."""
+    b = make_battle("spelljammer", OPEN, [fig("g", "blue", 4, 4, "E", template="flyer", altitude_ft=60, stats={"hp": 30}),
+                                          fig("x", "red", 14, 8, "W", stats={"hp": 30})])
+    for _ in range(40):
+        if b.current == "g" and b.check(Move("g", to=(5, 4), altitude_ft=60)) is None:
+            break
+        b.apply(EndTurn(b.current))
+    events = b.apply(Move("g", to=(5, 4), altitude_ft=60))
+    assert any(e.kind == EventKind.DECLARE_MOVE for e in events)
+    assert not b.figures["g"].must_dive          # declared, not flown yet
+    for _ in range(60):
+        if b.figures["g"].pos == (5, 4):
+            break
+        b.apply(EndTurn(b.current))
+    assert b.figures["g"].pos == (5, 4)
+    assert b.figures["g"].must_dive
+    assert any(e.kind == EventKind.STALL and e.actor == "g" for e in b.events)

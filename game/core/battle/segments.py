@@ -56,7 +56,8 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
     shots = positioning.engagement.parting_shots(fig, sub, order.mode, positioning.figures)
     order.done = reached
     end = steps[reached]
-    path = Path(fid, order.mode, tuple(sub), sub[-1].total_ft - sub[0].total_ft, total)
+    arrives = reached == len(steps) - 1
+    path = Path(fid, order.mode, tuple(sub), sub[-1].total_ft - sub[0].total_ft, total, stall=order.stall and arrives)
     st = battle.states[fid]
     st.moved_ft += path.total_ft
     if order.mode == "run":
@@ -76,6 +77,9 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
     if battle.able(fid):
         battle.set_figure(carry_movement(battle, battle.figures[fid].moved_to(end.x, end.y, end.facing, end.altitude_ft),
                                          path, order.mode))
+        if path.stall:
+            events.append(Event(kind=EventKind.STALL, rule=battle.ruleset.cite("flyer-altitude"), actor=fid,
+                                text=f"{fig.label} flew too little to stay aloft and stalls: it must dive next round"))
     else:
         here = sub[max(0, shots[0].step_index if shots else 0)]
         battle.set_figure(battle.figures[fid].moved_to(here.x, here.y, here.facing, here.altitude_ft))

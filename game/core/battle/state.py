@@ -37,6 +37,7 @@ class MoveOrder:
     mode: str
     cost_ft: float
     done: int = 0            # index of the last step already walked
+    stall: bool = False      # a winged flyer's declared flight too short to stay aloft: it stalls on arriving
 
     def copy(self) -> "MoveOrder":
         return replace(self)

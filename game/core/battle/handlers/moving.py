@@ -117,7 +117,7 @@ def _declare(battle, plan: MovePlan) -> list[Event]:
     from ...combat import rounds
     fig = plan.figure
     path = plan.planned.path
-    battle.state.move_orders[fig.id] = MoveOrder(tuple(path.steps), plan.mode, path.total_ft)
+    battle.state.move_orders[fig.id] = MoveOrder(tuple(path.steps), plan.mode, path.total_ft, stall=path.stall)
     kept, _change, why = rounds.attacks_this_round(battle, fig.id)
     words = "; ".join(m.name + (f" {m.value:+d} initiative" if m.value else "") for m in why) or "no effect on its attacks"
     end = path.end
