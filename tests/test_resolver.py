@@ -300,3 +300,22 @@ def test_undo_and_redo():
     assert b.undo() == Move(who, to=(4, 4))
     assert [e.to_json() for e in b.events] == events_before
     assert b.redo()[0].to_json() == first[0].to_json()
+
+
+def test_turn_order_lists_everyone_once_and_the_current_figure_first_among_those_to_act():
+    from game.core.actions import EndTurn
+    from game.io.rulesets import bundled_ruleset_ids
+    from game.io.scenarios import load_scenario
+    from game.io.paths import MAPS_DIR
+    from game.core.battle import Battle
+    for rid in bundled_ruleset_ids():
+        sc = load_scenario(MAPS_DIR / "corridor.toml")
+        from game.io.rulesets import load_ruleset
+        sc.ruleset = load_ruleset(rid)
+        b = Battle.from_scenario(sc)
+        for _ in range(6):
+            order = b.turn_order()
+            assert sorted(fid for fid, _, _ in order) == sorted(b.figures)
+            waiting = [fid for fid, _, acted in order if not acted]
+            assert b.current in waiting, (rid, order, b.current)
+            b.apply(EndTurn(b.current))

@@ -173,18 +173,7 @@ class App:
 
     def turn_order(self) -> list[tuple[str, object, bool]]:
         """(figure id, initiative number or None, has acted) in the order the resolver calls them."""
-        b = self.rules.snapshot
-        s = b.state
-        if s.phase == "declare" and s.declare_order:
-            return [(fid, "declare", fid in s.declare_done) for fid in s.declare_order]
-        out, seen = [], set()
-        for i, slot in enumerate(s.slots):
-            for fid in slot.members:
-                if fid in b.figures and fid not in seen:
-                    seen.add(fid)
-                    out.append((fid, slot.number, i < s.slot_index or fid in s.done))
-        out.extend((fid, None, True) for fid in b.figures if fid not in seen)
-        return out
+        return self.rules.snapshot.turn_order()
 
     def drag_facing(self):
         if self.ui.right_drag is None:

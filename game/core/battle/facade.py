@@ -129,6 +129,10 @@ class Battle:
             movement_left_ft=movement_left(self, fig.id), initiative=tuple(st.initiative), defense=st.defense,
             charging=st.charging, moved_ft=st.moved_ft)
 
+    def turn_order(self) -> list[tuple[str, object, bool]]:
+        """(figure id, initiative number, has acted) in the order the resolver calls them."""
+        return turns.turn_order(self)
+
     def sides(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for f in self.figures.values():

@@ -18,6 +18,23 @@ from .budgets import attacks_left, reloading_words, slot_phases
 from .segments import run_segments_to
 
 
+def turn_order(battle) -> list[tuple[str, object, bool]]:
+    """(figure id, initiative number or "declare" or None, has acted) in the order the round calls
+    them: the declaration step's order while it lasts, then the initiative slots; figures no slot
+    holds (fled, fallen before the round) come last as having acted."""
+    s = battle.state
+    if s.phase == "declare" and s.declare_order:
+        return [(fid, "declare", fid in s.declare_done) for fid in s.declare_order]
+    out, seen = [], set()
+    for i, slot in enumerate(s.slots):
+        for fid in slot.members:
+            if fid in battle.figures and fid not in seen:
+                seen.add(fid)
+                out.append((fid, slot.number, i < s.slot_index or fid in s.done))
+    out.extend((fid, None, True) for fid in battle.figures if fid not in seen)
+    return out
+
+
 def start(battle) -> list[Event]:
     """Hit points, then the first round."""
     events: list[Event] = []
