@@ -118,6 +118,49 @@ class Stand(Action):
 
 
 @dataclass(frozen=True)
+class Grapple(Action):
+    """Grab and hold a foe, the ruleset's way ([manoeuvres].grapple); refused where its document has none."""
+    kind: ClassVar[str] = "grapple"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Trip(Action):
+    """Trip a foe: it falls prone, moved to `to` (a square up to [manoeuvres].trip_ft away; default: where it stands)."""
+    kind: ClassVar[str] = "trip"
+    target: str = ""
+    to: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Push(Action):
+    """Force a foe to move to `to` (up to [manoeuvres].push_ft), off a ledge if that is where `to` is."""
+    kind: ClassVar[str] = "push"
+    target: str = ""
+    to: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Overbear(Action):
+    """Knock a foe down by weight ([manoeuvres].overbear)."""
+    kind: ClassVar[str] = "overbear"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Escape(Action):
+    """A held figure tries to break free; `to`: where it steps when it does (default: a free square beside the holder)."""
+    kind: ClassVar[str] = "escape"
+    to: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Release(Action):
+    """Let go of the figure it holds."""
+    kind: ClassVar[str] = "release"
+
+
+@dataclass(frozen=True)
 class EndTurn(Action):
     kind: ClassVar[str] = "end-turn"
 
@@ -137,7 +180,7 @@ class GmPlace(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in
                                          (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold,
-                                          Stand, EndTurn, GmPlace)}
+                                          Stand, Grapple, Trip, Push, Overbear, Escape, Release, EndTurn, GmPlace)}
 
 
 def action_from_json(data: dict) -> Action:
@@ -159,7 +202,7 @@ def action_from_json(data: dict) -> Action:
     if "path" in values:
         values["path"] = _path_from_json(kind, values["path"])
     for key in ("to",):
-        if key in values:
+        if key in values and values[key] is not None:
             value = values[key]
             if (not isinstance(value, (list, tuple)) or len(value) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):

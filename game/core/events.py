@@ -64,6 +64,18 @@ class EventKind(StrEnum):
     FALL = "fall"
     BLEED = "bleed"
     MORALE = "morale"
+    # manoeuvres and forced movement
+    GRAPPLE = "grapple"
+    ESCAPE = "escape"
+    RELEASE = "release"
+    DRAG = "drag"
+    TRIP = "trip"
+    PUSH = "push"
+    OVERBEAR = "overbear"
+    # missiles after a miss
+    FLIES_ON = "flies-on"
+    SCATTER = "scatter"
+    SPLASH = "splash"
 
 
 # Kinds that are a roll to hit (an attack of some sort).

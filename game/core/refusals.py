@@ -198,6 +198,31 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "stand.no-movement": lambda p: (f"getting up costs half {p['who']}'s move ({feet(p['need_ft'])} ft); it has "
                                     f"{feet(p['left_ft'])} ft left{_rule(p)}"),
     "stand.getting-up": lambda p: f"{p['who']} is getting up this round and can do nothing else",
+    # ----- manoeuvres: grapple, trip, push, overbear -----
+    "manoeuvre.none": lambda p: f"{p['ruleset']} has no {p['what']}: its document has no rule for it",
+    "manoeuvre.not-beside": lambda p: (f"{p['who']} must stand beside {p['target']} to {p['what']} it "
+                                       f"({feet(p['gap_ft'])} ft away)"),
+    "grapple.already-holding": lambda p: f"{p['who']} already holds {p['held']}",
+    "grapple.held": lambda p: (f"{p['who']} is held by {p['holder']} and can only try to escape{_rule(p)}"),
+    "grapple.held-no-move": lambda p: f"{p['who']} is held by {p['holder']} and cannot move until it escapes{_rule(p)}",
+    "grapple.unarmed-only": lambda p: (f"{p['who']} {p['why']}: it may strike only unarmed (fist), not with its "
+                                       f"{p['weapon']}{_rule(p)}"),
+    "grapple.holding-other": lambda p: f"{p['who']} holds {p['held']}: it may strike only the figure it holds{_rule(p)}",
+    "grapple.not-held": lambda p: f"{p['who']} is not held by anyone",
+    "grapple.not-holding": lambda p: f"{p['who']} is not holding anyone",
+    "grapple.escape-after-attack": lambda p: f"{p['who']} has already acted this round: escaping takes its action",
+    "grapple.escape-square": lambda p: (f"{p['x']},{p['y']} is not a free square beside {p['holder']}: an escaping "
+                                        f"figure steps next to its holder"),
+    "grapple.no-drag": lambda p: (f"{p['who']} holds {p['held']} and {p['ruleset']} has no rule for dragging a held "
+                                  f"figure: let go first"),
+    "grapple.drag-too-far": lambda p: (f"{p['who']} drags {p['held']} at {p['fraction']} its move: {feet(p['left_ft'])} "
+                                       f"ft left, this move needs {feet(p['needed_ft'])} ft{_rule(p)}"),
+    "trip.square": lambda p: p["why"],
+    "push.square": lambda p: p["why"],
+    "push.not-desperate": lambda p: (f"{p['target']} is not in desperate defense: only a desperate defender may be "
+                                     f"forced to move{_rule(p)}"),
+    "overbear.too-large": lambda p: (f"{p['target']} is {p['steps']} size categories larger than {p['who']}: too big to "
+                                     f"knock over{_rule(p)}"),
     # ----- leaving melee -----
     "disengage.unknown-style": lambda p: (f"{p['ruleset']} has no {p['style']!r} disengagement"
                                           + (f" (it has: {p['styles']})" if p["styles"] else "")

@@ -27,7 +27,15 @@ INTO_MELEE = ("none", "margin", "reroll-allies", "table")
 FALLING = ("none", "d6-per-10ft", "cumulative")
 DEFENSE_FORMULAS = ("flat", "weapon-rank", "trade")
 HP_CONDITIONS = ("unconscious", "grievously-wounded", "dying", "dead")
-CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling", "fatigued")
+CONDITION_NAMES = ("prone", "stunned", "shaken", "blinded", "disarmed", "helpless", "stumbling", "fatigued", "held",
+                   "pinned", "struggling", "overbearing")
+# Manoeuvres (the [manoeuvres] section): which mechanism each uses; "none" where the document has none.
+GRAPPLES = ("none", "attack-roll", "hd-contest", "special-ac", "touch-opposed")
+ESCAPES = ("none", "save", "grapple-roll", "contest", "grapple-check")
+TRIPS = ("none", "attack-roll")
+PUSHES = ("none", "desperate-defense")
+OVERBEARS = ("none", "special-ac")
+SCATTERS = ("none", "diagram")
 STAND_COSTS = ("turn", "half-move", "round-end")
 DECLARABLE = ("move", "turn", "defend", "stand", "charge", "disengage")
 
@@ -152,6 +160,10 @@ WEAPON_SCHEMA = {
     "stuck_dex": Field("int", "on a critical this missile sticks: DEX penalty until removed", 0, minimum=-10, maximum=0),
     "stuck_bleed": Field("int", "... and bleeding damage each round it stays in", 0, minimum=0, maximum=20),
     "subdual": Field("bool", "deals subduing (non-lethal) damage", False),
+    "grenade": Field("bool", "a grenade-like missile (a flask): on a miss it scatters ([missiles] scatter)", False),
+    "splash": Field("str", "grenade: damage to each figure within 5 ft of where it lands ('' none)", "",
+                    check=_dice_or_empty, words="dice as a string, like \"1d6\", or \"\" for none"),
+    "carries_to_long": Field("bool", "a missile that misses flies on to long range, not only close ([missiles])", False),
 }
 
 # Combat statistics a template (and a scenario figure's `stats` table) may set.
@@ -183,6 +195,11 @@ COMBAT_STAT_FIELDS = {
                           minimum=0, maximum=6),
     "ambush": Field("bool", "well hidden and waiting: foes are surprised more easily", False),
     "unaware": Field("bool", "may be surprised when the battle starts", False),
+    "save_death": Field("int", "d20 saving throw vs death ray: this or more saves (engine default 12)", 12,
+                        minimum=1, maximum=30),
+    "save_paralysis": Field("int", "d20 saving throw vs paralysis: this or more saves (engine default 14)", 14,
+                            minimum=1, maximum=30),
+    "str_prime": Field("bool", "strength is a prime attribute (cnc grappling: special AC 18, else 12)", False),
 }
 
 TEMPLATE_SCHEMA = {

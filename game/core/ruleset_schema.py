@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cover import COVER_DEGREES
 from .geometry import DIAGONAL_RULES
-from .ruleset_fields import (ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
+from .ruleset_fields import (ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
 from .schema import Field, plain_name, section_name, shown
 
 SCHEMA = {
@@ -362,6 +362,62 @@ SCHEMA = {
         "retreat_die": _dice_field("retreat: opposed roll of the retreating figure and each foe", "1d6"),
         "hasty_multiplier": Field("float", "hasty: move up to this multiple of the walking move", 4.0, minimum=1, maximum=6),
         "rule": _section("section cited", "disengaging"),
+    },
+    "manoeuvres": {
+        "grapple": Field("str", "how a grapple is made: attack-roll (a melee attack roll against AC), hd-contest (to hit, "
+                         "then d6 per hit die against the victim's), special-ac (d20 + STR + attack bonus against a "
+                         "special AC), touch-opposed (a touch attack, then opposed grapple checks); none: no grapple",
+                         "none", choices=GRAPPLES),
+        "grapple_rule": _section("section cited for grappling", "grappling"),
+        "enters_square": Field("bool", "the holder moves into the held figure's square", False),
+        "holder_exempt": Field("bool", "the held condition's modifier does not count for the holder's own attacks", False),
+        "holder_fist_only": Field("bool", "a holder may strike only unarmed (fist)", False),
+        "held_acts": Field("str", "what a held figure may do: attack (anything but move), escape (only try to break free)",
+                           "attack", choices=("attack", "escape")),
+        "escape": Field("str", "how a held figure breaks free: save (vs death ray + the better of STR/DEX), grapple-roll "
+                        "(its own grapple against the holder), contest (the hit-dice contest again), grapple-check "
+                        "(opposed grapple checks)", "none", choices=ESCAPES),
+        "escape_rule": _section("section cited for escaping a hold", "grappling"),
+        "drag_fraction": _fraction_field("part of its move a holder may drag the held figure (0: no dragging)", "0", 0, 1),
+        "drag_roll": Field("bool", "dragging needs another successful attack roll", False),
+        "special_ac": Field("int", "special-ac: the AC of a defender without strength as a prime", 12, minimum=0, maximum=40),
+        "special_ac_prime": Field("int", "special-ac: ... with strength as a prime", 18, minimum=0, maximum=40),
+        "special_ac_per_size": Field("int", "special-ac: added to that AC for each size category the attacker is larger "
+                                     "(taken away for each it is smaller)", 0, minimum=-10, maximum=10),
+        "touch_ac": Field("int", "touch-opposed: the AC of a touch attack, before the defender's DEX", 10, minimum=0, maximum=40),
+        "size_check": Field("list[int]", "touch-opposed: grapple check modifier of a tiny, small, medium, large, giant figure",
+                            [0, 0, 0, 0, 0], lengths=(5,), minimum=-20, maximum=20),
+        "check_ties": Field("str", "touch-opposed: who wins a tied grapple check", "defender", choices=("holder", "defender")),
+        "trip": Field("str", "how a trip is made: attack-roll (a melee attack roll against AC); none: no trip", "none",
+                      choices=TRIPS),
+        "trip_ft": Field("int", "a tripped figure falls prone up to this far, where the attacker chooses", 0, minimum=0, maximum=10),
+        "trip_rule": _section("section cited for tripping", "tripping"),
+        "push": Field("str", "when a figure may be pushed: desperate-defense (a foe of a figure in desperate defense moves "
+                      "it instead of attacking); none: no push", "none", choices=PUSHES),
+        "push_ft": Field("int", "a push moves the figure up to this far", 0, minimum=0, maximum=30),
+        "push_rule": _section("section cited for pushing", "desperate-defense"),
+        "overbear": Field("str", "how an overbear is made: special-ac (as the grapple, the defender's attack bonus added); "
+                          "none: no overbear", "none", choices=OVERBEARS),
+        "overbear_damage": _dice_field("subdual damage of a successful overbear", "1d2"),
+        "overbear_max_larger": Field("int", "a defender this many size categories larger or more cannot be knocked over", 2,
+                                     minimum=1, maximum=5),
+        "overbear_rule": _section("section cited for overbearing", "overbearing"),
+    },
+    "missiles": {
+        "miss_flies_on": Field("bool", "a missile that misses flies on along its line and may hit what it meets", False),
+        "flies_on_step_ft": Field("int", "it rolls again for each this many feet it flies on", 10, minimum=5, maximum=30),
+        "flies_on_penalty": Field("int", "to-hit for each step beyond the original target", 0, minimum=-10, maximum=0),
+        "flies_on_rule": _section("section cited for missiles flying on", "ranged-combat"),
+        "scatter": Field("str", "where a grenade-like missile that misses lands: diagram (a die on the scatter diagram); "
+                         "none: it is lost", "none", choices=SCATTERS),
+        "scatter_die": _dice_field("the scatter die", "1d10"),
+        "scatter_cell_ft": Field("int", "each diagram number is an area this many feet across", 10, minimum=5, maximum=30),
+        "scatter_rule": _section("section cited for the scatter", "grenade-like-missiles"),
+        "scatter_cells": Field("list[table]", "where each scatter roll lands, in diagram areas from the target: across "
+                               "(+ to the target's right) and along (+ in front of it); the first row is a roll of 1",
+                               entry={"across": Field("int", "areas to the target's right (negative: left)", minimum=-3, maximum=3),
+                                      "along": Field("int", "areas in front of the target (negative: behind)", minimum=-3, maximum=3)}),
+        "splash_save": Field("str", "the save that avoids a grenade's splash ('' none)", "", choices=("", "death", "paralysis")),
     },
     "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
     "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),

@@ -12,6 +12,10 @@ from .events import Event
 from .refusals import ActionRefused
 
 MAX_PASSES = 200
+# Refusals that only mean "not yet, later in this round": its declaration turn (the action comes on its
+# initiative number) or an earlier phase of its number (bfrpg: movement, then missiles, then melee).
+# Waiting passes those turns of the figure's own too.
+LATER_PHASE = ("declare.only-declarations", "attack.movement-phase", "attack.missile-phase")
 
 
 def parse_script(entries: list, path: str, figure_ids) -> list[tuple[Action, bool]]:
@@ -52,7 +56,8 @@ def run_script(battle, script: list[tuple[Action, bool]], path: str) -> list[Eve
                 break
             except ActionRefused as refusal:
                 current = battle.current
-                if not wait or current is None or current == action.figure or passes >= MAX_PASSES:
+                own_phase = current == action.figure and refusal.refusal.key in LATER_PHASE
+                if not wait or current is None or (current == action.figure and not own_phase) or passes >= MAX_PASSES:
                     raise DataFileError(path, f"actions[{i}]", f"refused: {refusal.reason}") from None
                 events.extend(battle.apply(EndTurn(current)))
                 passes += 1

@@ -143,6 +143,10 @@ def require_can_move(battle, fig: Figure) -> None:
         refuse("prone", rule=battle.ruleset.cite(prone["rule"]), who=fig.label, stand=prone["stand"])
     if st.set_vs_charge:
         refuse("move.weapon-set", who=fig.label)
+    if st.held_by:
+        rules = battle.ruleset.section("manoeuvres")
+        refuse("grapple.held-no-move", who=fig.label, holder=battle.figures[st.held_by[0]].label,
+               rule=battle.ruleset.cite(rules["grapple_rule"]))
 
 
 def require_not_fatigued(battle, fig: Figure, mode: str) -> None:

@@ -27,7 +27,7 @@ from ..figure import Figure
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
-from . import queries, save_data, turns
+from . import queries, rout, save_data, turns
 from .budgets import attacks_left, current_phase, movement_left
 from .handlers import HANDLERS
 from .state import BattleSetup, BattleState, FigureStatus
@@ -312,6 +312,10 @@ class Battle:
 
     def flee(self, fid: str, rule: str, cause: str) -> list[Event]:
         return turns.flee(self, fid, rule, cause)
+
+    def rout(self, fid: str, rule: str) -> list[Event]:
+        """Its morale broke: it runs for the map edge on its turns (battle/rout.py)."""
+        return rout.rout(self, fid, rule)
 
     # ----- saves (the file side is game/io/saves.py) -----
     def to_save_data(self) -> dict:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..actions import Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge, Stand
+from ..actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Escape, Grapple, Hold, Move, Overbear,
+                       Push, Release, SetAgainstCharge, Stand, Trip)
 from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
 from ..errors import RulesError
@@ -17,7 +18,8 @@ from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
 
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
-ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "end-turn")
+ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "grapple",
+                "trip", "push", "overbear", "escape", "release", "end-turn")
 MOVE_MODES = ("walk", "run", "withdraw", "sidestep", "jog")
 
 
@@ -154,12 +156,30 @@ def _probe_disengage(battle, fig) -> Refusal | None:
     return None
 
 
+def _probe_manoeuvre(kind: str):
+    """grapple, trip (where it stands), push (to a square beside the foe), overbear: against any foe."""
+    def probe(battle, fig) -> Refusal | None:
+        foes = _foes_nearest_first(battle, fig)
+        if kind == "push":
+            actions = [Push(fig.id, target=f.id, to=(f.x + dx, f.y + dy)) for f in foes[:4]
+                       for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        else:
+            cls = {"grapple": Grapple, "trip": Trip, "overbear": Overbear}[kind]
+            actions = [cls(fig.id, target=f.id) for f in foes]
+        return _first_allowed(battle, actions, Refusal.of("attack.no-foe", who=fig.label))
+    return probe
+
+
 _PROBES = {
     "move": _probe_move, "turn": _probe_turn, "attack": _probe_attack, "charge": _probe_charge, "set": _probe_set,
     "aim": _probe_aim, "defend": _probe_defend, "disengage": _probe_disengage,
     "hold": lambda battle, fig: battle.check(Hold(fig.id)),
     "stand": lambda battle, fig: battle.check(Stand(fig.id)),
     "end-turn": lambda battle, fig: battle.check(EndTurn(fig.id)),
+    "grapple": _probe_manoeuvre("grapple"), "trip": _probe_manoeuvre("trip"), "push": _probe_manoeuvre("push"),
+    "overbear": _probe_manoeuvre("overbear"),
+    "escape": lambda battle, fig: battle.check(Escape(fig.id)),
+    "release": lambda battle, fig: battle.check(Release(fig.id)),
 }
 
 

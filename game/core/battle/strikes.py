@@ -16,6 +16,7 @@ from ..combat.modifiers import attack_breakdown
 from ..combat.reach import fighting, in_melee_reach, melee_weapon, weapon_data
 from ..combat.state import condition_until
 from ..events import Event, EventKind, Modifier
+from . import missiles
 
 # What each kind of strike is called in the log.
 STRIKE_WORDS = {
@@ -59,7 +60,8 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
     events: list[Event] = []
     extra_words = []
     friend_hit = None
-    if bd.kind == "ranged" and bd.friends_in_melee and not result.hit:
+    grenade = bd.kind == "ranged" and weapon_data(battle, bd.weapon).get("grenade")
+    if bd.kind == "ranged" and bd.friends_in_melee and not result.hit and not grenade:
         friend_hit, rolls = _into_melee_miss(battle, bd, result)
         result.rolls.extend(rolls)
     parried = False
@@ -104,6 +106,8 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
         events.extend(_apply_fumble(battle, bd, result))
     if friend_hit:
         events.extend(friend_hit)
+    elif bd.kind == "ranged" and kind != EventKind.FLIES_ON:
+        events.extend(missiles.after_hit(battle, bd) if result.hit else missiles.after_miss(battle, bd))
     return events
 
 

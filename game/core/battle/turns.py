@@ -15,6 +15,8 @@ from ..combat.reach import in_melee_reach, weapon_data
 from ..combat.state import FigureState, condition_until
 from ..events import Event, EventKind
 from .budgets import attacks_left, reloading_words, slot_phases
+from .holds import release_all
+from .rout import ROUTED, flight
 from .segments import run_segments_to
 
 
@@ -208,6 +210,10 @@ def advance(battle) -> list[Event]:
         for member in slot.members:
             if member in s.done:
                 continue
+            if s.states[member].has(ROUTED) and battle.able(member) and phase in ("all", "movement"):
+                s.done.add(member)
+                events.extend(flight(battle, member, flee))
+                continue
             ok, why = can_take_turn(battle, member, slot, phase)
             if ok:
                 s.current = member
@@ -234,6 +240,11 @@ def can_take_turn(battle, fid: str, slot, phase: str) -> tuple[bool, Event | Non
     if st.has("stunned") and rs.d100 and not (st.stunned_on == slot.number and rs.section("round")["fallen_act_on_ties"]):
         return False, Event(kind=EventKind.SKIP, rule=rs.cite("stun"), actor=fid,
                             text=f"{fig.label} is stunned and loses its attack on {slot.number}")
+    if st.thrown_off_until >= battle.round:
+        if phase in ("all", "movement"):
+            return False, Event(kind=EventKind.SKIP, rule=rs.cite(rs.section("manoeuvres")["grapple_rule"]), actor=fid,
+                                text=f"{fig.label} is stunned after being thrown off a grapple and cannot act")
+        return False, None
     busy = reloading_words(battle, fid)
     if busy:
         if phase in ("all", "movement"):
@@ -253,7 +264,8 @@ def check_over(battle) -> list[Event]:
     if s.over:
         return []
     # A figure felled on its own initiative number still stands until it has acted (simultaneous).
-    standing = {f.side for f in s.figures.values() if battle.able(f.id) or s.states[f.id].acts_before_falling}
+    standing = {f.side for f in s.figures.values() if (battle.able(f.id) and not s.states[f.id].has(ROUTED))
+                or s.states[f.id].acts_before_falling}
     if len(standing) <= 1 and len(battle.sides()) > 1:
         s.over = True
         s.winner = next(iter(standing)) if standing else None
@@ -303,6 +315,7 @@ def figure_fell(battle, fid: str) -> list[Event]:
         events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rule, actor=fid,
                             text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
                                  f"action before it falls{rs.choice_words(rule)}"))
+    release_all(battle, fid)
     battle.figures_moved()
     events.extend(morale_after_loss(battle, battle.figures[fid].side, battle.rng))
     return events

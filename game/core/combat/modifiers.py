@@ -502,8 +502,12 @@ def _target_stances(s: _Sheet) -> None:
 
 
 def _target_conditions(s: _Sheet) -> None:
+    holder_exempt = s.rs.section("manoeuvres")["holder_exempt"]
     for name in sorted(s.t_state.conditions):
         cond = s.rs.condition(name)
+        if cond and name == "held" and holder_exempt and s.attacker.id in s.t_state.held_by:
+            s.notes.append(f"{s.target.label} is held by {s.attacker.label}: the held penalty counts only for others")
+            continue
         if cond:
             value = cond["ranged_defense"] if s.kind == "ranged" else cond["defense"]
             s.add(s.dfn, "target-condition", f"target {name}", value, cond["rule"])

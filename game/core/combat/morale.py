@@ -1,7 +1,8 @@
 """Morale: a side checks when it loses its first figure and when half of it is out of the fight.
 
 The document names the roll (2d6) but not its table: the engine reads "at or below the
-side's morale score, it stands; above, those with a morale score flee". Two passed checks
+side's morale score, it stands; above, those with a morale score are routed" (they run for the map
+edge on their turns: battle/rout.py). Two passed checks
 and the side fights to the death.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ def check_morale(battle, side: str, reason: str, rng) -> list[Event]:
                                 data={"side": side}))
     else:
         for f in scored:
-            events.extend(battle.flee(f.id, rule, "rout"))
+            events.extend(battle.rout(f.id, rule))
     return events
 
 

@@ -38,7 +38,8 @@ def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
 
 def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
     if attacker.pos == target.pos:
-        return False
+        # Only a hold puts two figures in one square (the holder entered it): they are at arm's length.
+        return attacker.id in (battle.state_of(target.id).holding,) or target.id in (battle.state_of(attacker.id).holding,)
     # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
     # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
     neighbours = (max(abs(attacker.x - target.x), abs(attacker.y - target.y)) == 1

@@ -84,12 +84,17 @@ class FigureState:
     fled: bool = False
     acts_before_falling: bool = False   # felled on its own initiative number: still acts (simultaneous)
     stunned_on: int = -999              # the initiative number it was stunned on (it still acts on that number)
+    # ----- manoeuvres -----
+    holding: str = ""                   # the figure it holds (grapple)
+    held_by: list = field(default_factory=list)   # the figures holding it
+    hold_from: tuple = ()               # the square a holder left to enter the held figure's (it goes back on release)
+    thrown_off_until: int = 0           # thrown off a grapple: stunned, no action, to the end of this round
 
     def copy(self) -> "FigureState":
         """An exact copy sharing nothing that changes (the lists and dicts are copied)."""
         twin = replace(self)
         twin.conditions = dict(self.conditions)
-        for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative"):
+        for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative", "held_by"):
             setattr(twin, name, list(getattr(self, name)))
         twin.aim = dict(self.aim)
         twin.blindsided_by = dict(self.blindsided_by)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, GmPlace, Hold, Move,
-                        SetAgainstCharge, Stand, Turn)
-from . import attacking, charging, disengaging, moving, stances, standing, turn_taking
+from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Escape, GmPlace, Grapple, Hold, Move,
+                        Overbear, Push, Release, SetAgainstCharge, Stand, Trip, Turn)
+from . import attacking, charging, disengaging, grappling, moving, shoving, stances, standing, turn_taking
 
 
 class Handler(NamedTuple):
@@ -31,6 +31,12 @@ HANDLERS: dict[type[Action], Handler] = {
     Hold: Handler(stances.check_hold, stances.apply_hold),
     Stand: Handler(standing.check_stand, standing.apply_stand),
     Disengage: Handler(disengaging.check_disengage, disengaging.apply_disengage),
+    Grapple: Handler(grappling.check_grapple, grappling.apply_grapple),
+    Escape: Handler(grappling.check_escape, grappling.apply_escape),
+    Release: Handler(grappling.check_release, grappling.apply_release),
+    Trip: Handler(shoving.check_trip, shoving.apply_trip),
+    Push: Handler(shoving.check_push, shoving.apply_push),
+    Overbear: Handler(shoving.check_overbear, shoving.apply_overbear),
     EndTurn: Handler(turn_taking.check_end_turn, turn_taking.apply_end_turn),
     GmPlace: Handler(turn_taking.check_gm_place, turn_taking.apply_gm_place, closes_declarations=False),
 }

@@ -32,6 +32,7 @@ def require_can_attack(battle, fig: Figure, target_id: str | None = None) -> Non
         refuse("attack.fumbled", who=fig.label)
     if st.standing_up:
         refuse("stand.getting-up", who=fig.label)
+    require_not_held_fast(battle, fig)
     if attacks_left(battle, fig.id, target_id) <= 0:
         style = battle.ruleset.defense(st.defense) if st.defense else None
         if style and not style["can_attack"]:
@@ -39,6 +40,33 @@ def require_can_attack(battle, fig: Figure, target_id: str | None = None) -> Non
         if st.hasty:
             refuse("attack.disengaging", who=fig.label)
         refuse("attack.none-left", who=fig.label, made=st.attacks_made, limit=attack_limit(battle, fig.id, target_id))
+
+
+def require_not_held_fast(battle, fig: Figure) -> None:
+    """A held figure whose rules let it only try to break free (cnc; odnd's pinned) does nothing else."""
+    st = battle.state_of(fig.id)
+    if not st.held_by:
+        return
+    rules = battle.ruleset.section("manoeuvres")
+    if rules["held_acts"] == "escape" or st.has("pinned"):
+        refuse("grapple.held", who=fig.label, holder=battle.figures[st.held_by[0]].label,
+               rule=battle.ruleset.cite(rules["grapple_rule"]))
+
+
+def require_grapple_weapon(battle, fig: Figure, target: Figure, weapon: str) -> None:
+    """A holder strikes only the figure it holds, unarmed where its rules say; a struggling figure (odnd) unarmed."""
+    st = battle.state_of(fig.id)
+    rules = battle.ruleset.section("manoeuvres")
+    rule = battle.ruleset.cite(rules["grapple_rule"])
+    if st.holding and target.id != st.holding:
+        refuse("grapple.holding-other", who=fig.label, held=battle.figures[st.holding].label, rule=rule)
+    if weapon == "fist":
+        return
+    if st.holding and rules["holder_fist_only"]:
+        refuse("grapple.unarmed-only", who=fig.label, why=f"holds {battle.figures[st.holding].label}", weapon=weapon,
+               rule=rule)
+    if st.has("struggling"):
+        refuse("grapple.unarmed-only", who=fig.label, why="is struggling in a grapple", weapon=weapon, rule=rule)
 
 
 def require_attack_phase(battle, kind: str | None = None) -> None:
@@ -68,6 +96,7 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     if st.has("disarmed") and weapon == fig.ready_weapon:
         refuse("attack.disarmed", who=fig.label, weapon=weapon)
     require_can_attack(battle, fig, target.id)
+    require_grapple_weapon(battle, fig, target, weapon)
     if st.blindsided_by.get(target.id) == battle.round:
         refuse("attack.blindsided", rule=battle.ruleset.cite("blindsided"), who=fig.label, target=target.label)
     ctx = AttackContext(weapon=weapon, subdue=action.subdue, careful=action.careful, surprise_round=battle.round == 1)

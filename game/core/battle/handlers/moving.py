@@ -6,6 +6,7 @@ carries the plan out and returns the events.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ...actions import Move, Turn
 from ...combat.reach import fighting
@@ -13,7 +14,7 @@ from ...errors import RulesError
 from ...events import Event, EventKind
 from ...figure import Figure
 from ...geometry import FACINGS, parse_facing, turn_octants
-from ...moves.positioning import PlannedMove
+from ...moves.positioning import PlannedMove, Positioning
 from ...refusals import feet, refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..state import MoveOrder
@@ -30,6 +31,7 @@ class MovePlan:
     mode: str
     exit: bool = False
     declared: bool = False        # d100: declared now, walked across the segments
+    drags: str = ""               # the held figure it drags along (grapple)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ def check_move(battle, action: Move) -> MovePlan:
     if (action.mode == "withdraw" and round_rules["declarations"] and "disengage" in round_rules["declared"]
             and fighting(battle, fig)):
         refuse("disengage.announce", rule=rs.cite(round_rules["declare_rule"]), who=fig.label)
+    if st.holding:
+        return check_drag(battle, fig, action)
     planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
@@ -103,10 +107,75 @@ def check_move(battle, action: Move) -> MovePlan:
     return MovePlan(fig, planned, action.mode, exit=action.exit)
 
 
+def positioning_without(battle, fid: str) -> Positioning:
+    """The battle's positioning as if `fid` were not on the map (a dragged figure neither blocks nor strikes its holder)."""
+    full = battle.positioning()
+    present = [f for f in full.figures if f.id != fid] if hasattr(full, "figures") else [
+        f for f in battle.figures.values() if f.id != fid and battle.able(f.id)]
+    mounted = frozenset(f.id for f in present if battle.profile(f.id)["mounted"])
+    return Positioning(battle.map, battle.ruleset, present, mounted)
+
+
+def check_drag(battle, fig: Figure, action: Move) -> MovePlan:
+    """A holder's move drags the held figure along, at the part of its move the rules give (bfrpg, ch17)."""
+    rs = battle.ruleset
+    rules = rs.section("manoeuvres")
+    st = battle.state_of(fig.id)
+    held = battle.figures[st.holding]
+    fraction = Fraction(rules["drag_fraction"])
+    if fraction == 0:
+        refuse("grapple.no-drag", who=fig.label, held=held.label, ruleset=rs.id)
+    planned = plan_route(battle, fig, action.to, "walk", action.facing, None, positioning_without(battle, held.id))
+    limit = float(fig.move_ft * fraction)
+    if st.moved_ft + planned.path.total_ft > limit + 1e-9:
+        refuse("grapple.drag-too-far", who=fig.label, held=held.label, fraction=str(fraction),
+               left_ft=max(0.0, limit - st.moved_ft), needed_ft=planned.path.total_ft, rule=rs.cite(rules["grapple_rule"]))
+    return MovePlan(fig, planned, "walk", drags=held.id)
+
+
+def apply_drag(battle, plan: MovePlan) -> list[Event]:
+    from ...combat.manoeuvres import melee_roll
+    rs = battle.ruleset
+    rules = rs.section("manoeuvres")
+    rule = rs.cite(rules["grapple_rule"])
+    fig, held = plan.figure, battle.figures[plan.drags]
+    st = battle.state_of(fig.id)
+    path = plan.planned.path
+    if rules["drag_roll"]:
+        roll = melee_roll(battle, fig.id, held.id, "drag")
+        if not roll.success:
+            st.moved_ft = float(fig.move_ft)
+            return [Event(kind=EventKind.DRAG, rule=rule, actor=fig.id, target=held.id, rolls=tuple(roll.rolls),
+                          total=roll.total, target_number=roll.target_number, outcome="fails",
+                          text=f"{fig.label} tries to drag {held.label}: {roll.words}; it does not move this round ({rule})")]
+        words = roll.words + "; "
+        rolled = (tuple(roll.rolls), roll.total, roll.target_number)
+    else:
+        words, rolled = "", ((), None, None)
+    events = walk(battle, fig, plan.planned, "walk")
+    mover = battle.figures[fig.id]
+    if battle.state_of(held.id).held_by and st.holding == held.id:
+        steps = path.steps
+        if rules["enters_square"] or len(steps) < 2:
+            spot = (mover.x, mover.y) if rules["enters_square"] else (steps[0].x, steps[0].y)
+        else:
+            spot = (steps[-2].x, steps[-2].y)
+        battle.set_figure(held.moved_to(spot[0], spot[1], held.facing))
+        battle.figures_moved()
+        events.append(Event(kind=EventKind.DRAG, rule=rule, actor=fig.id, target=held.id, rolls=rolled[0],
+                            total=rolled[1], target_number=rolled[2], outcome="dragged",
+                            text=f"{fig.label} drags {held.label} to {spot[0]},{spot[1]}: {words}at "
+                                 f"{rules['drag_fraction']} its move ({feet(path.total_ft)} ft) ({rule})",
+                            squares=(held.pos, spot)))
+    return events
+
+
 def apply_move(battle, plan: MovePlan) -> list[Event]:
     fig = plan.figure
     if plan.declared:
         return _declare(battle, plan)
+    if plan.drags:
+        return apply_drag(battle, plan)
     events = walk(battle, fig, plan.planned, plan.mode)
     if plan.exit and battle.able(fig.id):
         events.extend(flee(battle, fig.id, battle.ruleset.cite("leaving-the-map"), "exit"))

@@ -1,0 +1,68 @@
+"""Missiles after a miss: cnc's missiles fly on along their line (002 ranged-combat), ch17's grenade-like
+missiles scatter on the diagram by the target's facing and splash those near (003 grenade-like-missiles,
+oil). The events carry the squares the window draws."""
+from game.core.actions import Attack
+from game.core.battle.missiles import scatter_square
+from game.core.events import EventKind
+
+from test_combat_helpers import fig, make_battle
+from test_manoeuvres import Scripted, until_phase
+
+WIDE = "\n".join(["." * 40] * 9)
+
+
+def test_cnc_a_missed_arrow_flies_on_and_is_rolled_again_at_minus_1_per_10_ft_past_the_target():
+    """002 ranged-combat: a miss carries on in a straight line within close range; each figure met is rolled
+    for again at -1 per 10 ft beyond the original target."""
+    b = make_battle("cnc", WIDE, [fig("a", "blue", 1, 4, "E", template="archer"), fig("b", "red", 4, 4, "W"),
+                                  fig("c", "red", 7, 4, "W", stats={"hp": 20})])
+    until_phase(b, "a")
+    b.rng = Scripted([2, 20, 4])
+    events = b.apply(Attack("a", target="b"))
+    assert events[0].kind == EventKind.ATTACK and events[0].outcome == "miss"
+    line, roll = [e for e in events if e.kind == EventKind.FLIES_ON][:2]
+    assert line.outcome == "line" and line.rule == "cnc:ranged-combat"
+    assert line.squares[0] == (4, 4) and line.squares[1:4] == ((5, 4), (6, 4), (7, 4))
+    assert roll.target == "c" and roll.squares == ((4, 4), (7, 4))
+    past = [m for m in roll.modifiers if m.key == "flies-on"]
+    assert [(m.value, m.source) for m in past] == [(-2, "cnc:ranged-combat")]     # 15 ft past: the 2nd 10 ft
+    assert roll.total == 20 + sum(m.value for m in roll.modifiers) + b.profile("a")["attack_bonus"]
+
+
+def test_cnc_missile_beyond_close_range_is_lost_but_a_crossbow_bolt_goes_on_to_long_range():
+    """002 ranged-combat: only within close range; crossbow bolts to long range."""
+    figures = [fig("a", "blue", 1, 4, "E", template="archer"), fig("b", "red", 16, 4, "W")]
+    b = make_battle("cnc", WIDE, figures)
+    until_phase(b, "a")
+    b.rng = Scripted([2])
+    lost = [e for e in b.apply(Attack("a", target="b")) if e.kind == EventKind.FLIES_ON]
+    assert [e.outcome for e in lost] == ["lost"]
+    b = make_battle("cnc", WIDE, [dict(figures[0], weapons=["crossbow"]), figures[1]])
+    until_phase(b, "a")
+    b.rng = Scripted([2])
+    line = [e for e in b.apply(Attack("a", target="b")) if e.kind == EventKind.FLIES_ON][0]
+    assert line.outcome == "line" and line.data["limit_ft"] == 240 and line.squares[-1] == (39, 4)
+
+
+def test_scatter_diagram_is_read_by_the_target_facing():
+    """003 grenade-like-missiles (choice-scatter): 8 lands 10 ft behind the target, 3 in front, 5 on its right."""
+    assert scatter_square((6, 3), 6, {"across": 0, "along": -1}, 2) == (8, 3)   # facing W: behind is east
+    assert scatter_square((6, 3), 6, {"across": 0, "along": 1}, 2) == (4, 3)
+    assert scatter_square((6, 3), 6, {"across": 1, "along": 0}, 2) == (6, 1)    # its right is north
+    assert scatter_square((6, 3), 0, {"across": 0, "along": 2}, 2) == (6, -1)   # facing N: far in front
+
+
+def test_ch17_a_missed_oil_flask_scatters_behind_the_target_and_splashes_with_a_save():
+    """003 grenade-like-missiles: on a miss 1d10 on the diagram, each number a 10 ft area; 003 oil: 1d6 to
+    all within 5 ft of where it lands, a save vs Death Ray avoids it."""
+    b = make_battle("ch17", WIDE, [fig("a", "blue", 1, 3, "E", template="archer", weapons=["oil_flask"]),
+                                   fig("b", "red", 6, 3, "W"), fig("e", "red", 8, 4, "W", stats={"hp": 20})])
+    until_phase(b, "a")
+    b.rng = Scripted([2, 8, 3, 4])       # miss; d10 8 (behind); e's save d20 3 fails; 1d6 4
+    events = b.apply(Attack("a", target="b"))
+    spread = [e for e in events if e.kind == EventKind.SCATTER][0]
+    assert spread.rule == "ch17:grenade-like-missiles" and spread.total == 8 and spread.outcome == "behind"
+    assert spread.data["landing"] == [8, 3] and (8, 4) in spread.squares and len(spread.squares) == 9
+    splash = [e for e in events if e.kind == EventKind.SPLASH][0]
+    assert splash.target == "e" and splash.total == 4 and b.state_of("e").hp == 16
+    assert not [e for e in events if e.kind == EventKind.FRIENDLY_FIRE]
