@@ -306,3 +306,58 @@ def test_a_routed_figure_flight_is_taken_on_its_turn():
     assert b.figures["m2"].x > 12 or b.figures["m2"].y > 6     # away toward the nearest edge (east or south)
     if b.figures["m2"].x == 15 or b.figures["m2"].y == 9:
         assert b.state_of("m2").has("fled")
+
+
+def test_the_bundled_wall_walk_script_trips_a_raider_into_the_bailey():
+    """maps/wall_walk.toml's [[actions]]: 000 tripping off a ledge, 20 ft down (bfrpg:choice-falling)."""
+    from pathlib import Path
+
+    from game.core.battle import Battle
+    from game.core.script import parse_script, run_script
+    from game.io.scenarios import load_scenario
+    path = Path(__file__).resolve().parent.parent / "maps" / "wall_walk.toml"
+    scenario = load_scenario(path)
+    b = Battle.from_scenario(scenario)
+    events = run_script(b, parse_script(scenario.actions, str(path), list(b.figures)), str(path))
+    trip = of_kind(events, EventKind.TRIP)[0]
+    assert trip.outcome == "prone" and trip.data["to"] == [9, 3]
+    assert of_kind(events, EventKind.FALL)[0].data["fall_ft"] == 20
+    assert b.figures["raider2"].pos == (9, 3) and b.state_of("raider2").has("prone")
+
+
+# ----- forced and reactive movement: spelljammer Attack and Move -----
+def test_spelljammer_attack_then_move_worked_example_last_attack_on_3_with_a_4x_dex_roll_does_not_move():
+    """004 attack-and-move: last attack on segment 3 and a 4x DEX roll: 3 - 4 = -1, no move (the document's
+    own example); before initiative 10 it moves from 10; a 2x roll on 7 starts on 5."""
+    from game.core.battle.segments import start_after_attack
+    from game.core.battle.state import MoveOrder
+    b = make_battle("spelljammer", OPEN, [fig("a", "blue", 3, 3, "E", stats={"dex": 10}), fig("b", "red", 8, 3, "W")])
+    cases = [(3, [35], -1), (12, [], 10), (7, [15], 5), (5, [60], -1)]   # 35 = 4x DEX 10; 15 = 2x; 60 = 5x or worse
+    for number, rolls, start in cases:
+        b.state.move_orders["a"] = MoveOrder((), "walk", 10.0, after_attack=True)
+        events = start_after_attack(b, "a", number, Scripted(rolls))
+        assert b.state.move_orders["a"].start_segment == start, (number, rolls)
+        assert events[0].rule == "spelljammer:choice-dex-roll"
+
+
+def test_spelljammer_attack_then_move_through_the_resolver_walks_after_the_last_attack():
+    """004 attack-and-move: declared at the start of the round, up to half the TMR; the last attack before
+    initiative 10 starts the move on segment 10, 1/20 of the TMR a segment."""
+    b = make_battle("spelljammer", OPEN, [fig("a", "blue", 3, 3, "E", stats={"dex_mod": 3}), fig("b", "red", 4, 3, "W")])
+    until_turn(b, "a", declare=True)
+    half = b.figures["a"].move_ft / 2
+    assert b.check(Move("a", to=(3, 8), mode="after-attack")).key == "move.after-attack-too-far"
+    b.apply(Move("a", to=(1, 3), mode="after-attack"))
+    b.rng = Scripted([10, 1])                # initiative: a 10 + 3 DEX = 13 (before the segments), b 1
+    for _ in range(10):
+        if b.current == "a" and b.state.phase == "act":
+            break
+        b.apply(EndTurn(b.current))
+    assert b.figures["a"].pos == (3, 3)
+    events = b.apply(Attack("a", target="b"))
+    start = [e for e in events if e.kind == EventKind.DECLARE_MOVE]
+    assert start and start[0].data["start_segment"] == 10
+    start_round = b.round
+    while b.round == start_round:
+        b.apply(EndTurn(b.current))
+    assert b.figures["a"].pos == (1, 3) and half >= 10

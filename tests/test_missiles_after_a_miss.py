@@ -66,3 +66,15 @@ def test_ch17_a_missed_oil_flask_scatters_behind_the_target_and_splashes_with_a_
     splash = [e for e in events if e.kind == EventKind.SPLASH][0]
     assert splash.target == "e" and splash.total == 4 and b.state_of("e").hp == 16
     assert not [e for e in events if e.kind == EventKind.FRIENDLY_FIRE]
+
+
+def test_a_flyer_felled_in_the_air_falls_with_the_rulesets_falling_damage():
+    """002 falling-damage (cumulative d6s): a flyer brought down 30 ft up falls 30 ft: 1d6 + 2d6 + 3d6."""
+    b = make_battle("cnc", WIDE, [fig("a", "blue", 1, 4, "E", template="archer"),
+                                  fig("f", "red", 6, 4, "W", template="flyer", altitude_ft=30, stats={"hp": 1})])
+    until_phase(b, "a")
+    b.rng = Scripted([20, 6] + [1] * 6)
+    events = b.apply(Attack("a", target="f"))
+    fall = [e for e in events if e.kind == EventKind.FALL]
+    assert fall and fall[0].data["fall_ft"] == 30 and fall[0].rolls[-1].dice == "6d6"
+    assert b.figures["f"].altitude_ft == 0

@@ -147,6 +147,10 @@ WORDS: dict[str, Callable[[dict], str]] = {
                                        f"{_rule(p)}"),
     "attack.blindsided": lambda p: (f"{p['who']} was caught from behind by {p['target']} this round and cannot "
                                     f"strike back until the next{_rule(p)}"),
+    "move.no-attack-then-move": lambda p: f"{p['ruleset']} has no attack-then-move: declare a move that comes first",
+    "move.after-attack-too-far": lambda p: (f"attacking then moving, {p['who']} may move at most half its move "
+                                            f"({feet(p['most_ft'])} ft); this move needs {feet(p['needed_ft'])} ft"
+                                            f"{_rule(p)}"),
     "move.fatigued": lambda p: f"{p['who']} is fatigued from running and may only walk{_rule(p)}",
     "attack.no-sight": lambda p: f"{p['who']} cannot see {p['target']}: no line of sight",
     "attack.several": lambda p: p["why"],

@@ -179,6 +179,8 @@ COMBAT_STAT_FIELDS = {
     "str_mod": Field("int", "strength modifier", 0, minimum=-5, maximum=10),
     "dex_mod": Field("int", "dexterity modifier (included in ac/def; also initiative)", 0, minimum=-5, maximum=10),
     "con": Field("int", "constitution score (stun threshold in d100 rules)", 10, minimum=1, maximum=60),
+    "dex": Field("int", "dexterity score (d100 rules: an Nx DEX roll is d100 at or below N times it)", 10,
+                 minimum=1, maximum=60),
     "per": Field("int", "perception score (ambush rolls in d100 rules)", 10, minimum=1, maximum=100),
     "wis_mod": Field("int", "wisdom modifier (surprise checks)", 0, minimum=-5, maximum=10),
     "wis_prime": Field("bool", "wisdom is a prime attribute (surprise check base)", False),

@@ -123,6 +123,9 @@ SCHEMA = {
         "move_attack_halves": Field("bool", "moving (beyond the free step) then attacking keeps half the attacks, rounded up; "
                                     "running keeps half rounded down (at least one)", False),
         "run_attack_hit": Field("int", "to-hit of attacks after running", 0, minimum=-100, maximum=0),
+        "attack_then_move": Field("bool", "a move may be declared to start after the figure's last attack (mode "
+                                  "after-attack, up to half its move; segmented rounds)", False),
+        "attack_then_move_rule": _section("section cited for attacking then moving", "attack-and-move"),
         "rule": _section("section cited for initiative", "initiative"),
         "ties_rule": Field("str", "section cited when figures on one number act together ('' = the rule above)", "",
                            check=lambda v: section_name(v) if v else None, words=SECTION_WORDS + ", or ''"),

@@ -151,8 +151,9 @@ def final_states(battle) -> dict:
     for fid in battle.figures:
         st = battle.status(fid)
         fled = "fled" in st.conditions
+        running = "routed" in st.conditions and st.able      # routed, still running for the edge
         out[fid] = {"down": not st.able and not fled, "fled": fled and fid not in routed,
-                    "routed": fled and fid in routed, "hp": st.hp, "hp_max": st.max_hp,
+                    "routed": (fled and fid in routed) or running, "hp": st.hp, "hp_max": st.max_hp,
                     "conditions": list(st.conditions)}
     return out
 

@@ -33,7 +33,7 @@ from .resultscreen import ResultScreen
 from .rulesview import RulesView
 from .scene import Scene
 from .session import Session
-from .state import MOVE_MODES, Request, Toast, UIState
+from .state import MANOEUVRE_MODES, MOVE_MODES, Request, Toast, UIState
 
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 5.0
@@ -187,6 +187,11 @@ class App:
     def disengage_styles(self) -> list[str]:
         """The ruleset's ways of leaving melee (ruleset [disengage].styles)."""
         return list(self.battle.ruleset.section("disengage")["styles"])
+
+    def manoeuvres(self) -> list[str]:
+        """The manoeuvres the ruleset has ([manoeuvres]: those whose mechanism is not none)."""
+        rules = self.battle.ruleset.section("manoeuvres")
+        return [kind for kind in MANOEUVRE_MODES if rules[kind] != "none"]
 
     def defence_styles(self) -> list[str]:
         """The ruleset's defensive stances ([[defenses]]); the resolver says which it accepts now."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.actions import Action, Aim, Attack, Charge, Disengage, Move
+from ..core.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
 from ..core.cover import COVER_DEGREES
 from ..core.events import ATTACK_KINDS, EventKind
 from ..core.geometry import FACINGS
@@ -161,6 +161,15 @@ def action_phrase(figures, action: Action) -> str:
         return "ends the turn"
     if kind == "gm-place":
         return f"is placed at {action.x},{action.y}"
+    if kind in ("grapple", "overbear"):
+        return f"{'grapples' if kind == 'grapple' else 'overbears'} {name(action.target)}"
+    if kind in ("trip", "push"):
+        where = f" to {action.to[0]},{action.to[1]}" if action.to is not None else ""
+        return f"{'trips' if kind == 'trip' else 'pushes'} {name(action.target)}{where}"
+    if kind == "escape":
+        return "tries to escape the hold"
+    if kind == "release":
+        return "lets go"
     return kind
 
 
@@ -362,6 +371,15 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
         return [(f"{top.label}: drag to place", "text")]
     if intent.kind == "hint":
         return [(intent.hint, "dim")]
+    if intent.kind == "mark":
+        name = rules.snapshot.figures[intent.figure_id].label
+        return [(f"click to pick {name}, then the square it goes to", "text")]
+    if isinstance(action, (Grapple, Overbear, Trip, Push)):
+        if preview is None:
+            return [("planning...", "dim")]
+        if preview.refusal is not None:
+            return [(f"cannot {action.kind} now: {preview.refusal.words}", "warn")]
+        return [(f"click: {action_phrase(rules.snapshot.figures, action)}", "good")]
     if isinstance(action, (Attack, Aim, Charge)):
         target = rules.snapshot.figures[action.target].label
         verb = {"attack": "attack", "aim": "aim at", "charge": "charge"}[action.kind]

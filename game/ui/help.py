@@ -24,11 +24,14 @@ KEYS = (
         ("A", "attack: hover a foe for the what-if breakdown, click to attack"),
         ("M", "aim at a foe (ranged)"),
         ("B / Shift+B", "disengage the ruleset's way (click a square) / change the style"),
+        ("N / Shift+N", "manoeuvres the ruleset has: grapple, trip, push, overbear (trip and push: click the foe, "
+                        "then its square)"),
     )),
     ("Whole-turn actions", (
         ("X", "set weapon against a charge"),
         ("D / Shift+D", "defend / choose the defence style"),
         ("H", "hold (delay) the action"),
+        ("K", "held: try to escape; holding: let go"),
         ("Space or Enter", "end the turn"),
         ("Esc or right click", "cancel the mode or planned facing/altitude, then the selection"),
     )),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.actions import Defend, Hold, Move, SetAgainstCharge, Turn
+from ..core.actions import Defend, Escape, Hold, Move, Release, SetAgainstCharge, Turn
 from ..core.geometry import FACINGS, bearing_octant
 from .intent import click_intent, with_path
 from .overlays import OVERLAY_KEYS
@@ -184,6 +184,17 @@ class CommandInput:
             mode = self.MODE_KEYS[k]
             ui.mode = "auto" if ui.mode == mode else mode
             return []
+        if k == pygame.K_n:
+            kinds = app.manoeuvres()
+            if not kinds:
+                app.toast(f"{app.battle.ruleset.name} has no grapple, trip, push or overbear")
+                return []
+            step = -1 if _shift(event) else 1
+            i = kinds.index(ui.mode) if ui.mode in kinds else (-1 if step > 0 else len(kinds))
+            i += step
+            ui.mode = kinds[i] if 0 <= i < len(kinds) else "auto"
+            ui.manoeuvre_target = None
+            return []
         if k in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
             return [Request("end-turn")]
         if k == pygame.K_TAB:
@@ -214,6 +225,9 @@ class CommandInput:
             return [Defend(figure=fig.id, style=ui.defend_style)]
         if k == pygame.K_h:
             return [Hold(figure=fig.id)]
+        if k == pygame.K_k:
+            status = app.rules.status(fig.id)
+            return [Escape(figure=fig.id) if "held" in status.conditions else Release(figure=fig.id)]
         if k in (pygame.K_q, pygame.K_e):
             turn = -1 if k == pygame.K_q else 1
             return [Turn(figure=fig.id, facing=FACINGS[(fig.facing + turn) % 8])]
@@ -317,9 +331,12 @@ class PointerInput:
                               lambda fid: app.rules.status(fid).able)
         if intent.kind == "select":
             app.select(intent.figure_id)
+        elif intent.kind == "mark":
+            app.ui.manoeuvre_target = intent.figure_id
         elif intent.kind == "hint":
             app.toast(intent.hint)
         elif intent.kind == "act":
+            app.ui.manoeuvre_target = None       # a trip or push is sent: the next click marks a foe again
             return [with_path(intent.action, app.rules.preview(intent.action))]
         return []
 

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..core.actions import Action, Aim, Attack, Charge, Disengage, Move
+from ..core.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
 from ..core.geometry import FACINGS
 from .state import MOVE_MODES
 
-TARGETED_MODES = ("attack", "aim", "charge")
+TARGETED_MODES = ("attack", "aim", "charge", "grapple", "overbear")
+# Click a foe, then the square it is to go to (trip: the foe again trips it where it stands).
+SQUARE_MODES = ("trip", "push")
+TARGETED = {"attack": Attack, "aim": Aim, "charge": Charge, "grapple": Grapple, "overbear": Overbear}
 
 
 @dataclass(frozen=True)
 class Intent:
-    kind: str                       # "act", "select", "hint" or "nothing"
+    kind: str                       # "act", "select", "mark" (trip/push: the foe to move), "hint" or "nothing"
     action: Action | None = None    # for "act"
     figure_id: str | None = None    # for "select"
     hint: str = ""                  # for "hint"
@@ -46,8 +49,16 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
     living = top if top is not None and able(top.id) else None
     foe = living if living is not None and me is not None and living.side != me.side else None
     if me is not None and foe is not None and ui.mode in TARGETED_MODES:
-        cls = {"attack": Attack, "aim": Aim, "charge": Charge}[ui.mode]
-        return Intent("act", cls(figure=me.id, target=foe.id))
+        return Intent("act", TARGETED[ui.mode](figure=me.id, target=foe.id))
+    if me is not None and ui.mode in SQUARE_MODES and not ui.gm:
+        marked = ui.manoeuvre_target
+        if marked is None:
+            if foe is not None:
+                return Intent("mark", figure_id=foe.id)
+            return Intent("hint", hint=f"{ui.mode}: click the foe first, then the square it goes to (Esc leaves)")
+        if ui.mode == "trip":
+            return Intent("act", Trip(figure=me.id, target=marked, to=square))
+        return Intent("act", Push(figure=me.id, target=marked, to=square))
     if me is None or ui.gm:
         return Intent("select", figure_id=top.id) if top is not None else Intent("nothing")
     if foe is not None and rules.check(Attack(figure=me.id, target=foe.id)) is None:

@@ -215,3 +215,52 @@ def draw_sight(screen, camera, fonts, stamps, sight, viewer, target) -> None:
         words = "sight: " + ", ".join(p for p in parts if p)
     label(screen, fonts, words, (tx, ty - c * 0.55), (255, 255, 255), theme.darker(colour, 0.55),
           label_size(c), anchor="above")
+
+
+# ----- what missiles and manoeuvres did (from the resolver's events) -----
+MARKED_KINDS = ("flies-on", "scatter", "push", "trip", "drag")
+
+
+def marked_events(events, picked: int | None = None, most: int = 4) -> list:
+    """The events whose squares are drawn on the map: the picked one if it is of a drawn kind, else the
+    latest of this round (a missile's line, a scatter, a push, a trip, a drag)."""
+    if picked is not None and 0 <= picked < len(events):
+        return [events[picked]] if str(events[picked].kind) in MARKED_KINDS else []
+    out = []
+    for ev in reversed(events):
+        if str(ev.kind) == "round":
+            break
+        if str(ev.kind) in MARKED_KINDS:
+            out.append(ev)
+            if len(out) >= most:
+                break
+    return out[::-1]
+
+
+def draw_event_marks(screen, camera, events) -> None:
+    """A missile flying on: a dashed line along the squares it crossed; a scatter: an arrow from the target
+    to where the flask landed and the splash area outlined; a push, trip or drag: an arrow from where the
+    figure stood to where it went."""
+    import pygame
+    cell = camera.cell
+    for ev in events:
+        kind = str(ev.kind)
+        if kind == "flies-on" and ev.outcome == "line" and len(ev.squares) > 1:
+            a, b = camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1])
+            draw_dashed(screen, (235, 70, 50), a, b, width=max(2, cell // 12), dash=max(6, cell // 5))
+            draw_arrow(screen, (235, 70, 50), camera.centre_of(ev.squares[-2]), b, width=max(2, cell // 12),
+                       head=max(8, cell // 4))
+        elif kind == "flies-on" and ev.outcome in ("hit", "miss") and len(ev.squares) > 1:
+            colour = (235, 70, 50) if ev.outcome == "hit" else (240, 240, 240)
+            pygame.draw.circle(screen, colour, camera.centre_of(ev.squares[1]), max(4, cell // 3), max(2, cell // 14))
+        elif kind == "scatter":
+            for sq in ev.squares:
+                x, y = camera.to_screen(sq[0], sq[1])
+                pygame.draw.rect(screen, (250, 150, 40), (x, y, cell, cell), max(1, cell // 16))
+            start, landing = ev.data.get("from"), ev.data.get("landing")
+            if start and landing:
+                draw_arrow(screen, (250, 150, 40), camera.centre_of(tuple(start)), camera.centre_of(tuple(landing)),
+                           width=max(2, cell // 12), head=max(8, cell // 4))
+        elif kind in ("push", "trip", "drag") and len(ev.squares) > 1 and ev.squares[0] != ev.squares[-1]:
+            draw_arrow(screen, (120, 200, 255), camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1]),
+                       width=max(2, cell // 10), head=max(8, cell // 3))

@@ -114,6 +114,8 @@ def cancel(app, _arg) -> None:
     ui = app.ui
     if ui.compare:
         ui.compare = False
+    elif ui.manoeuvre_target is not None:
+        ui.manoeuvre_target = None
     elif ui.mode != "auto" or ui.planned_facing is not None or ui.planned_altitude is not None:
         ui.mode, ui.planned_facing, ui.planned_altitude = "auto", None, None
     elif ui.picked_event is not None:

@@ -128,6 +128,7 @@ class Scene:
         if preview is not None:
             marks.draw_path_line(view, cam, preview)
         self._draw_tokens(view, app)
+        marks.draw_event_marks(view, cam, marks.marked_events(app.battle.events, ui.picked_event))
         for attacker, target, hit, t in anim.flashes():
             self._draw_strike(view, app, attacker, target, hit, t)
         if preview is not None:

@@ -21,7 +21,13 @@ MODE_NAMES = {
     "attack": "attack",
     "aim": "aim",
     "disengage": "disengage",
+    "grapple": "grapple",
+    "trip": "trip",
+    "push": "push",
+    "overbear": "overbear",
 }
+# Manoeuvres, cycled by N (Shift+N the other way); each only where the ruleset has it.
+MANOEUVRE_MODES = ("grapple", "trip", "push", "overbear")
 MOVE_MODES = ("auto", "walk", "jog", "run", "withdraw", "sidestep")
 
 
@@ -58,6 +64,7 @@ class UIState:
     toasts: list = field(default_factory=list)
     defend_style: str = "parry"
     disengage_style: str = ""
+    manoeuvre_target: str | None = None   # trip/push: the foe clicked first; the next click picks its square
     collapsed: set = field(default_factory=set)   # panel sections folded to their heading
     turn_scroll: int = 0                  # rows of the turn order scrolled past
     compare: bool = False                 # the rulesets side by side, for the selection and the hover

@@ -2,6 +2,7 @@
 with the attack slots on their initiative numbers in between."""
 from __future__ import annotations
 
+from ..combat.dice import die
 from ..events import Event, EventKind
 from ..refusals import feet
 from ..moves.path import Path
@@ -25,8 +26,49 @@ def run_segments_to(battle, number: int) -> list[Event]:
         s.segment = min(s.segment - 1, first) if s.segment > first else s.segment - 1
         fraction = (first + 1 - s.segment) / (first + 1 - last)
         for fid, order in list(s.move_orders.items()):
-            events.extend(_advance_mover(battle, fid, order, fraction))
+            share = after_attack_fraction(battle, fid, order, s.segment, first, last) if order.after_attack else fraction
+            events.extend(_advance_mover(battle, fid, order, share))
     return events
+
+
+def after_attack_fraction(battle, fid: str, order: MoveOrder, segment: int, first: int, last: int) -> float:
+    """Attack then move: from its start segment, 1/20 of its move each segment (half its move over 10)."""
+    start = order.start_segment
+    if start <= 0 or segment > start or order.cost_ft <= 0:
+        return 0.0
+    per_segment = battle.figures[fid].move_ft / (2 * (first + 1 - last))
+    return min(1.0, (start - segment + 1) * per_segment / order.cost_ft)
+
+
+def start_after_attack(battle, fid: str, number: int, rng) -> list[Event]:
+    """Its last attack came on `number`: before the segments (above the first) it moves from the first;
+    within them a DEX roll says how many segments later it starts (5x or worse: not at all)."""
+    order = battle.state.move_orders.get(fid)
+    if order is None or not order.after_attack or order.start_segment != 0:
+        return []
+    rs = battle.ruleset
+    first, last = rs.section("round")["segments"]
+    rule = rs.cite(rs.section("round")["attack_then_move_rule"])
+    fig = battle.figures[fid]
+    if number > first:
+        order.start_segment = first
+        return [Event(kind=EventKind.DECLARE_MOVE, rule=rule, actor=fid, outcome=f"segment {first}",
+                      text=f"{fig.label}'s last attack came on {number}, before the movement segments: it moves from "
+                           f"segment {first}, 1/20 of its move a segment ({rule})", data={"start_segment": first})]
+    dex = battle.profile(fid)["dex"]
+    roll = die(rng, 100)
+    times = next((n for n in (1, 2, 3, 4) if roll.total <= n * dex), 5)
+    start = number - times if times < 5 else -1
+    if start < last:
+        start = -1
+    order.start_segment = start
+    how = f"{times}x DEX" if times < 5 else "5x DEX or worse"
+    words = (f"it starts {times} segment(s) later, on segment {start}, 1/20 of its move a segment" if start > 0
+             else "no move this round" + (" (there is no movement after the last segment)" if times < 5 else ""))
+    return [Event(kind=EventKind.DECLARE_MOVE, rule=rule, actor=fid, rolls=(roll,), total=roll.total,
+                  target_number=dex, outcome="moves" if start > 0 else "no-move",
+                  text=f"{fig.label}'s last attack came on {number}: DEX roll d100 {roll.total:02d} against DEX {dex} = "
+                       f"{how}: {words}{rs.choice_words(rule)} ({rule})", data={"start_segment": start})]
 
 
 def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[Event]:

@@ -38,6 +38,8 @@ class MoveOrder:
     cost_ft: float
     done: int = 0            # index of the last step already walked
     stall: bool = False      # a winged flyer's declared flight too short to stay aloft: it stalls on arriving
+    after_attack: bool = False   # attack then move: it starts on start_segment, once its last attack is made
+    start_segment: int = 0       # 0: not yet known (its last attack is still to come); -1: it does not move
 
     def copy(self) -> "MoveOrder":
         return replace(self)

@@ -246,7 +246,9 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
         return 0, 0, [Modifier("getting up from prone: no attacks", 0, rs.cite(rs.section("prone")["rule"]))]
     if style and style["initiative"]:
         mods.append(Modifier(style["style"], style["initiative"], rs.cite(style["rule"])))
-    if order is not None and order.cost_ft > free:
+    if order is not None and order.after_attack:
+        mods.append(Modifier("attack, then move", 0, rs.cite(rules["attack_then_move_rule"])))
+    elif order is not None and order.cost_ft > free:
         if order.mode == "run":
             if order.cost_ft > fig.move_ft:
                 return 0, 0, [Modifier(f"ran {order.cost_ft:.0f} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]

@@ -11,6 +11,7 @@ from ...events import Event, EventKind
 from ...figure import Figure
 from ...refusals import ActionRefused, refuse
 from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, current_phase, require_turn
+from ..segments import start_after_attack
 from ..strikes import resolve
 from ..walking import strike_first
 
@@ -149,4 +150,7 @@ def apply_attack(battle, plan: AttackPlan) -> list[Event]:
             st.reload_until_round = battle.round + reload_rounds
     if rs.d100:
         battle.state.done.add(fig.id)
+        if attacks_left(battle, fig.id) <= 0 and battle.state.slot_index < len(battle.state.slots):
+            events.extend(start_after_attack(battle, fig.id, battle.state.slots[battle.state.slot_index].number,
+                                             battle.rng))
     return events

@@ -21,7 +21,9 @@ from ..state import MoveOrder
 from ..turns import flee
 from ..walking import on_edge, walk
 
-DECLARABLE_MODES = ("walk", "run", "sidestep", "withdraw")
+AFTER_ATTACK = "after-attack"     # d100: a move declared to start after the figure's last attack
+
+DECLARABLE_MODES = ("walk", "run", "sidestep", "withdraw", AFTER_ATTACK)
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ def check_move(battle, action: Move) -> MovePlan:
         if style and style["max_move_ft"] == 0:
             refuse("move.stance-no-move", who=fig.label, stance=style["style"])
         mode = action.mode if action.mode in DECLARABLE_MODES else "walk"
+        if mode == AFTER_ATTACK:
+            return check_after_attack(battle, fig, action)
         planned = (carried_route(battle, fig, action, mode) if action.path is not None
                    else plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft))
         return MovePlan(fig, planned, mode, declared=True)
@@ -105,6 +109,20 @@ def check_move(battle, action: Move) -> MovePlan:
     if action.exit and not on_edge(battle, path.end):
         refuse("move.exit-not-on-edge", who=fig.label)
     return MovePlan(fig, planned, action.mode, exit=action.exit)
+
+
+def check_after_attack(battle, fig: Figure, action: Move) -> MovePlan:
+    """spelljammer Attack and Move: a walk of up to half its move, declared now, walked after its last attack."""
+    rs = battle.ruleset
+    rule = rs.cite(rs.section("round")["attack_then_move_rule"])
+    if not rs.section("round")["attack_then_move"]:
+        refuse("move.no-attack-then-move", ruleset=rs.id)
+    planned = (carried_route(battle, fig, action, "walk") if action.path is not None
+               else plan_route(battle, fig, action.to, "walk", action.facing, action.altitude_ft))
+    most = fig.move_ft / 2
+    if planned.path.total_ft > most + 1e-9:
+        refuse("move.after-attack-too-far", rule=rule, who=fig.label, most_ft=most, needed_ft=planned.path.total_ft)
+    return MovePlan(fig, planned, AFTER_ATTACK, declared=True)
 
 
 def positioning_without(battle, fid: str) -> Positioning:
@@ -186,6 +204,14 @@ def _declare(battle, plan: MovePlan) -> list[Event]:
     from ...combat import rounds
     fig = plan.figure
     path = plan.planned.path
+    if plan.mode == AFTER_ATTACK:
+        battle.state.move_orders[fig.id] = MoveOrder(tuple(path.steps), "walk", path.total_ft, after_attack=True)
+        rule = battle.ruleset.cite(battle.ruleset.section("round")["attack_then_move_rule"])
+        end = path.end
+        return [Event(kind=EventKind.DECLARE_MOVE, rule=rule, actor=fig.id,
+                      text=f"{fig.label} declares it will attack, then move to {end.x},{end.y} ({feet(path.total_ft)} "
+                           f"ft): when its move starts depends on when its last attack comes ({rule})",
+                      squares=tuple((s.x, s.y) for s in path.steps), data={"cost_ft": path.total_ft, "after_attack": True})]
     battle.state.move_orders[fig.id] = MoveOrder(tuple(path.steps), plan.mode, path.total_ft, stall=path.stall)
     kept, _change, why = rounds.attacks_this_round(battle, fig.id)
     words = "; ".join(m.name + (f" {m.value:+d} initiative" if m.value else "") for m in why) or "no effect on its attacks"
