@@ -361,3 +361,23 @@ def test_spelljammer_attack_then_move_through_the_resolver_walks_after_the_last_
     while b.round == start_round:
         b.apply(EndTurn(b.current))
     assert b.figures["a"].pos == (1, 3) and half >= 10
+
+
+def test_bfrpg_at_most_four_wrestle_one_figure_larger_ones_counting_double():
+    """000 wrestling (Multiple Opponents): up to four on one figure; smaller count half, larger double."""
+    figures = [fig("t", "red", 5, 5, "N", stats={"ac": 1})] + [
+        fig(f"w{i}", "blue", x, y, "N", size=size) for i, (x, y, size) in
+        enumerate([(4, 4, "large"), (5, 4, "medium"), (6, 4, "medium"), (4, 5, "small"), (6, 5, "medium")])]
+    b = make_battle("bfrpg", OPEN, figures)
+    holders = []
+    for wid in ("w0", "w1", "w2", "w3", "w4"):
+        until_phase(b, wid)
+        refusal = b.check(Grapple(wid, target="t"))
+        if refusal is not None:
+            assert refusal.key == "grapple.too-many" and wid == "w3"        # large 2 + 1 + 1 = 4: even a small one is too many
+            break
+        b.rng = Scripted([19])
+        b.apply(Grapple(wid, target="t"))
+        holders.append(wid)
+    assert holders == ["w0", "w1", "w2"]
+    assert b.state_of("t").held_by == holders

@@ -207,6 +207,8 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "manoeuvre.not-beside": lambda p: (f"{p['who']} must stand beside {p['target']} to {p['what']} it "
                                        f"({feet(p['gap_ft'])} ft away)"),
     "grapple.already-holding": lambda p: f"{p['who']} already holds {p['held']}",
+    "grapple.too-many": lambda p: (f"{p['target']} is already held by as many as may hold it ({p['weight']:g} of "
+                                   f"{p['most']}: a smaller holder counts half, a larger one double){_rule(p)}"),
     "grapple.held": lambda p: (f"{p['who']} is held by {p['holder']} and can only try to escape{_rule(p)}"),
     "grapple.held-no-move": lambda p: f"{p['who']} is held by {p['holder']} and cannot move until it escapes{_rule(p)}",
     "grapple.unarmed-only": lambda p: (f"{p['who']} {p['why']}: it may strike only unarmed (fist), not with its "

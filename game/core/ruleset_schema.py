@@ -373,6 +373,8 @@ SCHEMA = {
                          "none", choices=GRAPPLES),
         "grapple_rule": _section("section cited for grappling", "grappling"),
         "enters_square": Field("bool", "the holder moves into the held figure's square", False),
+        "max_holders": Field("int", "most figures that may hold one figure at once, a smaller holder counting half and a "
+                             "larger one double (0: no limit)", 0, minimum=0, maximum=12),
         "holder_exempt": Field("bool", "the held condition's modifier does not count for the holder's own attacks", False),
         "holder_fist_only": Field("bool", "a holder may strike only unarmed (fist)", False),
         "held_acts": Field("str", "what a held figure may do: attack (anything but move), escape (only try to break free)",

@@ -86,7 +86,19 @@ def check_grapple(battle, action: Grapple) -> GrapplePlan:
         refuse("grapple.already-holding", who=fig.label, held=battle.figures[st.holding].label)
     if fig.id in battle.state_of(target.id).held_by:
         refuse("grapple.already-holding", who=fig.label, held=target.label)
+    most = manoeuvre_rules(battle)["max_holders"]
+    if most:
+        weight = sum(holder_weight(battle, h, target.id) for h in battle.state_of(target.id).held_by)
+        if weight + holder_weight(battle, fig.id, target.id) > most:
+            refuse("grapple.too-many", target=target.label, most=most, weight=weight,
+                   rule=battle.ruleset.cite(manoeuvre_rules(battle)["grapple_rule"]))
     return GrapplePlan(fig, target)
+
+
+def holder_weight(battle, holder_id: str, held_id: str) -> float:
+    """How much of the limit a holder takes: a smaller one half, a larger one double (bfrpg multiple-opponents)."""
+    gap = rolls.size_gap(battle, held_id, holder_id)
+    return 0.5 if gap < 0 else 2.0 if gap > 0 else 1.0
 
 
 def apply_grapple(battle, plan: GrapplePlan) -> list[Event]:
