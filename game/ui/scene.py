@@ -207,12 +207,19 @@ class Scene:
             shown = f if pose is None else replace(f, facing=pose[2], altitude_ft=pose[3])
             drawn.append((look.able, shown.altitude_ft > 0, y, f.id, x, shown, look))
         drawn.sort(key=lambda d: d[:4])
+        # Figures sharing a square (a holder in its held figure's square) are drawn side by side.
+        sharing: dict = {}
+        for able, _air, y, fid, x, _shown, _look in drawn:
+            if able:
+                sharing.setdefault((x, y), []).append(fid)
         out = []
         for able, _air, y, fid, x, shown, look in drawn:
             sprite, dx, dy = self.sprites.sprite(cam.cell, self.fonts, shown, look,
                                                  selected=fid == ui.selected and able, current=fid == current and able,
                                                  highlighted=fid in involved, named=show_names or fid in emphasised)
-            out.append((sprite, dx, dy, x + 0.5, y + 0.5))
+            group = sharing.get((x, y), []) if able else []
+            shift = (group.index(fid) - (len(group) - 1) / 2) * 0.45 if len(group) > 1 else 0.0
+            out.append((sprite, dx, dy, x + 0.5 + shift, y + 0.5))
         return out
 
     def _screen_centre(self, app, figure_id):

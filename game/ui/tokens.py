@@ -14,7 +14,8 @@ from . import theme
 
 CONDITION_BADGES = {"prone": ("P", (150, 110, 60)), "stunned": ("S", (200, 170, 30)), "set": ("⚑", (90, 90, 160)),
                     "defending": ("D", (60, 130, 160)), "aiming": ("A", (110, 160, 60)),
-                    "held": ("H", (60, 120, 120)), "surprised": ("!", (180, 120, 40))}
+                    "held": ("H", (60, 120, 120)), "surprised": ("!", (180, 120, 40)),
+                    "pinned": ("X", (120, 60, 120)), "routed": ("R", (170, 60, 60))}
 MAX_LIFT_FT = 60
 NAMES_FROM_CELL = 32    # below this square size only emphasised tokens (selected, current, hovered) show names
 SPRITE_CELLS = 4        # a token's sprite is this many squares wide, and at least NAME_PX + a margin
