@@ -381,3 +381,15 @@ def test_bfrpg_at_most_four_wrestle_one_figure_larger_ones_counting_double():
         holders.append(wid)
     assert holders == ["w0", "w1", "w2"]
     assert b.state_of("t").held_by == holders
+
+
+def test_a_hold_survives_a_save_and_undo_takes_it_back():
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")], seed=1)
+    b.apply(Grapple("a", target="b"))          # seed 1: the wrestling roll succeeds (the save replays the same dice)
+    assert b.state_of("b").held_by == ["a"]
+    from game.core.battle import Battle
+    again = Battle.from_save_data(b.to_save_data())
+    assert again.state_of("b").held_by == b.state_of("b").held_by
+    assert again.figures["a"].pos == b.figures["a"].pos
+    b.undo()
+    assert not b.state_of("b").held_by and b.figures["a"].pos == (3, 3)

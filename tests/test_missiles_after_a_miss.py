@@ -78,3 +78,57 @@ def test_a_flyer_felled_in_the_air_falls_with_the_rulesets_falling_damage():
     fall = [e for e in events if e.kind == EventKind.FALL]
     assert fall and fall[0].data["fall_ft"] == 30 and fall[0].rolls[-1].dice == "6d6"
     assert b.figures["f"].altitude_ft == 0
+
+
+# ----- geometry of the line and the scatter (property tests) -----
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from game.core.battle.handlers.shoving import line_squares  # noqa: E402
+from game.core.battle.missiles import line_beyond  # noqa: E402
+from game.core.geometry import distance_ft  # noqa: E402
+
+_LINE_BATTLE = make_battle("cnc", "\n".join(["." * 30] * 30), [fig("a", "blue", 0, 0), fig("b", "red", 29, 29)])
+squares = st.tuples(st.integers(0, 29), st.integers(0, 29))
+
+
+@settings(max_examples=150, deadline=None)
+@given(squares, squares, st.integers(10, 200))
+def test_a_missiles_line_goes_on_beyond_the_target_step_by_step_within_its_limit(start, through, limit):
+    line = line_beyond(_LINE_BATTLE, start, through, limit)
+    if start == through:
+        assert line == []
+        return
+    assert through not in line and start not in line
+    previous = through
+    for sq in line:
+        assert max(abs(sq[0] - previous[0]), abs(sq[1] - previous[1])) == 1     # no square skipped
+        assert distance_ft(_LINE_BATTLE.ruleset.diagonal, start, sq) <= limit
+        assert distance_ft("euclidean", start, sq) >= distance_ft("euclidean", start, through) - 1e-9
+        previous = sq
+
+
+@settings(max_examples=150, deadline=None)
+@given(squares, squares)
+def test_a_forced_moves_squares_end_where_it_goes_without_gaps(a, b):
+    path = line_squares(a, b)
+    if a == b:
+        assert path == []
+        return
+    assert path[-1] == b and a not in path
+    prev = a
+    for sq in path:
+        assert max(abs(sq[0] - prev[0]), abs(sq[1] - prev[1])) == 1
+        prev = sq
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 7), st.sampled_from([(0, -2), (1, 1), (0, 1), (-1, 1), (1, 0), (-1, 0), (1, -1), (0, -1),
+                                           (-1, -1), (0, 2)]))
+def test_every_scatter_number_lands_its_diagram_steps_from_the_target(facing, offset):
+    across, along = offset
+    landing = scatter_square((10, 10), facing, {"across": across, "along": along}, 2)
+    assert max(abs(landing[0] - 10), abs(landing[1] - 10)) == 2 * max(abs(across), abs(along)) or facing % 2
+    behind_or_front = along != 0
+    if facing % 2 == 0 and behind_or_front and across == 0:
+        fx, fy = ((0, -1), None, (1, 0), None, (0, 1), None, (-1, 0))[facing]
+        assert landing == (10 + 2 * along * fx, 10 + 2 * along * fy)
