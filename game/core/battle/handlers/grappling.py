@@ -13,7 +13,7 @@ from ...events import Event, EventKind
 from ...figure import Figure
 from ...refusals import refuse
 from ..budgets import require_turn
-from ..holds import free_square_beside, release, release_all, square_free, take_hold  # noqa: F401 (shoving uses them)
+from ..holds import free_square_beside, release, square_free, take_hold
 from .attacking import require_attack_phase, require_can_attack
 
 ADJACENT_FT = 5
@@ -68,11 +68,12 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
     return fig, target
 
 
-def spend_attack(battle, fid: str) -> None:
+def spend_attack(battle, fid: str, target_id: str) -> None:
+    """A manoeuvre takes one of the figure's attacks, and opens a fight between the two."""
     st = battle.state_of(fid)
     st.attacks_made += 1
     st.attacked = True
-    battle.state.fought.add(tuple(sorted((fid, st.holding or fid))))
+    battle.state.fought.add(tuple(sorted((fid, target_id))))
     if battle.ruleset.d100:
         battle.state.done.add(fid)
 
@@ -107,7 +108,7 @@ def apply_grapple(battle, plan: GrapplePlan) -> list[Event]:
     how = rules["grapple"]
     rule = rs.cite(rules["grapple_rule"])
     fig, target = plan.figure, plan.target
-    spend_attack(battle, fig.id)
+    spend_attack(battle, fig.id, target.id)
     if how == "special-ac":
         first = rolls.special_ac_roll(battle, fig.id, target.id, "grapple")
     elif how == "touch-opposed":

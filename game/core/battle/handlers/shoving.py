@@ -15,7 +15,8 @@ from ...events import Event, EventKind
 from ...figure import Figure
 from ...geometry import grid_distance_ft
 from ...refusals import refuse
-from .grappling import manoeuvre_rules, release_all, require_foe_beside, require_mechanism, spend_attack, square_free
+from ..holds import release_all, square_free
+from .grappling import manoeuvre_rules, require_foe_beside, require_mechanism, spend_attack
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def apply_trip(battle, plan: ShovePlan) -> list[Event]:
     rs = battle.ruleset
     rule = rs.cite(rules["trip_rule"])
     fig, target = plan.figure, plan.target
-    spend_attack(battle, fig.id)
+    spend_attack(battle, fig.id, target.id)
     roll = rolls.melee_roll(battle, fig.id, target.id, "trip")
     words = roll.words
     extra: list[Event] = []
@@ -135,7 +136,7 @@ def apply_push(battle, plan: ShovePlan) -> list[Event]:
     rs = battle.ruleset
     rule = rs.cite(rules["push_rule"])
     fig, target = plan.figure, plan.target
-    spend_attack(battle, fig.id)
+    spend_attack(battle, fig.id, target.id)
     drop = int(battle.map.elevation_ft[target.y, target.x]) - int(battle.map.elevation_ft[plan.to[1], plan.to[0]])
     text = (f"{fig.label} forces {target.label} to {plan.to[0]},{plan.to[1]} instead of attacking"
             + (f", over a {drop} ft drop" if drop >= 5 else "") + f"{rs.choice_words(rule)} ({rule})")
@@ -164,7 +165,7 @@ def apply_overbear(battle, plan: ShovePlan) -> list[Event]:
     rs = battle.ruleset
     rule = rs.cite(rules["overbear_rule"])
     fig, target = plan.figure, plan.target
-    spend_attack(battle, fig.id)
+    spend_attack(battle, fig.id, target.id)
     roll = rolls.special_ac_roll(battle, fig.id, target.id, "overbear", overbear=True)
     all_rolls = list(roll.rolls)
     words = roll.words
