@@ -393,3 +393,42 @@ def test_a_hold_survives_a_save_and_undo_takes_it_back():
     assert again.figures["a"].pos == b.figures["a"].pos
     b.undo()
     assert not b.state_of("b").held_by and b.figures["a"].pos == (3, 3)
+
+
+def test_cnc_a_held_figure_breaks_free_with_its_own_grappling_attack():
+    """002 grappling: the defender breaks the hold by making its own successful grappling attack."""
+    b = battle_at_turn("cnc", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")])
+    b.rng = Scripted([15])
+    b.apply(Grapple("a", target="b"))
+    until_phase(b, "b", ("all", "movement"))
+    b.rng = Scripted([11])                    # 11 + 0 STR + 1 BtH = 12 vs a's special AC 12
+    escape = of_kind(b.apply(Escape("b")), EventKind.ESCAPE)[0]
+    assert escape.outcome == "free" and escape.rule == "cnc:grappling" and escape.target_number == 12
+    assert not b.state_of("b").held_by and not b.state_of("a").holding
+
+
+def test_ch17_escape_is_the_grapple_check_again_ties_to_the_held_figure():
+    """003 grappling-wrestling has no escape (choice-grapple-sizes): the grapple checks again; a tie breaks it."""
+    b = battle_at_turn("ch17", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")])
+    b.rng = Scripted([15, 15, 3])              # touch hits; checks 15 vs 3: kept
+    b.apply(Grapple("a", target="b"))
+    assert b.state_of("b").held_by == ["a"]
+    until_phase(b, "b", ("all", "movement"))
+    b.rng = Scripted([9, 9])                  # holder 9 vs held 9: a tie goes to the defender
+    escape = of_kind(b.apply(Escape("b")), EventKind.ESCAPE)[0]
+    assert escape.outcome == "free" and escape.rule == "ch17:choice-grapple-sizes"
+    assert b.figures["a"].pos != b.figures["b"].pos
+
+
+def test_odnd_escape_rolls_the_contest_again_and_a_higher_roll_throws_the_grappler_off():
+    b = battle_at_turn("odnd", [fig("a", "red", 3, 3, "E"), fig("b", "blue", 4, 3, "W")])
+    b.rng = Scripted([20, 5, 2])              # hit; 1d6 5 vs 1d6 2: pinned
+    b.apply(Grapple("a", target="b"))
+    assert b.state_of("b").has("pinned")
+    until_phase(b, "b", ("all", "movement"))
+    assert b.check(Attack("b", target="a")).key == "grapple.held"
+    b.rng = Scripted([1, 6])                  # 1 vs 6: thrown off, stunned 5 rounds
+    events = b.apply(Escape("b"))
+    assert of_kind(events, EventKind.ESCAPE)[0].outcome == "free"
+    assert of_kind(events, EventKind.STUNNED)[0].data["rounds"] == 5
+    assert not b.state_of("b").held_by and not b.state_of("b").has("pinned")
