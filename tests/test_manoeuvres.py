@@ -432,3 +432,13 @@ def test_odnd_escape_rolls_the_contest_again_and_a_higher_roll_throws_the_grappl
     assert of_kind(events, EventKind.ESCAPE)[0].outcome == "free"
     assert of_kind(events, EventKind.STUNNED)[0].data["rounds"] == 5
     assert not b.state_of("b").held_by and not b.state_of("b").has("pinned")
+
+
+def test_a_routed_figure_held_in_a_grapple_cannot_run():
+    from game.core.battle.rout import flight
+    from game.core.battle.turns import flee
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")], seed=1)
+    b.apply(Grapple("a", target="b"))          # seed 1: held (see the save test)
+    b.state_of("b").conditions["routed"] = 0
+    events = flight(b, "b", flee)
+    assert [e.outcome for e in events] == ["held"] and b.figures["b"].pos == (4, 3)

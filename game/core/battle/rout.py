@@ -42,6 +42,10 @@ def flight(battle, fid: str, flee) -> list[Event]:
     fig = battle.figures[fid]
     rs = battle.ruleset
     leave_rule = rs.cite("leaving-the-map")
+    if battle.states[fid].held_by:
+        holder = battle.figures[battle.states[fid].held_by[0]].label
+        return [Event(kind=EventKind.FLEE, rule=leave_rule, actor=fid, outcome="held", squares=(fig.pos,),
+                      text=f"{fig.label} is routed but held by {holder}: it cannot run this turn ({leave_rule})")]
     if on_edge(battle, fig):
         return flee(battle, fid, leave_rule, "rout")
     mode = "run" if rs.section("movement")["run_multiplier"] > 1 else "walk"
