@@ -275,3 +275,25 @@ def test_fivefoot_compare_prints_each_ruleset_and_json_keyed_by_ruleset(capsys):
     text = capsys.readouterr().out
     assert "== odnd:" in text and "attack Goblin:" in text
     assert main(["compare", "maps/corridor.toml", "hero", "nobody"]) == 2
+
+
+def test_name_tags_never_overlap_except_for_the_emphasised():
+    """Side by side on the wall-walk, only one of two neighbours' name tags shows (the other's name
+    is on the hover card); the selected and current figures always show theirs."""
+    app = make_app("wall_walk.toml", cell=40)
+    app.settle()
+    drawn = [(True, False, f.y, f.id, f.x, f, None) for f in app.battle.figures.values()]
+    emphasised = {app.ui.selected, app.battle.current}
+    named = app.scene._names_that_fit(drawn, 40, emphasised)
+    assert emphasised - {None} <= named
+    size = max(11, min(14, 40 // 3))
+    spans = {}
+    for fid in named - emphasised:
+        f = app.battle.figures[fid]
+        half = (min(app.fonts.size(f.label, size, True)[0], 170) + 8) / 2
+        spans[fid] = (f.y, (f.x + 0.5) * 40 - half, (f.x + 0.5) * 40 + half)
+    for a in spans:
+        for b in spans:
+            if a < b and spans[a][0] == spans[b][0]:
+                assert spans[a][2] <= spans[b][1] or spans[b][2] <= spans[a][1], (a, b)
+    assert len(named) < len(app.battle.figures)    # the crowded wall-walk leaves some out

@@ -14,7 +14,7 @@ from ..core.actions import Charge, Disengage, Move
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
 from .state import MOVE_MODES
-from .tokens import NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
+from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
 
 
 class Scene:
@@ -212,15 +212,39 @@ class Scene:
         for able, _air, y, fid, x, _shown, _look in drawn:
             if able:
                 sharing.setdefault((x, y), []).append(fid)
+        named = self._names_that_fit(drawn, cam.cell, emphasised) if show_names else emphasised
         out = []
         for able, _air, y, fid, x, shown, look in drawn:
             sprite, dx, dy = self.sprites.sprite(cam.cell, self.fonts, shown, look,
                                                  selected=fid == ui.selected and able, current=fid == current and able,
-                                                 highlighted=fid in involved, named=show_names or fid in emphasised)
+                                                 highlighted=fid in involved, named=fid in named)
             group = sharing.get((x, y), []) if able else []
             shift = (group.index(fid) - (len(group) - 1) / 2) * 0.45 if len(group) > 1 else 0.0
             out.append((sprite, dx, dy, x + 0.5 + shift, y + 0.5))
-        return out
+        # The emphasised last, so their name tags are not hidden under the next row's tokens.
+        order = sorted(range(len(out)), key=lambda i: drawn[i][0] and drawn[i][3] in emphasised)
+        return [out[i] for i in order]
+
+    def _names_that_fit(self, drawn, cell: int, emphasised: set) -> set:
+        """Which tokens show their name tag: every one whose tag overlaps no tag already placed
+        on its row, the emphasised (selected, current, hovered) placed first. A name left out is
+        on the hover card."""
+        size = max(11, min(14, cell // 3))      # the tag's font size (tokens.draw_figure)
+        placed: dict = {}                       # row -> [(left, right)] in pixels from the map's origin
+        below = {}                              # a tag hangs into the row below: the tokens there
+        for able, _air, y, fid, x, _fig, _look in drawn:
+            if able:
+                below.setdefault(y - 1, []).append(((x + 0.1) * cell, (x + 0.9) * cell))
+        shown = set()
+        for _able, _air, y, fid, x, fig, _look in sorted(drawn, key=lambda d: d[3] not in emphasised):
+            half = (min(self.fonts.size(fig.label, size, True)[0], NAME_PX) + 8) / 2
+            centre = (x + 0.5) * cell
+            spans = placed.setdefault(y, [])
+            clear = all(centre + half <= a or centre - half >= b for a, b in spans + below.get(y, []))
+            if fid in emphasised or clear:
+                spans.append((centre - half, centre + half))
+                shown.add(fid)
+        return shown
 
     def _screen_centre(self, app, figure_id):
         fig = app.battle.figures[figure_id]
