@@ -118,7 +118,7 @@ def ground_rows(args) -> list[tuple]:
             result = planner.search(fig, mode)
             squares.append(len(result.entries()))
             states.append(len(result.settled))
-            ours.append(per_call_ms(lambda: planner.search(fig, mode), args.repeats))
+            ours.append(per_call_ms(lambda: planner.search(fig, mode).run(), args.repeats))
             with_entries.append(per_call_ms(lambda: planner.search(fig, mode).entries(), args.repeats))
             theirs.append(per_call_ms(tcod_window(bmap, x, y, result.params.budget_ft), args.repeats))
         target = "0.5 (with entries)" if mode == "walk" else ""

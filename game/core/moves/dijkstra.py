@@ -282,7 +282,7 @@ def _over(grid, idx):
     """The least height a flyer may be at over a square (never, for a wall with no stated height)."""
     if grid.passable[idx]:
         return grid.elevation[idx]
-    return grid.top[idx] if grid.top[idx] >= 0 else _NEVER
+    return grid.top[idx]      # NEVER (inf) for a wall no flyer passes
 
 
 def _general_row(rules, idx: int) -> tuple:

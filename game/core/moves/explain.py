@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..errors import RulesError
 from ..figure import Figure
 from ..geometry import DIRECTION_DELTAS, FACINGS, turn_octants
+from .grid import NEVER
 from .path import plain_number
 
 
@@ -62,7 +63,7 @@ class Explainer:
         if same_square and altitude_ft in (None, fig.altitude_ft) and facing in (None, fig.facing):
             return f"{who} is already on {x},{y}"
         idx = grid.index(x, y)
-        if bmap.blocks_move[y, x] and (fig.flyer == "none" or grid.top[idx] < 0):
+        if bmap.blocks_move[y, x] and (fig.flyer == "none" or grid.top[idx] == NEVER):
             return f"{x},{y} is blocked: a wall or obstacle stands there" + (
                 " that no flyer passes over" if fig.flyer != "none" else "")
         other = self.occupants.get((x, y))
@@ -254,7 +255,7 @@ def _flood(rules, ledges: bool) -> set:
                 if n in seen:
                     continue
                 if flying:
-                    if not grid.passable[n] and grid.top[n] < 0:
+                    if not grid.passable[n] and grid.top[n] == NEVER:
                         continue
                 else:
                     if not grid.passable[n] or n in rules.foes:
@@ -263,7 +264,7 @@ def _flood(rules, ledges: bool) -> set:
                         continue
                 if d & 1 and not rules.corner_cutting:
                     a, b = idx + offsets[(d + 7) % 8], idx + offsets[(d + 1) % 8]
-                    if (grid.top[a] < 0 and not grid.passable[a]) or (grid.top[b] < 0 and not grid.passable[b]) \
+                    if (grid.top[a] == NEVER and not grid.passable[a]) or (grid.top[b] == NEVER and not grid.passable[b]) \
                             or (not flying and (grid.wall[a] or grid.wall[b])):
                         continue
                 seen.add(n)

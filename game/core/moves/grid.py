@@ -11,6 +11,8 @@ import weakref
 from ..battlemap import BattleMap
 from ..geometry import DIRECTION_DELTAS
 
+NEVER = float("inf")   # the height over a wall no flyer passes
+
 
 class FlatGrid:
     def __init__(self, m: BattleMap):
@@ -22,9 +24,9 @@ class FlatGrid:
         self.wall = [True] * size
         self.difficult = [False] * size
         self.elevation = [0] * size
-        # Height a flyer must be at to pass over a blocking square; -1: never (off the map, or a
-        # wall with no stated height).
-        self.top = [-1] * size
+        # Height a flyer must be at to pass over a blocking square; NEVER (off the map, or a wall
+        # with no stated height). A number, not a sign: a wall standing in a hollow tops out below 0.
+        self.top = [NEVER] * size
         blocks = m.blocks_move.tolist()
         diff = m.difficult.tolist()
         elev = m.elevation_ft.tolist()
@@ -37,9 +39,9 @@ class FlatGrid:
                 self.wall[i] = blocks[y][x]
                 self.difficult[i] = diff[y][x]
                 self.elevation[i] = elev[y][x]
-                self.top[i] = -1 if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
+                self.top[i] = NEVER if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
         # The lowest a flyer may be over a square: its floor, or the top of what stands there.
-        self.lowest = [e if p or t < 0 else t for e, p, t in zip(self.elevation, self.passable, self.top)]
+        self.lowest = [e if p or t == NEVER else t for e, p, t in zip(self.elevation, self.passable, self.top)]
         self.any_difficult = any(self.difficult)
         self.offsets = tuple(dx + dy * self.stride for dx, dy in DIRECTION_DELTAS)
         self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(size)]   # idx -> (x, y)
@@ -59,7 +61,7 @@ class FlatGrid:
         """Can a flyer at this absolute height not be over this square (a wall it is not above, or ground above it)?"""
         if height < self.elevation[idx]:
             return True
-        return not self.passable[idx] and (self.top[idx] < 0 or height < self.top[idx])
+        return not self.passable[idx] and height < self.top[idx]
 
 
 _GRIDS: "weakref.WeakKeyDictionary[BattleMap, FlatGrid]" = weakref.WeakKeyDictionary()

@@ -19,6 +19,7 @@ from .dijkstra import advance_general, advance_walker, make_heuristic, walker_ti
 from .grid import flat_grid
 from .path import MoveParams, Path, ReachEntry
 from .rules import ALL_FACINGS, EPS, MoveRules, move_params
+from .volume import volume_entries
 
 
 class Planner:
@@ -83,7 +84,7 @@ class Planner:
         result = self.unstarted_search(figure, mode, occupants, goal=goal, budget_ft=budget_ft,
                                        ignore_turning=ignore_turning, ignore_turn_angle=ignore_turn_angle)
         if goal is None:
-            result.run()
+            result.in_full = True
         else:
             result.run_to(*goal)
         return result
@@ -91,7 +92,7 @@ class Planner:
     def reachable(self, figure: Figure, mode: str = "walk", occupants: dict | None = None) -> dict[tuple[int, int], ReachEntry]:
         """Every square the figure can move to in this mode (charges: Positioning.reach, by lanes)."""
         self.refuse_mode(figure, mode)
-        return self.search(figure, mode, occupants).entries()
+        return self.unstarted_search(figure, mode, occupants).entries()
 
     def path_to(self, figure: Figure, target: tuple[int, int], mode: str = "walk",
                 occupants: dict | None = None, facing: int | None = None,
@@ -167,6 +168,7 @@ class SearchResult:
                         self._heuristic(rules.start_idx, rules.start[2], rules.start[4]), rules.start)]
         self.dominance: dict = {}
         self.complete = False
+        self.in_full = False    # asked to run in full: done the first time its states are read
         self._entries = None
         self._by_square = None
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
@@ -175,21 +177,28 @@ class SearchResult:
     # ----- the states, as tuples -----
     @property
     def settled(self) -> dict:
+        self._catch_up()
         if self.walker:
             self._convert()
         return self.t_settled
 
     @property
     def parents(self) -> dict:
+        self._catch_up()
         if self.walker:
             self._convert()
         return self.t_parents
 
     @property
     def ties(self) -> dict:
+        self._catch_up()
         if self.walker:
             self._convert()
         return self.t_ties
+
+    def _catch_up(self) -> None:
+        if self.in_full and not self.complete:
+            self.run()
 
     def _convert(self) -> None:
         """Bring the tuple views up to date with the integer states settled so far (walkers only:
@@ -226,7 +235,7 @@ class SearchResult:
         """Settle states until one ending the move as asked has settled, with its whole cost level."""
         if self.complete:
             return
-        if self.goal is not None and tuple(self.goal) != (tuple(target), facing, altitude_ft):
+        if self.in_full or (self.goal is not None and tuple(self.goal) != (tuple(target), facing, altitude_ft)):
             self.run()  # ordered toward another goal: only a full search answers for this one
             return
         if self.best_state(target, facing, altitude_ft) is not None:
@@ -255,12 +264,16 @@ class SearchResult:
 
     # ----- answers -----
     def entries(self) -> dict[tuple[int, int], ReachEntry]:
+        """Every square the move can end on or pass, with its least costs (per end facing and altitude)."""
         if self._entries is not None:
             return self._entries
-        self.run()
         with self._lock:
             if self._entries is None:
-                self._entries = self._walker_entries() if self.walker else self._collect_entries()
+                entries = None if self.walker else volume_entries(self.rules)
+                if entries is None:
+                    self.run()
+                    entries = self._walker_entries() if self.walker else self._collect_entries()
+                self._entries = entries
         return self._entries
 
     def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
@@ -367,6 +380,7 @@ class SearchResult:
         return (self.settled[state], altitude_change, 0 if state[1] == facing or facing is None else 1, state)
 
     def _states_at(self, idx: int) -> list:
+        self._catch_up()
         if self.walker:
             elevation = self.planner.grid.elevation[idx]
             return [(idx, -1, par, 0, elevation) for par in (0, 1) if (idx << 1) | par in self.k_settled]

@@ -83,7 +83,7 @@ class Positioning:
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
         target = tuple(target)
         result = self._searches.get((fig, mode))
-        if result is None or not result.complete:
+        if result is None or not (result.complete or (result.in_full and result.walker)):
             # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
             result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
@@ -153,7 +153,9 @@ class Positioning:
         fig = self.figure(figure_id)
         self.planner.refuse_mode(fig, mode)
         result = self._search(fig, mode)
-        result.run()
+        # Run in full when a path is first asked for: a flyer's reachable set (the sweep) needs no run,
+        # and plan() aims a flyer's flight at its goal rather than settle the whole volume.
+        result.in_full = True
         return MoveSearch(self, fig, mode, result, result.occupants)
 
     def sight(self, viewer_id: str, target_id: str) -> Sight:

@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..errors import RulesError
 from ..figure import Figure
 from ..geometry import DELTA_TO_DIRECTION, FACINGS, turn_octants
-from .grid import FlatGrid
+from .grid import NEVER, FlatGrid
 from .path import MODES, SIDESTEP_DIRECTIONS, WITHDRAW_DIRECTIONS, MoveParams, Path, Step, plain_number
 
 EPS = 1e-9
@@ -273,7 +273,7 @@ class MoveRules:
             if h < grid.elevation[nidx]:
                 raise RulesError(f"the ground at {x},{y} rises above {who}'s height "
                                  f"({h - grid.elevation[idx]} ft over {px},{py})")
-            if not grid.passable[nidx] and (grid.top[nidx] < 0 or h < grid.top[nidx]):
+            if not grid.passable[nidx] and h < grid.top[nidx]:
                 raise RulesError(self._too_high_words(x, y, nidx, h))
             nh = h
         else:
@@ -377,7 +377,7 @@ class MoveRules:
     # ----- words -----
     def _too_high_words(self, x, y, nidx, h) -> str:
         top = self.grid.top[nidx]
-        if top < 0:
+        if top == NEVER:
             return f"{x},{y} is a wall no flyer passes over"
         return (f"{x},{y} holds an obstacle {top - self.grid.elevation[nidx]} ft high: {self.figure.label} at "
                 f"{h - self.grid.elevation[nidx]} ft over it is below its top")
