@@ -11,6 +11,7 @@ than the line's height where it crosses.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 
 from ..battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
@@ -110,51 +111,139 @@ def _cells_at(coord: float, along_line: bool) -> tuple[int, ...]:
     return (math.floor(coord),)
 
 
+class _Terrain:
+    """What sight reads of a map, as plain nested lists (a numpy scalar read costs many list
+    reads), with the answers worked out on it: the same map gives the same answers until it
+    changes, and a changed map (a different fingerprint) gets a new _Terrain."""
+
+    def __init__(self, m: BattleMap):
+        self.width, self.height = m.width, m.height
+        floor = m.elevation_ft.astype(float).tolist()
+        obstacle = m.obstacle_height_ft.tolist()
+        self.floor = floor
+        # The height below which the square's wall or cover stands in a line's way.
+        self.top = [[f + (o if o > 0 else UNBOUNDED_HEIGHT_FT) for f, o in zip(fr, orow)] for fr, orow in zip(floor, obstacle)]
+        self.conceal_top = [[f + max(o, 10) for f, o in zip(fr, orow)] for fr, orow in zip(floor, obstacle)]
+        self.blocks_sight = m.blocks_sight.tolist()
+        self.blocks_move = m.blocks_move.tolist()
+        self.cover = m.cover.tolist()
+        self.concealment = m.concealment.tolist()
+        self.sights: dict = {}      # (a, b, altitudes, figure degree, figures on the lines) -> Sight
+        self.clear: dict = {}       # (a, b, altitudes) -> clear_line's answer
+
+
+def _fingerprint(m: BattleMap) -> tuple:
+    return tuple(hash(a.tobytes()) for a in (m.elevation_ft, m.obstacle_height_ft, m.blocks_sight, m.blocks_move,
+                                               m.cover, m.concealment)) + (m.width, m.height)
+
+
+_TERRAINS: "weakref.WeakKeyDictionary[BattleMap, tuple]" = weakref.WeakKeyDictionary()
+_CACHE_LIMIT = 200_000      # answers kept per map before the cache starts afresh
+
+
+def _terrain(m: BattleMap) -> _Terrain:
+    stamp = _fingerprint(m)
+    got = _TERRAINS.get(m)
+    if got is None or got[0] != stamp:
+        got = _TERRAINS[m] = (stamp, _Terrain(m))
+    return got[1]
+
+
+# Corner-to-corner lines depend only on the offset between the two squares: each is worked out
+# once per offset, relative to the viewer's square, and translated for every pair at that offset.
+_CORNERS = ((0, 0), (0, 1), (1, 0), (1, 1))
+_SIGHT_LINES: dict = {}
+_CENTRE_LINES: dict = {}
+
+
+def _sight_lines(dx: int, dy: int):
+    """(lines, squares, the same as a set) for a target at offset (dx, dy): per viewer corner, its four lines to the
+    target's corners, each (crossed squares but the two ends as (x, y, t), sealed corners); and
+    every square any of them crosses (the only squares where a figure can stand in the way)."""
+    got = _SIGHT_LINES.get((dx, dy))
+    if got is None:
+        ends = {(0, 0), (dx, dy)}
+        lines, squares = [], {}
+        for i, j in _CORNERS:
+            corner_lines = []
+            for k, l in _CORNERS:
+                x1, y1 = dx + k, dy + l
+                crossed = tuple((cx, cy, t) for cx, cy, t in crossed_squares(i, j, x1, y1) if (cx, cy) not in ends)
+                sealed = tuple(sealed_corner_candidates(i, j, x1, y1, (0, 0), (dx, dy)))
+                corner_lines.append((crossed, sealed))
+                squares.update(((cx, cy), None) for cx, cy, _t in crossed)
+            lines.append(((i, j), corner_lines))
+        got = _SIGHT_LINES[(dx, dy)] = (lines, tuple(squares), frozenset(squares))
+    return got
+
+
+def _centre_line(dx: int, dy: int):
+    """clear_line's centre-to-centre line at offset (dx, dy): (crossed squares but the ends, sealed corners)."""
+    got = _CENTRE_LINES.get((dx, dy))
+    if got is None:
+        x1, y1 = dx + 0.5, dy + 0.5
+        crossed = tuple((cx, cy, t) for cx, cy, t in crossed_squares(0.5, 0.5, x1, y1) if (cx, cy) not in ((0, 0), (dx, dy)))
+        got = _CENTRE_LINES[(dx, dy)] = (crossed, tuple(sealed_corner_candidates(0.5, 0.5, x1, y1)))
+    return got
+
+
 class SightMap:
     """Line of sight queries on one map, with figures standing in the way."""
 
     def __init__(self, bmap: BattleMap, figure_between_degree: str = "1/2"):
         self.map = bmap
         self.figure_degree = COVER_INDEX[figure_between_degree]
+        self._terrain: _Terrain | None = None
+
+    @property
+    def terrain(self) -> _Terrain:
+        if self._terrain is None:
+            self._terrain = _terrain(self.map)
+        return self._terrain
 
     def _height(self, x: int, y: int, altitude_ft: float) -> float:
-        return float(self.map.elevation_ft[y, x]) + altitude_ft + BODY_MID_FT
+        return self.terrain.floor[y][x] + altitude_ft + BODY_MID_FT
 
-    def _line(self, p0, p1, h0, h1, skip, standing, start=None, end=None) -> tuple[int, int, bool, list]:
-        """(cover value, concealment value, sight blocked, blockers) for one line."""
-        m = self.map
+    def _line(self, ax, ay, crossed, sealed, h0, h1, standing) -> tuple[int, int, bool, list]:
+        """(cover value, concealment value, sight blocked, blockers) for one line from square (ax, ay)."""
+        ter = self.terrain
+        width, height = ter.width, ter.height
+        floors, tops, conceal_tops = ter.floor, ter.top, ter.conceal_top
+        blocks_sight, covers, concealment = ter.blocks_sight, ter.cover, ter.concealment
         cover = conceal = 0
         sight_blocked = False
         blockers = []
-        for cx, cy, t in crossed_squares(p0[0], p0[1], p1[0], p1[1]):
-            if (cx, cy) in skip or not m.in_bounds(cx, cy):
+        rise = h1 - h0
+        for rx, ry, t in crossed:
+            cx, cy = ax + rx, ay + ry
+            if not (0 <= cx < width and 0 <= cy < height):
                 continue
-            line_h = h0 + (h1 - h0) * t
-            floor = float(m.elevation_ft[cy, cx])
+            line_h = h0 + rise * t
+            floor = floors[cy][cx]
             if floor > line_h:  # the ground itself rises into the line: a ridge, a wall-walk's face
                 cover, sight_blocked = FULL, True
                 blockers.append((cx, cy, f"ground at {int(floor)} ft"))
                 continue
-            obstacle = int(m.obstacle_height_ft[cy, cx])
-            top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
-            if line_h < top:
-                if m.blocks_sight[cy, cx]:
+            if line_h < tops[cy][cx]:
+                if blocks_sight[cy][cx]:
                     sight_blocked = True
                     cover = FULL
                     blockers.append((cx, cy, "wall"))
-                elif m.cover[cy, cx]:
-                    value = int(m.cover[cy, cx])
+                elif covers[cy][cx]:
+                    value = covers[cy][cx]
                     if value > cover:
                         cover = value
                     blockers.append((cx, cy, f"{COVER_DEGREES[value]} cover"))
-            if m.concealment[cy, cx] and line_h < floor + max(obstacle, 10):
-                conceal = max(conceal, int(m.concealment[cy, cx]))
-            occupant = standing.get((cx, cy))
-            if occupant is not None and abs(line_h - (floor + occupant + BODY_MID_FT)) < 6:
-                cover = max(cover, self.figure_degree)
-                blockers.append((cx, cy, "figure"))
-        for t, b, c in sealed_corner_candidates(p0[0], p0[1], p1[0], p1[1], start, end):
-            line_h = h0 + (h1 - h0) * t
+            if concealment[cy][cx] and line_h < conceal_tops[cy][cx]:
+                conceal = max(conceal, concealment[cy][cx])
+            if standing:
+                occupant = standing.get((cx, cy))
+                if occupant is not None and abs(line_h - (floor + occupant + BODY_MID_FT)) < 6:
+                    cover = max(cover, self.figure_degree)
+                    blockers.append((cx, cy, "figure"))
+        for t, (bx, by), (qx, qy) in sealed:
+            line_h = h0 + rise * t
+            b, c = (ax + bx, ay + by), (ax + qx, ay + qy)
             if self._stops_sight(b, line_h) and self._stops_sight(c, line_h):
                 cover, sight_blocked = FULL, True
                 blockers.append((b[0], b[1], "wall corner"))
@@ -163,57 +252,71 @@ class SightMap:
     def _stops_sight(self, square, line_h: float) -> bool:
         """Does this square stop a line passing at this height (a wall below its top, or the ground)?"""
         x, y = square
-        m = self.map
-        if not m.in_bounds(x, y):
+        ter = self.terrain
+        if not (0 <= x < ter.width and 0 <= y < ter.height):
             return False
-        floor = float(m.elevation_ft[y, x])
-        if floor > line_h:
+        if ter.floor[y][x] > line_h:
             return True
-        obstacle = int(m.obstacle_height_ft[y, x])
-        top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
-        return bool(m.blocks_sight[y, x]) and line_h < top
+        return bool(ter.blocks_sight[y][x]) and line_h < ter.top[y][x]
 
     def _separates(self, square, line_h: float) -> bool:
         """Does this square stand between two figures at this height (a wall or obstacle, or the ground)?"""
         x, y = square
-        m = self.map
-        if not m.in_bounds(x, y):
+        ter = self.terrain
+        if not (0 <= x < ter.width and 0 <= y < ter.height):
             return False
-        floor = float(m.elevation_ft[y, x])
-        if floor > line_h:
+        if ter.floor[y][x] > line_h:
             return True
-        obstacle = int(m.obstacle_height_ft[y, x])
-        top = floor + (obstacle if obstacle > 0 else UNBOUNDED_HEIGHT_FT)
-        return bool(m.blocks_move[y, x] or m.blocks_sight[y, x]) and line_h < top
+        return bool(ter.blocks_move[y][x] or ter.blocks_sight[y][x]) and line_h < ter.top[y][x]
 
     def sight(self, a: tuple[int, int], b: tuple[int, int], altitude_a: float = 0, altitude_b: float = 0,
               standing: dict | None = None) -> Sight:
         """Cover and concealment of a target at b as seen from a viewer at a.
 
-        `standing` maps (x, y) -> altitude_ft of other figures that may be in the way.
+        `standing` maps (x, y) -> altitude_ft of other figures that may be in the way (figures on
+        a and b themselves are not). Answers are kept per pair, altitudes and figures standing on
+        the squares the lines cross: nothing else changes them while the map stays as it is.
         """
-        standing = {k: v for k, v in (standing or {}).items() if k != a and k != b}
         if a == b:
             return Sight(True, "none", "none", a)
+        ax, ay = a
+        lines, squares, square_set = _sight_lines(b[0] - ax, b[1] - ay)
+        in_way = ()
+        if standing:
+            if len(standing) < len(squares):
+                in_way = frozenset((sq, alt) for sq, alt in standing.items()
+                                   if (sq[0] - ax, sq[1] - ay) in square_set)
+            else:
+                in_way = frozenset(((ax + rx, ay + ry), standing[(ax + rx, ay + ry)]) for rx, ry in squares
+                                   if (ax + rx, ay + ry) in standing)
+        ter = self.terrain
+        key = (a, b, altitude_a, altitude_b, self.figure_degree, in_way)
+        got = ter.sights.get(key)
+        if got is None:
+            if len(ter.sights) > _CACHE_LIMIT:
+                ter.sights.clear()
+            got = ter.sights[key] = self._sight(a, b, altitude_a, altitude_b, dict(in_way), lines)
+        return got
+
+    def _sight(self, a, b, altitude_a, altitude_b, standing, lines) -> Sight:
         ha = self._height(a[0], a[1], altitude_a)
         hb = self._height(b[0], b[1], altitude_b)
-        skip = {a, b}
-        target_corners = [(b[0] + i, b[1] + j) for i in (0, 1) for j in (0, 1)]
+        ax, ay = a
         best = None
         visible = False
-        for corner in ((a[0] + i, a[1] + j) for i in (0, 1) for j in (0, 1)):
+        for (i, j), corner_lines in lines:
             covers, conceals, all_blockers = [], [], []
-            for tc in target_corners:
-                c, k, blocked, blockers = self._line(corner, tc, ha, hb, skip, standing, a, b)
+            for crossed, sealed in corner_lines:
+                c, k, blocked, blockers = self._line(ax, ay, crossed, sealed, ha, hb, standing)
                 covers.append(c)
                 conceals.append(k)
                 all_blockers.extend(blockers)
                 visible = visible or not blocked
             key = (_mean_degree(covers), _mean_degree(conceals))
             if best is None or key < best[0]:
-                best = (key, corner, tuple(dict.fromkeys(all_blockers)))
+                best = (key, (ax + i, ay + j), tuple(dict.fromkeys(all_blockers)))
         (cover, conceal), corner, blockers = best
-        own = int(self.map.concealment[b[1], b[0]])
+        own = self.terrain.concealment[b[1]][b[0]]
         conceal = max(conceal, own)
         if not visible:
             cover = FULL
@@ -224,19 +327,29 @@ class SightMap:
 
         Used for "not separated by an obstacle" (engagement, reach), which is stricter than sight.
         """
+        ter = self.terrain
+        key = (a, b, altitude_a, altitude_b)
+        got = ter.clear.get(key)
+        if got is None:
+            if len(ter.clear) > _CACHE_LIMIT:
+                ter.clear.clear()
+            got = ter.clear[key] = self._clear_line(a, b, altitude_a, altitude_b)
+        return got
+
+    def _clear_line(self, a, b, altitude_a, altitude_b) -> bool:
         ha = self._height(a[0], a[1], altitude_a)
         hb = self._height(b[0], b[1], altitude_b)
-        x0, y0, x1, y1 = a[0] + 0.5, a[1] + 0.5, b[0] + 0.5, b[1] + 0.5
-        for cx, cy, t in crossed_squares(x0, y0, x1, y1):
-            if (cx, cy) in (a, b):
-                continue
-            if self._separates((cx, cy), ha + (hb - ha) * t):
+        ax, ay = a
+        crossed, sealed = _centre_line(b[0] - ax, b[1] - ay)
+        rise = hb - ha
+        for rx, ry, t in crossed:
+            if self._separates((ax + rx, ay + ry), ha + rise * t):
                 return False
         # Where the line passes exactly through a grid point from one square to its diagonal
         # neighbour, two walls meeting at that point seal it (neighbours and longer lines alike).
-        for t, side_b, side_c in sealed_corner_candidates(x0, y0, x1, y1):
-            line_h = ha + (hb - ha) * t
-            if self._separates(side_b, line_h) and self._separates(side_c, line_h):
+        for t, (bx, by), (qx, qy) in sealed:
+            line_h = ha + rise * t
+            if self._separates((ax + bx, ay + by), line_h) and self._separates((ax + qx, ay + qy), line_h):
                 return False
         return True
 
