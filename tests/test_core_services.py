@@ -71,3 +71,34 @@ def test_zone_squares_match_in_zone():
     pos = positioning(open_map(), "odnd", fig("orc", "red", 5, 5))
     squares = set(pos.engagement.zone_squares(pos.figure("orc")))
     assert (7, 5) in squares and (8, 5) not in squares and (5, 5) not in squares and len(squares) == 24
+
+
+def test_a_figure_state_copy_equals_it_and_shares_nothing_that_changes():
+    """FigureState.copy copies its fields without __init__: every field comes across, and every
+    list and dict is a copy (a field added later is covered, whatever its name)."""
+    from dataclasses import fields
+
+    from game.core.combat.state import FigureState
+    st = FigureState(hp=7, max_hp=9, conditions={"prone": 0}, defended_against=["a"], aim={"target": "b", "round": 2},
+                     stuck=[[3, 1]], blindsided_by={"c": 1}, initiative=[4, 2], hit_by=["d"])
+    twin = st.copy()
+    assert twin == st and type(twin) is FigureState
+    for f in fields(FigureState):
+        value = getattr(st, f.name)
+        if isinstance(value, (list, dict)):
+            assert getattr(twin, f.name) is not value, f.name
+    twin.stuck[0][1] = 5
+    twin.conditions["stunned"] = 2
+    assert st.stuck == [[3, 1]] and "stunned" not in st.conditions
+
+
+def test_a_battle_state_copy_equals_it_and_shares_nothing_that_changes(battle):
+    from dataclasses import fields
+    battle.apply(battle.legal_actions(battle.current)[0])
+    state = battle.state
+    twin = state.copy()
+    assert twin == state
+    for f in fields(state):
+        value = getattr(state, f.name)
+        if isinstance(value, (list, dict, set)) and value:
+            assert getattr(twin, f.name) is not value, f.name

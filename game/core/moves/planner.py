@@ -377,7 +377,13 @@ class SearchResult:
         # Among equally cheap ends: keep the altitude it has, then arrive already facing the
         # way asked (no last turn), then the state order (deterministic).
         altitude_change = abs(self.rules.altitude(state) - self.figure.altitude_ft)
-        return (self.settled[state], altitude_change, 0 if state[1] == facing or facing is None else 1, state)
+        return (self.cost(state), altitude_change, 0 if state[1] == facing or facing is None else 1, state)
+
+    def cost(self, state) -> float:
+        """The least cost of a settled state (a walker's read off its integer state: no tuple views built)."""
+        if self.walker:
+            return self.k_settled[(state[0] << 1) | state[2]]
+        return self.settled[state]
 
     def _states_at(self, idx: int) -> list:
         self._catch_up()
@@ -417,6 +423,8 @@ class SearchResult:
 
     def tight_parents(self, state) -> list:
         """Every settled (previous state, kind) reaching this state at its cost (parents and ties), least first."""
+        if self.walker:
+            return self._walker_tight_parents(state)
         first = self.parents.get(state)
         if first is None or first[0] is None:
             return []
@@ -425,6 +433,23 @@ class SearchResult:
             return [first]
         settled = self.settled
         return sorted({first, *(t for t in ties if t[0] in settled)})
+
+    def _walker_tight_parents(self, state) -> list:
+        """tight_parents for one walker state, worked out from the integer states alone (what the
+        tuple views would hold for it, without converting every settled state)."""
+        self._catch_up()
+        k = (state[0] << 1) | state[2]
+        if k not in self.k_settled or self.k_parents[k] < 0:
+            return []
+        elevation = self.planner.grid.elevation
+
+        def tup(j):
+            idx = j >> 1
+            return (idx, -1, j & 1, 0, elevation[idx]), "step"
+        ways = walker_tight_parents(self, k)
+        if len(ways) == 1:
+            return [tup(ways[0])]
+        return sorted({tup(j) for j in ways})
 
     def build_path(self, chain: list, facing: int | None) -> Path:
         """The Path along a chain of states (and a last turn to `facing`), written by the rules' trace."""

@@ -31,8 +31,8 @@ def fewest_shots(result, engagement: Engagement, mover: Figure, figures: list[Fi
     ps = engagement.ruleset.section("parting_shots")
     if ps["trigger"] == "withdraw-from-melee":
         return first, shots, ""  # decided by where the move starts and ends, not by the way
-    cheapest = result.settled[ends[0]]
-    candidates = [e for e in ends if result.settled[e] <= cheapest + EPS]
+    cheapest = result.cost(ends[0])
+    candidates = [e for e in ends if result.cost(e) <= cheapest + EPS]
     better = _search_fewer(result, engagement, mover, figures, candidates, len(shots))
     if better is None:
         return first, shots, ""

@@ -1,0 +1,64 @@
+"""The speed-ups (sight memoised and cached, walker paths read off integer states, figure states
+copied without __init__) change no answer: seeded AI battles give the same events with them and
+with the code as it was put back in their place."""
+from dataclasses import replace
+
+import pytest
+
+from game.core.combat.state import FigureState
+from game.core.moves import engagement, planner, positioning
+from game.io.rulesets import load_ruleset
+from game.io.scenarios import load_scenario
+from game.play.simulate import play_battle, setups_for
+
+import los_reference
+
+
+def _views_cost(self, state):
+    return self.settled[state]
+
+
+def _views_tight_parents(self, state):
+    first = self.parents.get(state)
+    if first is None or first[0] is None:
+        return []
+    ties = self.ties.get(state)
+    if not ties:
+        return [first]
+    settled = self.settled
+    return sorted({first, *(t for t in ties if t[0] in settled)})
+
+
+def _copy_by_replace(self):
+    twin = replace(self)
+    twin.conditions = dict(self.conditions)
+    for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative", "held_by"):
+        setattr(twin, name, list(getattr(self, name)))
+    twin.aim = dict(self.aim)
+    twin.blindsided_by = dict(self.blindsided_by)
+    twin.stuck = [list(s) for s in self.stuck]
+    return twin
+
+
+def _events(setup, rounds):
+    battle, _outcome, _info = play_battle(setup, max_rounds=rounds)
+    return [e.to_json() for e in battle.events], battle
+
+
+@pytest.mark.parametrize("rid", ["bfrpg", "spelljammer"])
+def test_seeded_ai_battles_give_the_same_events_as_the_code_before(rid, monkeypatch):
+    setup = setups_for(load_scenario("maps/corridor.toml"), [load_ruleset(rid)])[rid]
+    setup = replace(setup, seed=7)
+    fast, fast_battle = _events(setup, 4)
+    with monkeypatch.context() as mp:
+        mp.setattr(positioning, "SightMap", los_reference.SightMap)
+        mp.setattr(engagement, "SightMap", los_reference.SightMap)
+        mp.setattr(planner.SearchResult, "cost", _views_cost)
+        mp.setattr(planner.SearchResult, "tight_parents", _views_tight_parents)
+        mp.setattr(FigureState, "copy", _copy_by_replace)
+        slow, slow_battle = _events(setup, 4)
+    assert len(fast) > 20
+    assert fast == slow
+    twin = fast_battle.clone()
+    assert twin.state == fast_battle.state and twin.events == fast_battle.events
+    assert slow_battle.state == fast_battle.state
