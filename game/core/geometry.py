@@ -56,6 +56,11 @@ def step_cost_ft(rule: str, diagonal: bool, diagonals_so_far: int) -> int:
 
 def grid_distance_ft(rule: str, dx: int, dy: int) -> float:
     """Shortest open-ground distance between two squares under a diagonal rule."""
+    if rule == "5-10" and dx.__class__ is int and dy.__class__ is int:
+        # The common case written out (the AI asks this millions of times a battle at 100 a side).
+        a = dx if dx >= 0 else -dx
+        b = dy if dy >= 0 else -dy
+        return 5 * a + 5 * (b // 2) if a >= b else 5 * b + 5 * (a // 2)
     a, b = abs(dx), abs(dy)
     longer, shorter = max(a, b), min(a, b)
     if rule == "5-10":

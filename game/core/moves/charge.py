@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from ..figure import Figure
 from ..geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
@@ -61,12 +62,18 @@ def charge_limits(ruleset, figure: Figure, mounted: bool = False) -> tuple[float
     """(least, greatest, least is exclusive) distance for this figure's charge; a mounted charger
     also keeps to the mounted limits where the ruleset has them (bfrpg: 20 to 80 ft)."""
     ch = ruleset.section("charge")
-    least = max(ch["min_ft"], float(figure.move_ft * Fraction(ch["min_move_multiple"])))
-    most = float(figure.move_ft * Fraction(ch["max_move_multiple"]))
+    least = max(ch["min_ft"], float(figure.move_ft * _fraction(ch["min_move_multiple"])))
+    most = float(figure.move_ft * _fraction(ch["max_move_multiple"]))
     if mounted_limits_apply(ruleset, mounted):
         least = max(least, float(ch["mounted_min_ft"]))
         most = min(most, float(ch["mounted_max_ft"])) if ch["mounted_max_ft"] else most
     return least, most, ch["min_exclusive"]
+
+
+@lru_cache(maxsize=256)
+def _fraction(value) -> Fraction:
+    """A ruleset's multiple as a Fraction, parsed once (the AI asks charge limits many times a turn)."""
+    return Fraction(value)
 
 
 def mounted_limits_apply(ruleset, mounted: bool) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..battlemap import BattleMap
 from ..figure import Figure
 from ..geometry import distance_ft
-from .los import SightMap
+from .los import SightMap, terrain
 from ..ruleset import Ruleset
 
 
@@ -48,9 +48,13 @@ class Engagement:
         self.zone_ft = ruleset.section("engagement")["zone_ft"]
         self.obstacle_breaks = ruleset.section("engagement")["obstacle_breaks"]
         self.diagonal = ruleset.diagonal
+        self._floor = None
 
     def height(self, x: int, y: int, altitude_ft: float) -> float:
-        return float(self.map.elevation_ft[y, x]) + altitude_ft
+        floor = self._floor
+        if floor is None:   # the map's floors as a plain list of rows (a numpy scalar read is slow)
+            floor = self._floor = terrain(self.map).floor
+        return floor[y][x] + altitude_ft
 
     def gap_ft(self, a: Figure, a_pos=None, a_alt=None, b: Figure | None = None) -> float:
         ax, ay = a_pos or a.pos

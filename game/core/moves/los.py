@@ -141,7 +141,8 @@ _TERRAINS: "weakref.WeakKeyDictionary[BattleMap, tuple]" = weakref.WeakKeyDictio
 _CACHE_LIMIT = 200_000      # answers kept per map before the cache starts afresh
 
 
-def _terrain(m: BattleMap) -> _Terrain:
+def terrain(m: BattleMap) -> _Terrain:
+    """The map's sight tables (built once per map, again if the map changed)."""
     stamp = _fingerprint(m)
     got = _TERRAINS.get(m)
     if got is None or got[0] != stamp:
@@ -154,6 +155,16 @@ def _terrain(m: BattleMap) -> _Terrain:
 _CORNERS = ((0, 0), (0, 1), (1, 0), (1, 1))
 _SIGHT_LINES: dict = {}
 _CENTRE_LINES: dict = {}
+_SEGMENTS: dict = {}
+
+
+def _segment(ex: int, ey: int) -> tuple:
+    """crossed_squares of the segment from grid point (0, 0) to (ex, ey): a line from one grid point
+    to another crosses the same squares, moved, wherever it starts (neighbouring offsets share most)."""
+    got = _SEGMENTS.get((ex, ey))
+    if got is None:
+        got = _SEGMENTS[(ex, ey)] = tuple(crossed_squares(0, 0, ex, ey))
+    return got
 
 
 def _sight_lines(dx: int, dy: int):
@@ -168,7 +179,8 @@ def _sight_lines(dx: int, dy: int):
             corner_lines = []
             for k, l in _CORNERS:
                 x1, y1 = dx + k, dy + l
-                crossed = tuple((cx, cy, t) for cx, cy, t in crossed_squares(i, j, x1, y1) if (cx, cy) not in ends)
+                crossed = tuple((cx + i, cy + j, t) for cx, cy, t in _segment(x1 - i, y1 - j)
+                                if (cx + i, cy + j) not in ends)
                 sealed = tuple(sealed_corner_candidates(i, j, x1, y1, (0, 0), (dx, dy)))
                 corner_lines.append((crossed, sealed))
                 squares.update(((cx, cy), None) for cx, cy, _t in crossed)
@@ -198,7 +210,7 @@ class SightMap:
     @property
     def terrain(self) -> _Terrain:
         if self._terrain is None:
-            self._terrain = _terrain(self.map)
+            self._terrain = terrain(self.map)
         return self._terrain
 
     def _height(self, x: int, y: int, altitude_ft: float) -> float:
