@@ -73,3 +73,26 @@ def test_a_cached_answer_follows_the_figures_and_the_map(bmap, a, b, standing, m
     _same(mine, los_reference.SightMap(bmap), a, b, 0, 0, standing)
     bmap.add_wall(*moved_to)
     _same(SightMap(bmap), los_reference.SightMap(bmap), a, b, 0, 10, standing)
+
+
+def test_slanted_segments_cross_the_same_squares_as_crossed_squares():
+    """los._grid_segment walks a segment's crossings in order; crossed_squares sorts them: the
+    same squares at the same parameters, for every slanted segment up to 30 squares each way and
+    some long ones."""
+    from game.core.moves import los
+    deltas = [(ex, ey) for ex in range(-30, 31) for ey in range(-30, 31) if ex and ey]
+    deltas += [(ex, ey) for ex in (-97, 61, 100) for ey in (-89, -3, 1, 45, 99)]
+    for ex, ey in deltas:
+        assert los._grid_segment(ex, ey) == los.crossed_squares(0, 0, ex, ey), (ex, ey)
+
+
+def test_sealed_corners_of_grid_point_segments_are_the_reference_ones():
+    """sealed_corner_candidates looks only at the columns where a grid-point-to-grid-point segment
+    can pass a grid point: the same candidates as the reference, whichever squares start and end it."""
+    from game.core.moves import los
+    for ex in range(-16, 17):
+        for ey in range(-16, 17):
+            for i, j in ((0, 0), (1, 0), (0, 1), (1, 1)):
+                for start, end in (((0, 0), (ex, ey)), (None, None), ((-1, -1), (ex - 1, ey))):
+                    assert los.sealed_corner_candidates(i, j, i + ex, j + ey, start, end) == \
+                        los_reference.sealed_corner_candidates(i, j, i + ex, j + ey, start, end)

@@ -88,7 +88,13 @@ def sealed_corner_candidates(x0: float, y0: float, x1: float, y1: float, start=N
     sx, sy = (1 if dx > 0 else -1), (1 if dy > 0 else -1)
     out = []
     lo, hi = sorted((x0, x1))
-    for k in range(math.ceil(lo - _EPS), math.floor(hi + _EPS) + 1):
+    if x0.__class__ is int and y0.__class__ is int and x1.__class__ is int and y1.__class__ is int:
+        # Grid point to grid point: it passes grid points only every |dx| / gcd columns (any other
+        # column's y is at least 1 / |dx| from a whole number), so only those are looked at.
+        columns = range(lo, hi + 1, abs(dx) // math.gcd(dx, dy))
+    else:
+        columns = range(math.ceil(lo - _EPS), math.floor(hi + _EPS) + 1)
+    for k in columns:
         t = (k - x0) / dx
         y = y0 + t * dy
         py = round(y)
@@ -163,8 +169,33 @@ def _segment(ex: int, ey: int) -> tuple:
     to another crosses the same squares, moved, wherever it starts (neighbouring offsets share most)."""
     got = _SEGMENTS.get((ex, ey))
     if got is None:
-        got = _SEGMENTS[(ex, ey)] = tuple(crossed_squares(0, 0, ex, ey))
+        got = _SEGMENTS[(ex, ey)] = tuple(_grid_segment(ex, ey) if ex and ey else crossed_squares(0, 0, ex, ey))
     return got
+
+
+def _grid_segment(ex: int, ey: int) -> list[tuple[int, int, float]]:
+    """crossed_squares(0, 0, ex, ey) for a slanted segment (ex, ey both non-zero), by walking its
+    crossings in order: the x crossings are i / |ex|, the y crossings j / |ey| (the same correctly
+    rounded quotients crossed_squares computes, so equal crossings are equal floats and none lie
+    closer than 1 / (|ex| |ey|)); tests/test_sight_cache.py compares the two."""
+    nx, ny = abs(ex), abs(ey)
+    floor = math.floor
+    out: list[tuple[int, int, float]] = []
+    i = j = 1
+    prev = 0.0
+    while True:
+        tx = i / nx if i < nx else 1.0
+        ty = j / ny if j < ny else 1.0
+        t = tx if tx < ty else ty
+        tm = (prev + t) / 2
+        out.append((floor(ex * tm), floor(ey * tm), tm))
+        if t == 1.0:
+            return out
+        if tx == t:
+            i += 1
+        if ty == t:
+            j += 1
+        prev = t
 
 
 def _sight_lines(dx: int, dy: int):
