@@ -1,6 +1,6 @@
 """Sight with lines memoised by offset and answers cached (game/core/moves/los.py) against the
 code as it was (tests/los_reference.py): the same Sight, blockers in the same order, and the same
-clear_line answer, on random ground with walls of every height, cover, fog, ridges and hollows,
+clear_line and visible answers, on random ground with walls of every height, cover, fog, ridges and hollows,
 figures standing in the way at any altitude; asked again after the figures or the map change."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -45,6 +45,7 @@ def _same(mine: SightMap, old, a, b, alt_a, alt_b, standing):
     got, want = mine.sight(a, b, alt_a, alt_b, standing), old.sight(a, b, alt_a, alt_b, standing)
     assert (got.visible, got.cover, got.concealment, got.corner, got.blockers) == \
         (want.visible, want.cover, want.concealment, want.corner, want.blockers)
+    assert mine.visible(a, b, alt_a, alt_b) == want.visible
     got = mine.clear_line(a, b, alt_a, alt_b)
     assert got == old.clear_line(a, b, alt_a, alt_b)
 

@@ -14,6 +14,13 @@ from game.play.simulate import play_battle, setups_for
 import los_reference
 
 
+class _ReferenceSight(los_reference.SightMap):
+    """The code as it was; charge lanes asked sight(...).visible."""
+
+    def visible(self, a, b, altitude_a=0, altitude_b=0):
+        return self.sight(a, b, altitude_a, altitude_b).visible
+
+
 def _views_cost(self, state):
     return self.settled[state]
 
@@ -51,8 +58,8 @@ def test_seeded_ai_battles_give_the_same_events_as_the_code_before(rid, monkeypa
     setup = replace(setup, seed=7)
     fast, fast_battle = _events(setup, 4)
     with monkeypatch.context() as mp:
-        mp.setattr(positioning, "SightMap", los_reference.SightMap)
-        mp.setattr(engagement, "SightMap", los_reference.SightMap)
+        mp.setattr(positioning, "SightMap", _ReferenceSight)
+        mp.setattr(engagement, "SightMap", _ReferenceSight)
         mp.setattr(planner.SearchResult, "cost", _views_cost)
         mp.setattr(planner.SearchResult, "tight_parents", _views_tight_parents)
         mp.setattr(FigureState, "copy", _copy_by_replace)

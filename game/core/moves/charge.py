@@ -144,8 +144,7 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
             fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["charge"]))
             return refuse(f"{who}'s {attacker.ready_weapon} is not suitable for charging (needs one of: {fit})")
     if ch["requires_line_of_sight"]:
-        seen = sight.sight(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
-        if not seen.visible:
+        if not sight.visible(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft):
             return refuse(f"{who} cannot see {whom} from where it starts: no line of sight, no charge")
     least, most, exclusive = charge_limits(rs, attacker, mounted)
     limits = {"least_ft": _num(least), "most_ft": _num(most), "least_exclusive": exclusive, "measure": ch["measure"]}

@@ -136,6 +136,7 @@ class _Terrain:
         self.concealment = m.concealment.tolist()
         self.sights: dict = {}      # (a, b, altitudes, figure degree, figures on the lines) -> Sight
         self.clear: dict = {}       # (a, b, altitudes) -> clear_line's answer
+        self.visible: dict = {}     # (a, b, altitudes) -> visible's answer
 
 
 def _fingerprint(m: BattleMap) -> tuple:
@@ -364,6 +365,54 @@ class SightMap:
         if not visible:
             cover = FULL
         return Sight(visible, COVER_DEGREES[cover], COVER_DEGREES[conceal], corner, blockers)
+
+    def visible(self, a: tuple[int, int], b: tuple[int, int], altitude_a: float = 0, altitude_b: float = 0) -> bool:
+        """sight(a, b, ...).visible, found line by line until one is clear: figures give cover but
+        never block a line, so only the ground, walls and sealed corners count (charge lanes ask this)."""
+        if a == b:
+            return True
+        ter = self.terrain
+        key = (a, b, altitude_a, altitude_b)
+        got = ter.visible.get(key)
+        if got is None:
+            if len(ter.visible) > _CACHE_LIMIT:
+                ter.visible.clear()
+            got = ter.visible[key] = self._visible(a, b, altitude_a, altitude_b)
+        return got
+
+    def _visible(self, a, b, altitude_a, altitude_b) -> bool:
+        ter = self.terrain
+        width, height = ter.width, ter.height
+        floors, tops, blocks_sight = ter.floor, ter.top, ter.blocks_sight
+        ha = self._height(a[0], a[1], altitude_a)
+        hb = self._height(b[0], b[1], altitude_b)
+        rise = hb - ha
+        ax, ay = a
+        dx, dy = b[0] - ax, b[1] - ay
+        for i, j in _CORNERS:
+            for k, l in _CORNERS:
+                x1, y1 = dx + k, dy + l
+                blocked = False
+                for rx, ry, t in _segment(x1 - i, y1 - j):
+                    rx, ry = rx + i, ry + j
+                    if (rx == 0 and ry == 0) or (rx == dx and ry == dy):
+                        continue
+                    cx, cy = ax + rx, ay + ry
+                    if not (0 <= cx < width and 0 <= cy < height):
+                        continue
+                    line_h = ha + rise * t
+                    if floors[cy][cx] > line_h or (line_h < tops[cy][cx] and blocks_sight[cy][cx]):
+                        blocked = True
+                        break
+                if not blocked:
+                    for t, (bx, by), (qx, qy) in sealed_corner_candidates(i, j, x1, y1, (0, 0), (dx, dy)):
+                        line_h = ha + rise * t
+                        if self._stops_sight((ax + bx, ay + by), line_h) and self._stops_sight((ax + qx, ay + qy), line_h):
+                            blocked = True
+                            break
+                if not blocked:
+                    return True
+        return False
 
     def clear_line(self, a: tuple[int, int], b: tuple[int, int], altitude_a: float = 0, altitude_b: float = 0) -> bool:
         """True when a straight centre-to-centre line between the squares crosses no wall.
