@@ -196,13 +196,17 @@ class RulesView:
             info = ReachInfo(mode, {} if isinstance(value, RulesError) else value, float("inf"), 0.0,
                              str(value) if isinstance(value, RulesError) else "")
         else:
-            result = self._get(("search", figure_id, mode), lambda: pos.search(figure_id, mode), background=True)
-            if result is None:
+            def search_and_entries(figure_id=figure_id, mode=mode):
+                result = pos.search(figure_id, mode)
+                return result, result.entries()   # the entries too: a search may run only when they are read
+            answer = self._get(("search", figure_id, mode), search_and_entries, background=True)
+            if answer is None:
                 return None
-            if isinstance(result, RulesError):
-                info = ReachInfo(mode, {}, 0.0, spent, str(result))
+            if isinstance(answer, RulesError):
+                info = ReachInfo(mode, {}, 0.0, spent, str(answer))
             else:
-                info = ReachInfo(mode, result.entries(), result.params.budget_ft, spent)
+                result, entries = answer
+                info = ReachInfo(mode, entries, result.params.budget_ft, spent)
         with self._lock:
             self._cache[key] = info
         return info
