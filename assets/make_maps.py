@@ -1,4 +1,4 @@
-"""Write the five shipped battle maps, maps/*.tmx, from the layouts below.
+"""Write the shipped battle maps, maps/*.tmx, from the layouts below.
 
 Run from anywhere: `python assets/make_maps.py` (after make_tileset.py). Add
 `--preview DIR` to also render a PNG of each map through the loader's own
@@ -556,6 +556,56 @@ def canyon() -> MapSpec:
     )
 
 
+# --- 6. mirrored ruins (for `fivefoot ladder`) --------------------------------------------
+
+RUINS = """
+........................
+..##......,,,,......##..
+..#.....o......o.....#..
+..#......%%..%%......#..
+.....##..%%..%%..##.....
+...........::...........
+..o........::........o..
+...........::...........
+..o........::........o..
+...........::...........
+.....##..%%..%%..##.....
+..#......%%..%%......#..
+..#.....o......o.....#..
+..##......,,,,......##..
+........................
+"""
+
+
+def mirror_ruins() -> MapSpec:
+    """Ruins laid out as a mirror image (x <-> 23 - x), with mirrored spawns: a fair test of skill."""
+    rows = RUINS.strip("\n").split("\n")
+    assert all(row == row[::-1] for row in rows), "the ruins must be a mirror image"
+    width, height = len(rows[0]), len(rows)
+    canvas = Canvas(width, height)
+    for name in ("Ground", "Rough", "Ruins", "Mist"):
+        canvas.layer(name)
+    ground = ("Ground", "grass")
+    canvas.ascii(RUINS, {
+        ".": [ground],
+        "#": [ground, ("Ruins", "wall")],
+        "o": [ground, ("Ruins", "pillar")],
+        ",": [ground, ("Rough", "rubble")],
+        ":": [ground, ("Rough", "brush")],
+        "%": [ground, ("Mist", "fog")],
+    })
+    roster = [("foot", "Foot soldier", 4, 6), ("foot", "Foot soldier", 4, 8), ("spearman", "Spearman", 4, 7),
+              ("archer", "Archer", 1, 5), ("archer", "Archer", 1, 9)]
+    spawns = [SpawnSpec(x, y, "blue", template, name, "E") for template, name, x, y in roster]
+    spawns += [SpawnSpec(width - 1 - x, y, "red", template, name, "W") for template, name, x, y in roster]
+    return MapSpec(
+        "mirror_ruins.tmx", "Mirror: The Ruins",
+        "Two equal war bands in a ruined court: broken walls and pillars to hide behind, fog to shoot from, "
+        "brush down the middle. Both sides are the same, placed as mirror images, for fivefoot ladder.",
+        "bfrpg", width, height, list(canvas.layers.values()), spawns,
+    )
+
+
 # --- main -------------------------------------------------------------------------------
 
 def preview(path: Path, out_dir: Path) -> Path:
@@ -590,7 +640,7 @@ def preview(path: Path, out_dir: Path) -> Path:
     return out
 
 
-BUILDERS = (dungeon, forest, field_map, castle, canyon)
+BUILDERS = (dungeon, forest, field_map, castle, canyon, mirror_ruins)
 
 
 def main(argv=None) -> None:
