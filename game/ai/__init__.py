@@ -1,7 +1,7 @@
 """The AI opponent: it reads the battle, asks the resolver, and chooses an action (never applying it).
 
     from game.ai import AI
-    ai = AI("hard")
+    ai = AI("hard")                                # naive, easy, normal (default) or hard
     action = ai.choose(battle, battle.current)     # never changes the battle; apply it yourself
     print(ai.last_decision.explain())              # the options it weighed, with named reasons
 

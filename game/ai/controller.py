@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from .brain import AI, DIFFICULTIES
+from .brain import AI
 
 
 class AIController:

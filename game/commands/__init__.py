@@ -14,4 +14,5 @@ COMMAND_MODULES = (
     "compare",
     "play",
     "simulate",
+    "ladder",
 )

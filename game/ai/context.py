@@ -1,0 +1,321 @@
+"""One figure's decision: what the battle says now, and the answers the plans share.
+
+Everything here is read from the resolver: the figure's status and budgets (`Battle.status`),
+who is still in the fight (`Battle.able`), where it may go (`Positioning`'s planner, one search
+per movement mode), and the odds of any attack from any square (`Battle.explain_attack(at=...)`
+and `Battle.hypothetical(...)` for a foe striking a square the figure might move to), turned into
+numbers by `odds.Odds`. The answers are cached for the one decision; nothing here changes the
+battle.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from ..core.errors import RulesError
+from ..core.figure import Figure
+from ..core.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft, grid_distance_ft
+from .levels import Level
+from .odds import Odds
+
+HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
+WINGED_SEARCH_FT = 60     # how far the AI looks for a winged flyer's next square (its search is costly)
+
+Spot = tuple  # (x, y, facing, altitude_ft): where and how a figure stands
+
+
+class Context:
+    def __init__(self, level: Level, battle, figure_id: str, rng, memo: dict):
+        self.level = level
+        self.battle = battle
+        self.rs = battle.ruleset
+        self.rng = rng
+        self.memo = memo                      # the AI's answers kept across decisions (same battle)
+        self.me: Figure = battle.figures[figure_id]
+        self._status: dict = {}
+        self.status = self.status_of(figure_id)
+        self.state = battle.state_of(figure_id)
+        self.active = {fid: f for fid, f in battle.figures.items() if battle.able(fid)}
+        self.enemies = [f for f in self.active.values() if f.side != self.me.side]
+        self.allies = [f for f in self.active.values() if f.side == self.me.side and f.id != self.me.id]
+        self.round = battle.round
+        self.phase = battle.current_phase
+        self.declaring = self.phase == "declare"
+        self.positioning = battle.positioning()
+        self.planner = self.positioning.planner
+        self.engagement = self.positioning.engagement
+        self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
+        mv = self.rs.section("movement")
+        self.attack_fraction = Fraction(mv["attack_move_fraction"])
+        self.free_step = float(mv["free_step_ft"])
+        self.moved = float(self.status.moved_ft)
+        self.move_left = float(self.me.move_ft) if self.declaring else float(self.status.movement_left_ft)
+        self.attack_budget = max(0.0, float(self.me.move_ft * self.attack_fraction) + self.free_step
+                                 - (0.0 if self.declaring else self.moved))
+        self.turn_actions = this_turn(battle, figure_id)
+        self.attacked = any(a.kind in ("attack", "charge") for a in self.turn_actions)
+        self.acted = any(a.kind in ("attack", "charge", "set", "defend", "disengage", "aim") for a in self.turn_actions)
+        self.can_attack = not self.declaring and self.status.attacks_left > 0
+        self.can_move = (self.declaring or self.move_left > 0) and not self.state.set_vs_charge
+        self.routed = "routed" in self.status.conditions
+        self.walk_only = False
+        self._searches: dict = {}
+        self._views: dict = {}
+        self._odds: dict = {}
+        self.cache: dict = {}                 # plan generators and threat keep their own answers here
+
+    # ----- figures -----
+    def status_of(self, fid: str):
+        st = self._status.get(fid)
+        if st is None:
+            st = self._status[fid] = self.battle.status(fid)
+        return st
+
+    def hp(self, fig: Figure) -> float:
+        st = self.status_of(fig.id)
+        return max(0.5, float(st.hp - st.subdual))
+
+    def hp_max(self, fig: Figure) -> float:
+        return float(max(1, self.status_of(fig.id).max_hp))
+
+    def weapon(self, name: str) -> dict:
+        return self.rs.weapon(name) or {"reach_ft": 5, "ranged": False, "range_ft": [], "charge": False, "set": False,
+                                        "thrown": False}
+
+    def is_archer(self, fig: Figure) -> bool:
+        return bool(self.weapon(fig.ready_weapon)["ranged"])
+
+    def reach_ft(self, fig: Figure, weapon: str | None = None) -> int:
+        spec = self.weapon(weapon or fig.ready_weapon)
+        return 5 if spec["ranged"] else int(spec["reach_ft"])
+
+    def long_range_ft(self, fig: Figure) -> float:
+        bands = self.weapon(fig.ready_weapon)["range_ft"] or [50, 100, 150]
+        return float(bands[-1])
+
+    def height(self, pos, alt) -> float:
+        return float(self.battle.map.elevation_ft[pos[1], pos[0]]) + alt
+
+    def dist(self, a_pos, a_alt, b_pos, b_alt) -> float:
+        return distance_ft(self.rs.diagonal, a_pos, b_pos, self.height(a_pos, a_alt), self.height(b_pos, b_alt))
+
+    def flat(self, a, b) -> float:
+        return grid_distance_ft(self.rs.diagonal, a[0] - b[0], a[1] - b[1])
+
+    def attacks(self, fig: Figure, after_move: bool = False) -> int:
+        n = max(1, int(self.battle.profile(fig.id)["attacks"]))
+        if self.rs.d100:
+            return (n + 1) // 2 if after_move and self.rs.section("round")["move_attack_halves"] else n
+        return n
+
+    def strike_budget(self, fig: Figure) -> float:
+        """How far a foe may move on its turn and still strike (the ruleset's move-and-attack allowance)."""
+        return float(fig.move_ft * self.attack_fraction) + self.free_step
+
+    # ----- odds, from the resolver -----
+    def view(self, placed: tuple[Figure, ...]):
+        """The battle with these figures standing elsewhere (Battle.hypothetical), cached."""
+        key = tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed)
+        got = self._views.get(key)
+        if got is None:
+            got = self._views[key] = self.battle.hypothetical(*placed)
+        return got
+
+    def odds(self, attacker: Figure, target: Figure, weapon: str | None = None, *, placed: tuple[Figure, ...] = (),
+             charge: bool = False, set_vs_charge: bool = False, parting_shot: bool = False, after_move: bool = False,
+             battle=None) -> Odds:
+        """The odds of attacker's attack on target with these figures placed (attacker or target among
+        them, standing where they say), read from the resolver's Breakdown for that position."""
+        battle = battle or self.battle
+        key = (id(battle), attacker.id, target.id, weapon,
+               tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed), charge, set_vs_charge, parting_shot)
+        got = self._odds.get(key)
+        if got is None:
+            source = battle if not placed else (self.view(placed) if battle is self.battle else battle.hypothetical(*placed))
+            bd = source.explain_attack(attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge,
+                                       parting_shot=parting_shot, surprise_round=self.round == 1)
+            single = charge or set_vs_charge or parting_shot
+            got = self._odds[key] = Odds.of(battle, bd, 1 if single else self.attacks(attacker, after_move))
+        return got
+
+    def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move=False) -> Odds | None:
+        """The attacker's best allowed attack on target (each of its weapons), or None."""
+        best = None
+        hp = self.hp(target)
+        gap = self.dist(attacker.pos, attacker.altitude_ft, target.pos, target.altitude_ft)
+        for w in dict.fromkeys(attacker.weapons or ("fist",)):
+            spec = self.weapon(w)
+            far = float((spec["range_ft"] or [50, 100, 150])[-1]) if spec["ranged"] or spec["thrown"] else 0.0
+            if gap > max(far, spec["reach_ft"] if not spec["ranged"] else 0, self.zone_ft, 7.5):
+                continue            # out of its reach and range: no need to ask
+            o = self.odds(attacker, target, None if w == attacker.ready_weapon else w, placed=placed,
+                          after_move=after_move)
+            if o.allowed and (best is None or o.expected(hp) > best.expected(hp) + 1e-9):
+                best = o
+        return best
+
+    # ----- what figures are worth -----
+    def threat_rate(self, fig: Figure) -> float:
+        """About how much damage this figure deals a round: its best weapon against its nearest foe,
+        from a square beside that foe (the resolver's odds; cached for the round)."""
+        key = ("rate", fig.id, self.round)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        foes = [f for f in self.active.values() if f.side != fig.side]
+        if not foes:
+            return 0.0
+        foe = min(foes, key=lambda f: (self.flat(fig.pos, f.pos), f.id))
+        best = 0.0
+        for w in dict.fromkeys(fig.weapons or ("fist",)):
+            ranged = self.weapon(w)["ranged"]
+            spot = self._square_toward(foe.pos, fig.pos, 4 if ranged else 1)
+            placed = fig.moved_to(spot[0], spot[1], bearing_octant(spot, foe.pos), 0 if fig.flyer == "none" else fig.altitude_ft)
+            bd = self.battle.hypothetical(placed).explain_attack(fig.id, foe.id, None if w == fig.ready_weapon else w)
+            odds = Odds.of(self.battle, bd, self.attacks(fig))
+            p = odds.p_hit if bd.allowed else _chance_anyway(odds)
+            best = max(best, p * odds.mean_damage * odds.attacks)
+        if len(self.memo) > 4096:
+            self.memo.clear()
+        self.memo[key] = best
+        return best
+
+    def _square_toward(self, frm, to, squares: int):
+        """A square about `squares` steps from frm toward to, on the map (for sizing up a weapon)."""
+        bm = self.battle.map
+        dx, dy = DIRECTION_DELTAS[bearing_octant(frm, to)]
+        best = to
+        for k in range(squares, 0, -1):
+            x, y = frm[0] + dx * k, frm[1] + dy * k
+            if bm.in_bounds(x, y) and not bm.blocks_move[y, x]:
+                return (x, y)
+        return best
+
+    def value_rate(self, fig: Figure) -> float:
+        """Worth of one of this figure's hit points, in rounds of its damage."""
+        return self.threat_rate(fig) * HORIZON_ROUNDS / max(self.hp(fig), 1.0)
+
+    def hp_worth(self, fig: Figure) -> float:
+        return 0.35 + 0.5 * self.value_rate(fig)
+
+    def damage_value(self, target: Figure, odds: Odds) -> float:
+        """Worth of an attack: hit points taken, more from dangerous foes, and the chance to fell it."""
+        hp = self.hp(target)
+        return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * 0.5 * self.threat_rate(target) * HORIZON_ROUNDS
+
+    # ----- where it may go -----
+    def search(self, mode: str, budget: float | None = None, fig: Figure | None = None) -> "Reach | None":
+        """One planner search per mode and budget, shared by every plan (None: it may not move so)."""
+        fig = fig or self.me
+        key = (fig.id, fig.facing, mode, budget)
+        if key in self._searches:
+            return self._searches[key]
+        occupants = {p: f for p, f in self.positioning.occupants(fig.id).items() if f.id in self.active}
+        planner = self.planner if fig.flyer == "none" else flyer_planner(self.planner, fig)
+        if fig.flyer == "winged" and budget is not None:
+            budget = min(budget, max(WINGED_SEARCH_FT, fig.move_ft / 3 + 5))
+        try:
+            got = Reach(planner.search(fig, mode, occupants, budget_ft=budget))
+        except RulesError:
+            got = None
+        self._searches[key] = got
+        return got
+
+    def mode_budget(self, mode: str) -> float:
+        """Feet left for a move in this mode (the walk budget is the resolver's own count)."""
+        try:
+            full = self.planner.params(self.me, mode).budget_ft
+        except RulesError:
+            return 0.0
+        if self.declaring:
+            return full
+        if mode == "walk":
+            return self.move_left
+        return max(0.0, full - self.moved)
+
+    def mode_ok(self, mode: str) -> bool:
+        mv = self.rs.section("movement")
+        if mode == "jog":
+            return bool(mv["jog_multiplier"])
+        if mode == "sidestep":
+            return bool(mv["sidestep"]) and not self.me.running
+        return True
+
+    def placed(self, spot: Spot, fig: Figure | None = None) -> Figure:
+        fig = fig or self.me
+        return fig.moved_to(spot[0], spot[1], spot[2], spot[3])
+
+    def ranked_targets(self) -> list[Figure]:
+        """Foes in the order worth looking at: near, wounded and dangerous first."""
+        me = self.me
+
+        def key(e):
+            d = self.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft)
+            return (d / 5 - 3 * (1 - self.hp(e) / self.hp_max(e)) - self.threat_rate(e), e.id)
+        return sorted(self.enemies, key=key)
+
+    def with_facing(self, facing: int) -> "Context":
+        """The same decision for the figure turned to `facing` first (it may turn freely before moving)."""
+        twin = object.__new__(Context)
+        twin.__dict__.update(self.__dict__)
+        twin.me = replace(self.me, facing=facing)
+        twin._searches = {}
+        twin.walk_only = True
+        return twin
+
+
+class Reach:
+    """A finished planner search: every square it reaches (computed once) and the path to any of them."""
+
+    def __init__(self, result):
+        self.result = result
+        self.entries = result.entries()
+
+    def path_to(self, target, facing=None, altitude_ft=None):
+        return self.result.path_to(target, facing, altitude_ft)
+
+
+FLYER_CEILING_FT = 25     # the AI plans flights up to this far above the floor (or its altitude + 10)
+_FLYER_PLANNERS: dict = {}
+
+
+def flyer_planner(planner, fig: Figure):
+    """A planner for one flyer's candidate moves with a lower altitude ceiling than the ruleset's.
+
+    The states it searches are a subset of the full planner's, so every path it finds is one the
+    resolver accepts too; it only leaves out climbs the AI would not make this turn anyway.
+    """
+    from ..core.moves.planner import Planner
+    from ..core.ruleset import Ruleset
+    rs = planner.ruleset
+    full = rs.section("altitude")["max_altitude_ft"]
+    cap = min(full, max(FLYER_CEILING_FT, fig.altitude_ft + 10))
+    cap -= cap % 5
+    if cap >= full:
+        return planner
+    key = (id(planner.map), rs.id, id(rs), cap)
+    got = _FLYER_PLANNERS.get(key)
+    if got is None:
+        data = dict(rs.data)
+        data["altitude"] = dict(data["altitude"], max_altitude_ft=cap)
+        got = (Planner(planner.map, Ruleset(rs.id, rs.name, data)), planner.map, rs)  # keeps map and ruleset alive
+        if len(_FLYER_PLANNERS) > 32:
+            _FLYER_PLANNERS.clear()
+        _FLYER_PLANNERS[key] = got
+    return got[0]
+
+
+def _chance_anyway(odds: Odds) -> float:
+    """The hit chance as if the attack could be made (for sizing up a weapon from a square it can't use)."""
+    return odds.breakdown.chance()
+
+
+def this_turn(battle, figure_id: str) -> list:
+    """The figure's actions since the last end of a turn, in order."""
+    out = []
+    for a in reversed(battle.actions):
+        if a.kind == "end-turn":
+            break
+        if a.figure == figure_id:
+            out.append(a)
+    return list(reversed(out))

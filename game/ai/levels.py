@@ -1,0 +1,49 @@
+"""The AI's levels: how far and how well each one thinks. None gets extra dice or sees what a
+player could not (future rolls, the other side's plans); they differ only in how many options
+they weigh and how far ahead they look.
+
+    naive   advances on the nearest foe and attacks it (the floor of the ladder)
+    easy    weighs few squares and targets, and ignores what the foes will do next
+    normal  weighs every kind of plan, with what each foe can do to it where the plan ends
+    hard    normal's plans, then searches the best few through the resolver: it plays each one
+            on a copy of the battle and lets the foes answer with their own best replies
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    targets: int = 4            # foes considered as targets
+    attack_squares: int = 3     # squares to strike each target from
+    approach: int = 6           # squares to move to without attacking
+    shoot: int = 6              # squares for archers to shoot from / fall back to
+    withdraw: int = 4           # squares to withdraw to, per way of withdrawing
+    turn_facings: int = 1       # facings tried before moving, for figures with a turning distance
+    foresight: bool = True      # weighs what the foes can do where a plan ends
+    exact_plans: int = 6        # best plans re-scored with the resolver's odds for every foe's blow
+    sight_squares: int = 3      # ... and archers' shots at the first few of their squares
+    search_plans: int = 0       # best plans searched through the resolver (hard)
+    search_foes: int = 0        # foes whose replies are searched, nearest first
+    naive: bool = False
+
+
+LEVELS: dict[str, Level] = {
+    "naive": Level("naive", naive=True, foresight=False),
+    "easy": Level("easy", targets=2, attack_squares=1, approach=3, shoot=3, withdraw=2, turn_facings=0,
+                  foresight=False, exact_plans=0),
+    "normal": Level("normal"),
+    "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
+                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4),
+}
+DIFFICULTIES = tuple(LEVELS)
+
+
+def level(name: str) -> Level:
+    from ..core.errors import RulesError
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise RulesError(f"unknown AI level {name!r}: use one of {', '.join(LEVELS)}") from None

@@ -1,0 +1,62 @@
+"""The naive level, the floor of the ladder: advance on the nearest foe and attack it.
+
+It asks the resolver only the plainest questions: may I attack this foe now (`Battle.check`),
+and where can I walk (the planner's search). No flanks, no charges, no caution.
+"""
+from __future__ import annotations
+
+from ..core.actions import Attack, EndTurn, Move
+from ..core.errors import RulesError
+from ..core.geometry import FACINGS, bearing_octant, grid_distance_ft
+from .decision import Plan
+
+
+def naive_decision(battle, figure_id: str) -> list[Plan]:
+    me = battle.figures[figure_id]
+    end = Plan((EndTurn(figure=figure_id),), "end the turn", kind="hold")
+    diag = battle.ruleset.diagonal
+    foes = sorted((f for f in battle.figures.values() if f.side != me.side and battle.able(f.id)),
+                  key=lambda f: (grid_distance_ft(diag, f.x - me.x, f.y - me.y), f.id))
+    if not foes:
+        return [end]
+    status = battle.status(figure_id)
+    declaring = battle.current_phase == "declare"
+    if not declaring and status.attacks_left > 0:
+        for foe in foes[:3]:
+            for weapon in dict.fromkeys(me.weapons):
+                attack = Attack(figure=figure_id, target=foe.id, weapon=None if weapon == me.ready_weapon else weapon)
+                if battle.check(attack) is None:
+                    return [Plan((attack, EndTurn(figure=figure_id)), f"attack the nearest foe, {foe.label}",
+                                 kind="attack", data={"target": foe.id}), end]
+    left = me.move_ft if declaring else status.movement_left_ft
+    if left < 5 or battle.state_of(figure_id).set_vs_charge:
+        return [end]
+    target = foes[0]
+    step = _step_toward(battle, me, target, left)
+    if step is None:
+        return [end]
+    sq, facing = step
+    move = Move(figure=figure_id, to=sq, mode="walk", facing=FACINGS[facing])
+    then = () if declaring else (Attack(figure=figure_id, target=target.id),)
+    return [Plan((move,) + then + (EndTurn(figure=figure_id),), f"advance on {target.label} to {sq[0]},{sq[1]}",
+                 kind="approach", end=(sq[0], sq[1], facing, me.altitude_ft), data={"target": target.id}), end]
+
+
+def _step_toward(battle, me, target, left: float):
+    """The reachable square nearest the target (cheapest among equals), facing it."""
+    try:
+        search = battle.positioning().search(me.id, "walk")
+    except RulesError:
+        return None
+    diag = battle.ruleset.diagonal
+    best = None
+    for sq, entry in search.entries().items():
+        if not entry.can_end or entry.cost_ft > left + 1e-9 or sq == target.pos:
+            continue
+        key = (grid_distance_ft(diag, sq[0] - target.x, sq[1] - target.y), entry.cost_ft, sq)
+        if best is None or key < best[0]:
+            best = (key, sq)
+    if best is None or best[1] == me.pos:
+        return None
+    sq = best[1]
+    return sq, bearing_octant(sq, target.pos)

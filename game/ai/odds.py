@@ -1,0 +1,126 @@
+"""What an attack is likely to do, read off the resolver's Breakdown (the one the roll uses).
+
+`Odds.of(battle, breakdown)` turns a Breakdown into the numbers the AI weighs: the chance to
+hit (Breakdown.chance() with the automatic results of the die: natural misses and hits, or the
+d100 ends), the damage a hit does (its dice, adds and multipliers, at least the ruleset's
+minimum, less the target's PROT on a d100 hit), the expected damage capped at the target's hit
+points and the chance to fell it. It decides no rule: every number comes from the Breakdown or
+from the ruleset's [attack] data that the roll reads too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..core.combat.breakdown import Breakdown
+from ..core.combat.dice import parse_dice
+
+
+@lru_cache(maxsize=4096)
+def _sums(count: int, sides: int) -> tuple[tuple[int, float], ...]:
+    """(total, probability) of count dice of `sides` faces."""
+    dist = {0: 1.0}
+    for _ in range(count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+@lru_cache(maxsize=8192)
+def damage_distribution(dice_text: str, add: int, multiplier: int, minimum: int, soak: int,
+                        doubled_maximum: bool) -> tuple[tuple[int, float], ...]:
+    """(damage, probability) of one hit: ((dice + add) x multiplier) at least `minimum`, less `soak`."""
+    dice = parse_dice(dice_text)
+    if doubled_maximum:
+        return ((max(0, 2 * (dice.maximum + add) - soak), 1.0),)
+    out: dict[int, float] = {}
+    for total, p in _sums(dice.count, dice.sides) if dice.count else ((0, 1.0),):
+        amount = max(minimum, (total + dice.bonus + add) * multiplier)
+        amount = max(0, amount - soak)
+        out[amount] = out.get(amount, 0.0) + p
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=4096)
+def _hit_chance(resolution: str, needed: int, auto_hit: bool, attack_rules: tuple) -> float:
+    """The chance to hit, face by face, with the die's automatic results."""
+    if auto_hit:
+        return 1.0
+    if resolution == "d100":
+        auto_miss_from, auto_hit_face, auto_critical, auto_grievous = attack_rules[2:]
+        hits = 0
+        for face in range(1, 101):
+            if auto_miss_from and face >= auto_miss_from:
+                continue
+            if face in (auto_hit_face, auto_critical, auto_grievous) and face:
+                hits += 1
+            elif face <= needed:
+                hits += 1
+        return hits / 100
+    natural_miss, natural_hit = attack_rules[:2]
+    hits = 0
+    for face in range(1, 21):
+        if natural_miss and face <= natural_miss:
+            continue
+        if (natural_hit and face >= natural_hit) or face >= needed:
+            hits += 1
+    return hits / 20
+
+
+def attack_rules(ruleset) -> tuple:
+    a = ruleset.section("attack")
+    return (a["natural_miss"], a["natural_hit"], a["auto_miss_from"], a["auto_hit"], a["auto_critical"],
+            a["auto_grievous"])
+
+
+@dataclass(frozen=True)
+class Odds:
+    breakdown: Breakdown
+    p_hit: float                               # one attack, automatic results included
+    damage: tuple[tuple[int, float], ...]      # (damage, probability) of one hit
+    attacks: int = 1
+
+    @classmethod
+    def of(cls, battle, bd: Breakdown, attacks: int = 1) -> "Odds":
+        rs = battle.ruleset
+        rules = attack_rules(rs)
+        needed = bd.target_number if bd.resolution == "d100" else bd.needed_on_die
+        p = _hit_chance(bd.resolution, needed, bool(bd.auto_hit), rules) if bd.allowed else 0.0
+        soak = 0
+        if bd.resolution == "d100":
+            # PROT soaks a d100 hit (critical hits aside); it is the target's, not in the Breakdown yet.
+            soak = max(0, battle.profile(bd.target)["prot"] - battle.state_of(bd.target).prot_lost)
+        dist = damage_distribution(bd.damage, sum(m.value for m in bd.damage_mods), bd.damage_multiplier,
+                                   rs.section("attack")["min_damage"], soak, bd.auto_hit == "helpless")
+        return cls(bd, p, dist, max(1, attacks))
+
+    @property
+    def allowed(self) -> bool:
+        return self.breakdown.allowed
+
+    @property
+    def mean_damage(self) -> float:
+        return sum(v * q for v, q in self.damage)
+
+    def expected(self, hp: float) -> float:
+        """Expected hit points taken from a target with `hp` left, over all the attacks."""
+        capped = sum(min(v, hp) * q for v, q in self.damage)
+        return min(hp, self.p_hit * capped * self.attacks)
+
+    def p_kill(self, hp: float) -> float:
+        """Chance that one of the attacks alone brings the target to 0 hit points."""
+        one = self.p_hit * sum(q for v, q in self.damage if v >= hp)
+        return 1 - (1 - one) ** self.attacks
+
+    def modifiers(self) -> list[tuple[str, str, int]]:
+        """(key, name, value on the roll) of every situational modifier; defense ones count against it."""
+        bd = self.breakdown
+        out = [(m.key, m.name, m.value) for m in bd.attack_mods if m.value and m.key != "ability"]
+        out += [(m.key, f"target {m.name}", -m.value) for m in bd.defense_mods if m.value]
+        return out
+
+
+__all__ = ["Odds", "damage_distribution", "attack_rules"]

@@ -1,0 +1,99 @@
+"""Every plan a figure might follow this turn, each scored: `generate(ctx, threats)`.
+
+| plan | when |
+| --- | --- |
+| attack from here (each weapon) | a foe is in reach or range |
+| move, then attack | squares within the move-and-attack allowance from which it strikes a foe |
+| charge | the resolver previews a legal charge |
+| set weapon against a charge | its weapon can be set and a foe has a charge lane onto it |
+| defend (each style of the ruleset) | it is engaged |
+| fighting withdrawal / disengage | it is engaged |
+| approach or reposition | it can move |
+| turn to face, or turn first and then move | it may still turn freely |
+| flee | morale has broken |
+| end the turn | always |
+"""
+from __future__ import annotations
+
+from ...core.actions import Turn
+from ...core.geometry import FACINGS, bearing_octant
+from ..context import Context
+from ..decision import Plan
+from ..threat import Threats, add_exposure
+from .attack import attack_here_plans, charge_plans, move_attack_plans
+from .movement import approach_plans, flee_plans, withdraw_plans
+from .stance import defend_plans, hold_plan, set_plans, turn_plans
+
+
+def generate(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    hold = hold_plan(ctx, threats)
+    out = [hold]
+    if not ctx.enemies:
+        return out
+    if ctx.routed:
+        return out + flee_plans(ctx, threats)
+    if ctx.can_attack or ctx.declaring:
+        out += attack_here_plans(ctx, threats)
+        if not ctx.acted and not ctx.declaring:
+            out += charge_plans(ctx, threats)
+    if not ctx.acted:
+        out += set_plans(ctx, threats, hold)
+        out += defend_plans(ctx, threats, hold)
+    if ctx.can_move:
+        if ctx.can_attack or ctx.declaring:
+            out += move_attack_plans(ctx, threats)
+        out += withdraw_plans(ctx, threats)
+        out += approach_plans(ctx, threats)
+    if not ctx.declaring and (ctx.moved == 0 or me.turning_ft == 0):
+        out += turn_plans(ctx, threats)
+    if ctx.can_move and me.turning_ft > 0 and ctx.moved == 0 and not ctx.acted and me.flyer == "none" \
+            and ctx.rs.section("facing")["stationary_turns_free"]:
+        out += turn_then_plans(ctx, threats)
+    return out
+
+
+def turn_then_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    """A figure with a turning distance turns freely before it moves: plans that start with a turn."""
+    me = ctx.me
+    wanted: list[int] = []
+    for e in ctx.ranked_targets()[:2]:
+        b = bearing_octant(me.pos, e.pos)
+        for f in (b, (b + 1) % 8, (b + 7) % 8):
+            if f != me.facing and f not in wanted:
+                wanted.append(f)
+    out = []
+    for f in wanted[: ctx.level.turn_facings]:
+        turned = ctx.with_facing(f)
+        turn = Turn(figure=me.id, facing=FACINGS[f])
+        sub = Threats(turned)
+        for plan in move_attack_plans(turned, sub) + charge_plans(turned, sub) + approach_plans(turned, sub):
+            plan.actions = (turn,) + tuple(plan.actions)
+            plan.label = f"turn {FACINGS[f]}, then {plan.label}"
+            plan.kind = "turn-" + plan.kind
+            out.append(plan)
+    return out
+
+
+def rescore_exactly(ctx: Context, threats: Threats, plans: list[Plan], sight_squares: int = 3) -> None:
+    """Replace the quick exposure of these plans with the exact one (every blow and shot the foes
+    could make at the square the plan ends on, the resolver's odds from where they would make it).
+    Archers' sight lines are drawn to the first `sight_squares` squares only."""
+    squares = ctx.cache.setdefault("sight squares", [])
+    for plan in plans:
+        plan.data["exact"] = True
+        if plan.end is None or plan.kind in ("defend",) or "exposure" not in plan.data:
+            continue
+        if plan.end[:2] not in squares and len(squares) < sight_squares:
+            squares.append(plan.end[:2])
+        exclude = {plan.data["target"]: plan.data.get("p_kill", 0.0)} if "target" in plan.data else None
+        v, parts = threats.exposure(plan.end, exact=True, exclude=exclude, set_spear=plan.kind == "set",
+                                    sight_lines=plan.end[:2] in squares)
+        delta = plan.data["exposure"] - v
+        if abs(delta) > 0.005:
+            plan.add("foes' blows where it ends, exactly", delta)
+        plan.data["exposure"] = v
+        plan.data["exposure_parts"] = parts
+
+
+__all__ = ["generate", "rescore_exactly", "add_exposure"]

@@ -1,0 +1,223 @@
+"""Plans that strike: attack from here, move then attack, charge.
+
+Squares to strike from are sorted cheaply first (arc on the target, height, other foes near,
+cost); only the best few per target get a path, parting shots and the resolver's odds from that
+square (`Battle.explain_attack(at=...)` through a hypothetical position).
+"""
+from __future__ import annotations
+
+from ...core.actions import Attack, Charge, EndTurn, Move
+from ...core.geometry import FACINGS, bearing_octant, relative_arc
+from ...core.moves.path import Step
+from ..context import Context
+from ..decision import Plan
+from ..odds import Odds
+from ..threat import Threats, add_exposure
+from .scoring import add_potential, cover_proxy, end_facing, score_attack, through_figures
+
+
+def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    out = []
+    archer = ctx.is_archer(me)
+    # Foes in reach (or, for an archer, the few best targets in range): each gets the resolver's odds.
+    near = [e for e in ctx.enemies if ctx.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft) <= max(
+        (ctx.reach_ft(me, w) for w in me.weapons if not ctx.weapon(w)["ranged"]), default=5) + 1e-9]
+    ranged = [w for w in me.weapons if ctx.weapon(w)["ranged"] or ctx.weapon(w)["thrown"]]
+    if ranged:
+        reach = max(ctx.long_range_ft(me) if archer else 0, *(float((ctx.weapon(w)["range_ft"] or [0])[-1]) for w in ranged))
+        far = [e for e in ctx.ranked_targets() if e not in near
+               and ctx.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft) <= reach][: ctx.level.targets]
+        near += far
+    for e in near:
+        odds = ctx.best_odds(me, e, after_move=ctx.moved > 0)
+        if odds is None:
+            continue
+        w = odds.breakdown.weapon
+        weapon = None if w == me.ready_weapon else w
+        label = f"attack {e.label}" + ("" if weapon is None else f" with {w}")
+        actions = (Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
+        if ctx.declaring:
+            # d100 declarations: stay put now, strike on the initiative number.
+            actions, label = (EndTurn(figure=me.id),), f"stay and strike {e.label} on its number"
+        plan = Plan(actions, label, kind="attack", end=(me.x, me.y, me.facing, me.altitude_ft))
+        score_attack(ctx, plan, e, odds)
+        v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
+        add_exposure(plan, v, parts)
+        if odds.breakdown.kind == "ranged":
+            add_potential(ctx, plan)
+        out.append(plan)
+    return out
+
+
+def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    budget = min(ctx.mode_budget("walk"), ctx.attack_budget)
+    if budget < 5:
+        return []
+    reach = ctx.search("walk", budget=ctx.mode_budget("walk"))
+    if reach is None:
+        return []
+    archer = ctx.is_archer(me)
+    my_reach = ctx.reach_ft(me)
+    out = []
+    targets = ctx.ranked_targets()[: min(ctx.level.targets, 3) if archer else ctx.level.targets]
+    for e in targets:
+        if archer:
+            cands = _shoot_squares(ctx, reach.entries, budget, e)[: max(2, ctx.level.shoot // 2)]
+        else:
+            cands = []
+            for sq, entry in reach.entries.items():
+                if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
+                    continue
+                alt = _attack_altitude(ctx, entry, sq, e, my_reach)
+                if alt is not None:
+                    cands.append((_attack_square_heuristic(ctx, sq, alt, e, entry.cost_ft), sq, alt, entry))
+            cands.sort(key=lambda c: (-c[0], c[1]))
+            cands = cands[: ctx.level.attack_squares]
+        for _h, sq, alt, entry in cands:
+            plan = _move_attack_plan(ctx, threats, reach, sq, alt, entry, e)
+            if plan is not None:
+                out.append(plan)
+    return out
+
+
+def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
+    alts = sorted(entry.altitudes) if entry.altitudes else [0]
+    for alt in sorted(alts, key=lambda a: abs(a - e.altitude_ft)):
+        if ctx.dist(sq, alt, e.pos, e.altitude_ft) <= reach and \
+                ctx.positioning.sight_map.clear_line(sq, e.pos, alt, e.altitude_ft):
+            return alt
+    return None
+
+
+def _attack_square_heuristic(ctx: Context, sq, alt, e, cost: float) -> float:
+    """A cheap first sort of squares to strike e from: its back and flanks, height, no other foes near."""
+    mods = ctx.rs.section("modifiers")
+    arc = relative_arc(e.pos, e.facing, sq)
+    h = 0.0
+    if arc in mods["rear_arcs"]:
+        h += 2 * (mods["rear_bonus"] or 0.5)
+    elif arc in mods["flank_arcs"]:
+        h += 2 * (mods["flank_bonus"] or 0.5)
+    if mods["flank_by_opposite_ally"]:
+        here = bearing_octant(e.pos, sq)
+        if any(ctx.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= 5 and (bearing_octant(e.pos, a.pos) - here) % 8 == 4
+               for a in ctx.allies):
+            h += 2
+    diff = ctx.height(sq, alt) - ctx.height(e.pos, e.altitude_ft)
+    h += 0.1 * max(-10, min(10, diff))
+    for o in ctx.enemies:
+        if o.id != e.id and ctx.flat(o.pos, sq) <= ctx.reach_ft(o):
+            h -= 1.5
+    return h - cost / 100
+
+
+def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) -> Plan | None:
+    me = ctx.me
+    flyer = me.flyer != "none"
+    facing = end_facing(ctx, sq, entry.facings, e, alt)
+    path = reach.path_to(sq, facing, alt if flyer else None) or reach.path_to(sq, None, alt if flyer else None)
+    if path is None or through_figures(ctx, path):
+        return None
+    end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
+    me_there = ctx.placed(end)
+    odds = ctx.best_odds(me_there, e, placed=(me_there,), after_move=True)
+    if odds is None:
+        return None
+    w = odds.breakdown.weapon
+    weapon = None if w == me.ready_weapon else w
+    ranged = odds.breakdown.kind == "ranged"
+    move = Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]], altitude_ft=end[3] if flyer else None)
+    actions = (move, Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
+    label = f"move to {sq[0]},{sq[1]} and {'shoot' if ranged else 'attack'} {e.label}"
+    if ctx.declaring:
+        actions = (move, EndTurn(figure=me.id))
+        label = f"declare a move to {sq[0]},{sq[1]} to {'shoot' if ranged else 'strike'} {e.label}"
+    plan = Plan(actions, label, kind="move-attack", end=end, data={"cost_ft": path.total_ft, "path": path})
+    score_attack(ctx, plan, e, odds)
+    threats.parting_cost(path.steps, "walk", plan)
+    if path.stall:
+        plan.add("stalls (flies too little)", -1.5)
+    v, parts = threats.exposure(end, exclude={e.id: plan.data["p_kill"]})
+    add_exposure(plan, v, parts)
+    if ranged:
+        add_potential(ctx, plan)
+    return plan
+
+
+def _shoot_squares(ctx: Context, entries, budget, e):
+    """Squares to shoot e from: in range, away from melee, near cover. Cheap first sort."""
+    me = ctx.me
+    bands = list(ctx.weapon(me.ready_weapon)["range_ft"] or [60])
+    cands = []
+    for sq, entry in entries.items():
+        if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
+            continue
+        d = ctx.flat(sq, e.pos)
+        if d > bands[-1] or d <= 5:
+            continue
+        h = -0.5 * bands.index(next(b for b in bands if d <= b))
+        h += cover_proxy(ctx, sq) * 0.7
+        for o in ctx.enemies:
+            if ctx.is_archer(o):
+                continue
+            od = ctx.flat(o.pos, sq)
+            if od <= ctx.strike_budget(o) + ctx.reach_ft(o):
+                h -= 2.0 if od <= 10 else 1.0
+        h -= entry.cost_ft / 200
+        alt = max(entry.altitudes) if entry.altitudes and me.flyer != "none" else 0
+        cands.append((h, sq, alt, entry))
+    cands.sort(key=lambda c: (-c[0], c[1]))
+    return cands
+
+
+def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    if not ctx.rs.section("charge")["allowed"] or ctx.moved > 0:
+        return []
+    out = []
+    live = ctx.me is ctx.battle.figures[me.id]
+    for e in ctx.ranked_targets()[: max(3, ctx.level.targets)]:
+        action = Charge(figure=me.id, target=e.id)
+        if live:
+            # The resolver's own answer: the lane it would run, the parting shots, the odds from its end.
+            preview = ctx.battle.preview(action)
+            if not preview.allowed or preview.breakdown is None or not preview.breakdown.allowed:
+                continue
+            steps, shots = preview.planned.path.steps, preview.planned.parting_shots
+            end = preview.planned.path.end
+            spot = (end.x, end.y, end.facing, end.altitude_ft)
+            odds = Odds.of(ctx.battle, preview.breakdown, 1)
+        else:
+            # Turned first (a plan that starts with a turn): the lane from the new facing.
+            lane = ctx.view((me,)).positioning().charge_lane(me.id, e.id)
+            if not lane.legal or not lane.squares:
+                continue
+            heading = bearing_octant(me.pos, e.pos)
+            spot = (lane.squares[-1][0], lane.squares[-1][1], heading, me.altitude_ft)
+            steps, shots = _lane_steps(me, lane.squares, heading), None
+            odds = ctx.odds(ctx.placed(spot), e, placed=(ctx.placed(spot),), charge=True)
+            if not odds.allowed:
+                continue
+        me_there = ctx.placed(spot)
+        plan = Plan((action, EndTurn(figure=me.id)), f"charge {e.label}", kind="charge", end=spot)
+        score_attack(ctx, plan, e, odds, "charge: ")
+        threats.parting_cost(steps, "charge", plan, shots=shots)
+        if ctx.battle.state_of(e.id).set_vs_charge:
+            back = ctx.odds(e, me_there, placed=(me_there,), set_vs_charge=True)
+            if back.allowed:
+                plan.add(f"{e.label}'s set {e.ready_weapon} strikes the charger",
+                         -back.expected(ctx.hp(me)) * ctx.hp_worth(me))
+        v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
+        add_exposure(plan, v, parts)
+        out.append(plan)
+    return out
+
+
+def _lane_steps(fig, squares, heading: int):
+    """Planner steps along a charge lane (enough for Engagement.parting_shots)."""
+    steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "")]
+    for i, (x, y) in enumerate(squares, start=1):
+        steps.append(Step(x, y, heading, fig.altitude_ft, 5, 5 * i, "step", "", ""))
+    return steps

@@ -1,0 +1,186 @@
+"""Plans that move without striking: withdraw from melee, approach or reposition, flee."""
+from __future__ import annotations
+
+from ...core.actions import Disengage, EndTurn, Move
+from ...core.geometry import FACINGS
+from ..context import Context
+from ..decision import Plan
+from ..threat import Threats, add_exposure
+from .scoring import add_potential, cover_proxy, end_facing, through_figures
+
+APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
+
+
+def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    engaged = [e for e in ctx.enemies if ctx.engagement.in_zone(me, e)]
+    if not engaged:
+        return []
+    out = []
+    styles = list(ctx.rs.section("disengage")["styles"])
+    modes = []
+    if ctx.rs.section("parting_shots")["withdrawal_avoids"]:
+        modes.append(("withdraw", None))
+    for style in styles:
+        modes.append(("walk" if style in ("retreat", "withdraw") else "withdraw" if style == "fighting" else "run", style))
+    if not modes:
+        modes.append(("walk", None))
+    for mode, style in modes:
+        budget = ctx.mode_budget(mode)
+        if budget < 5:
+            continue
+        reach = ctx.search(mode, budget=budget)
+        if reach is None:
+            continue
+        cands = []
+        for sq, entry in reach.entries.items():
+            if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
+                continue
+            threat = sum(1 for e in ctx.enemies
+                         if ctx.flat(e.pos, sq) <= ctx.reach_ft(e) + (0 if e in engaged else ctx.strike_budget(e)))
+            cands.append((-threat + cover_proxy(ctx, sq) * 0.3 + entry.cost_ft / 100, sq, entry))
+        cands.sort(key=lambda c: (-c[0], c[1]))
+        for _h, sq, entry in cands[: ctx.level.withdraw]:
+            path = reach.path_to(sq, end_facing(ctx, sq, entry.facings)) or reach.path_to(sq)
+            if path is None:
+                continue
+            end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
+            if style is None:
+                action = Move(figure=me.id, to=sq, mode=mode, facing=FACINGS[end[2]] if mode != "withdraw" else None)
+                label = f"{'fighting withdrawal' if mode == 'withdraw' else 'step back'} to {sq[0]},{sq[1]}"
+            else:
+                action = Disengage(figure=me.id, to=sq, style=style)
+                label = f"disengage ({style}) to {sq[0]},{sq[1]}"
+            plan = Plan((action, EndTurn(figure=me.id)), label, kind="withdraw", end=end, data={"path": path})
+            cost = threats.parting_cost(path.steps, mode if style != "retreat" else "walk", plan)
+            if style == "retreat" and cost:
+                # odnd: winning the opposed d6 roll avoids the free attack about half the time.
+                plan.add("opposed retreat roll may avoid it", cost * 0.45)
+            if style == "hasty":
+                plan.add("hasty: worse defense this round", -0.3)
+            v, parts = threats.exposure(end)
+            add_exposure(plan, v, parts)
+            add_potential(ctx, plan)
+            if ctx.is_archer(me):
+                plan.add("archer out of melee", 0.8)
+            out.append(plan)
+    return out
+
+
+def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    out = []
+    archer = ctx.is_archer(me)
+    modes = ["walk"]
+    if not archer and me.flyer == "none" and not ctx.walk_only:
+        for mode in ("jog", "run"):
+            if ctx.mode_ok(mode) and ctx.planner.params(me, mode).budget_ft > ctx.planner.params(me, "walk").budget_ft:
+                modes.append(mode)
+                break
+    target = ctx.ranked_targets()[0]
+    engaged = [e for e in ctx.enemies if ctx.engagement.in_zone(me, e)]
+    flyer = me.flyer != "none"
+    for mode in modes:
+        budget = ctx.mode_budget(mode)
+        if budget < 5:
+            continue
+        reach = ctx.search(mode, budget=budget)
+        if reach is None:
+            continue
+        usable = [(sq, entry) for sq, entry in reach.entries.items()
+                  if sq != me.pos and entry.can_end and entry.cost_ft <= budget + 1e-9]
+        if len(usable) > APPROACH_PRESORT:
+            # Cheap first cut: melee wants to be near the target, archers near their range and cover.
+            if archer:
+                rng = (ctx.weapon(me.ready_weapon)["range_ft"] or [60])[0]
+                usable.sort(key=lambda it: (abs(ctx.flat(it[0], target.pos) - rng) - 5 * cover_proxy(ctx, it[0]), it[0]))
+            else:
+                usable.sort(key=lambda it: (ctx.flat(it[0], target.pos), it[0]))
+            usable = usable[:APPROACH_PRESORT]
+        cands = []
+        for sq, entry in usable:
+            alts = [0]
+            if flyer and entry.altitudes:
+                alts = sorted({max(entry.altitudes), min(entry.altitudes)})
+            for alt in alts:
+                cands.append((_approach_heuristic(ctx, sq, alt, target, archer), sq, alt, entry))
+        cands.sort(key=lambda c: (-c[0], c[1], c[2]))
+        for _h, sq, alt, entry in cands[: ctx.level.shoot if archer else ctx.level.approach]:
+            facing = end_facing(ctx, sq, entry.facings, None, alt)
+            path = reach.path_to(sq, facing, alt if flyer else None) or reach.path_to(sq, None, alt if flyer else None)
+            if path is None or through_figures(ctx, path):
+                continue
+            end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
+            action = Move(figure=me.id, to=sq, mode=mode, facing=FACINGS[end[2]], altitude_ft=end[3] if flyer else None)
+            what = "run" if mode == "run" else "jog" if mode == "jog" else "move"
+            plan = Plan((action, EndTurn(figure=me.id)), f"{what} to {sq[0]},{sq[1]}" + (f" at {end[3]} ft" if flyer else ""),
+                        kind="approach", end=end, data={"path": path})
+            threats.parting_cost(path.steps, mode, plan)
+            if path.stall:
+                plan.add("stalls (flies too little)", -1.5)
+            v, parts = threats.exposure(end)
+            add_exposure(plan, v, parts)
+            add_potential(ctx, plan)
+            if engaged and not archer:
+                plan.add("leaves a fight without striking", -0.3)
+            if flyer and end[3] >= 15:
+                plan.add("out of reach aloft", 0.1)
+            out.append(plan)
+    return out
+
+
+def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
+    d = ctx.flat(sq, target.pos)
+    h = 0.0
+    if archer:
+        bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [60])
+        medium = bands[min(1, len(bands) - 1)]
+        h -= 0 if d <= medium else (d - medium) / 10
+        h += cover_proxy(ctx, sq)
+    else:
+        h -= d / 5
+    for o in ctx.enemies:
+        od = ctx.flat(o.pos, sq)
+        reach = ctx.reach_ft(o)
+        if od <= reach:
+            h -= 3
+        elif archer and od <= ctx.strike_budget(o) + reach:
+            h -= 1.5
+    h += 0.05 * float(ctx.battle.map.elevation_ft[sq[1], sq[0]])
+    if ctx.me.flyer != "none" and alt:
+        reach = max((ctx.reach_ft(o) for o in ctx.enemies if not ctx.is_archer(o)), default=5)
+        h += 3.0 if alt > reach + 5 else 0.02 * alt
+    return h
+
+
+def flee_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    mode = "run" if ctx.mode_ok("run") and ctx.mode_budget("run") >= 5 else "walk"
+    budget = ctx.mode_budget(mode)
+    reach = ctx.search(mode, budget=budget)
+    if reach is None:
+        return []
+    bm = ctx.battle.map
+    cands = []
+    for sq, entry in reach.entries.items():
+        if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
+            continue
+        nearest = min(ctx.dist(sq, 0, e.pos, e.altitude_ft) for e in ctx.enemies)
+        edge = min(sq[0], sq[1], bm.width - 1 - sq[0], bm.height - 1 - sq[1])
+        cands.append((nearest / 5 - edge * 0.5, sq, entry))
+    cands.sort(key=lambda c: (-c[0], c[1]))
+    out = []
+    for h, sq, _entry in cands[:3]:
+        path = reach.path_to(sq)
+        if path is None:
+            continue
+        edge = sq[0] in (0, bm.width - 1) or sq[1] in (0, bm.height - 1)
+        move = Move(figure=me.id, to=sq, mode=mode, exit=edge)
+        plan = Plan((move, EndTurn(figure=me.id)), f"flee {'off the map at' if edge else 'to'} {sq[0]},{sq[1]}",
+                    kind="flee", end=(sq[0], sq[1], path.end.facing, path.end.altitude_ft))
+        if edge:
+            plan.add("leaves the battle", 1.0)
+        plan.add("morale broken: flee", 5.0 + h * 0.1)
+        threats.parting_cost(path.steps, mode, plan)
+        out.append(plan)
+    return out

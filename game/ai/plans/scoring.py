@@ -1,0 +1,115 @@
+"""Scoring pieces every kind of plan shares: the worth of an attack (split by the modifiers the
+resolver lists), the worth of where a plan ends for next round, and cheap first sorts."""
+from __future__ import annotations
+
+from ...core.geometry import bearing_octant, turn_octants
+from ..context import Context
+from ..decision import Plan
+from ..odds import Odds
+
+TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
+PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weighs x1 until round 3, then grows
+
+
+def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -> None:
+    """Value of the attack, split into what each modifier the resolver lists adds and the rest."""
+    step = 100 if odds.breakdown.resolution == "d100" else 20
+    unit = odds.mean_damage * odds.attacks * ctx.hp_worth(target)
+    total = ctx.damage_value(target, odds)
+    shares = 0.0
+    mods = odds.modifiers()
+    plan.data["modifier_keys"] = [key for key, _name, _v in mods]
+    for _key, name, v in mods:
+        share = (v / step) * unit
+        plan.add(f"{name} {v:+d}", share)
+        shares += share
+    hp, hp_max = ctx.hp(target), ctx.hp_max(target)
+    wounded = f" (wounded {hp:g}/{hp_max:g})" if hp < hp_max else ""
+    p_kill = odds.p_kill(hp)
+    plan.add(f"{what}{odds.p_hit:.0%} to hit {target.label}, {p_kill:.0%} to fell it{wounded}", total - shares)
+    plan.data.update(target=target.id, p_kill=p_kill, p_hit=odds.p_hit, expected=odds.expected(hp))
+    plan.add("strikes this turn", TEMPO)
+    friends = odds.breakdown.friends_in_melee
+    if friends and odds.breakdown.kind == "ranged":
+        plan.add("may hit a friend in the melee", -friendly_fire_cost(ctx, odds, friends))
+
+
+def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
+    """A missile that misses into a melee may strike a friend (the ruleset's into-melee rule)."""
+    rules = ctx.rs.section("modifiers")
+    how = rules["into_melee"]
+    miss = 1 - odds.p_hit
+    if how == "margin":
+        share = min(miss, rules["into_melee_margin"] / 20)
+    elif how == "reroll-allies":
+        share = miss * 0.5
+    elif how == "none":
+        share = 0.0
+    else:
+        share = miss * 0.3
+    friend = ctx.active.get(friends[0])
+    return share * odds.mean_damage * (ctx.hp_worth(friend) if friend else 0.5)
+
+
+def pressure(ctx: Context) -> float:
+    """The longer a battle goes, the more closing in is worth: stand-offs do not last."""
+    return min(PRESSURE_MAX, 1 + max(0, ctx.round - PRESSURE_FROM) / PRESSURE_EVERY)
+
+
+def add_potential(ctx: Context, plan: Plan) -> None:
+    """Worth of where the plan ends for next round: foes it can strike then, closeness, high ground."""
+    x, y, _facing, alt = plan.end
+    if not ctx.enemies:
+        return
+    nearest = min(ctx.flat((x, y), e.pos) for e in ctx.enemies)
+    best = 0.0
+    if ctx.is_archer(ctx.me):
+        bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [50, 100])
+        medium = bands[min(1, len(bands) - 1)]
+        if any(ctx.dist((x, y), alt, e.pos, e.altitude_ft) <= medium for e in ctx.enemies):
+            best = 0.3
+        plan.add("distance from the nearest foe", min(nearest, 40) / 40 * 0.6)
+    else:
+        if nearest <= ctx.strike_budget(ctx.me) + ctx.reach_ft(ctx.me):
+            best = 0.3
+        plan.add("closing in", -0.01 * pressure(ctx) * nearest)
+    if best:
+        plan.add("can strike next round", best * 0.5)
+    elev = float(ctx.battle.map.elevation_ft[y, x])
+    if elev and ctx.rs.section("modifiers")["higher_bonus"]:
+        plan.add("high ground", 0.02 * min(elev, 20))
+
+
+def end_facing(ctx: Context, sq, entry_facings, prefer=None, alt: int = 0) -> int:
+    """Facing to end with: toward the target, else toward the nearest foe."""
+    options = list(entry_facings) if entry_facings else [ctx.me.facing]
+    if prefer is None and ctx.enemies:
+        prefer = min(ctx.enemies, key=lambda e: (ctx.dist(sq, alt, e.pos, e.altitude_ft), e.id))
+    if prefer is None:
+        return options[0]
+    want = bearing_octant(sq, prefer.pos)
+    costs = entry_facings if isinstance(entry_facings, dict) else {}
+    return min(options, key=lambda f: (turn_octants(f, want), costs.get(f, 0), f))
+
+
+def cover_proxy(ctx: Context, sq) -> float:
+    """How much hard cover stands next to a square, and its concealment (a cheap first sort only)."""
+    bm = ctx.battle.map
+    x, y = sq
+    total = 0.0
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if (dx or dy) and bm.in_bounds(x + dx, y + dy):
+                c = int(bm.cover[y + dy, x + dx])
+                if c:
+                    total += c / 4
+    total += int(bm.concealment[y, x]) / 4
+    return min(total, 2.0)
+
+
+def through_figures(ctx: Context, path) -> bool:
+    """Moves that unfold over segments (d100 rules) stop at any occupied square, friends too."""
+    if not ctx.rs.section("round")["segments"]:
+        return False
+    occupied = {f.pos for f in ctx.active.values() if f.id != ctx.me.id}
+    return any((st.x, st.y) in occupied for st in path.steps[1:])

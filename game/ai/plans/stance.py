@@ -1,0 +1,108 @@
+"""Plans that stay put: end the turn here, set a weapon against a charge, defend, turn to face.
+
+A stance's worth is read from the resolver by taking it on a copy of the battle
+(`Battle.clone()`, the stance applied there) and asking what the foes' attacks would be then.
+"""
+from __future__ import annotations
+
+from ...core.actions import Defend, EndTurn, SetAgainstCharge, Turn
+from ...core.geometry import FACINGS, bearing_octant
+from ..context import Context
+from ..decision import Plan
+from ..threat import Threats, add_exposure
+from .scoring import TEMPO, add_potential
+
+
+def hold_plan(ctx: Context, threats: Threats) -> Plan:
+    me = ctx.me
+    plan = Plan((EndTurn(figure=me.id),), "end the turn here", kind="hold", end=(me.x, me.y, me.facing, me.altitude_ft))
+    v, parts = threats.exposure(plan.end)
+    add_exposure(plan, v, parts)
+    add_potential(ctx, plan)
+    return plan
+
+
+def with_stance(ctx: Context, action):
+    """A copy of the battle with the stance taken, or None if the resolver refuses it."""
+    key = ("stance", action)
+    if key not in ctx.cache:
+        twin = None
+        if ctx.battle.check(action) is None:
+            twin = ctx.battle.clone()
+            twin.rng.seed(ctx.rng.random())          # never the real dice to come
+            twin.apply(action)
+        ctx.cache[key] = twin
+    return ctx.cache[key]
+
+
+def set_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
+    me = ctx.me
+    if not ctx.weapon(me.ready_weapon)["set"] or ctx.state.set_vs_charge or not ctx.rs.section("charge")["allowed"]:
+        return []
+    here = ctx.placed(hold.end)
+    lanes = [(e, lane) for e in ctx.enemies if (lane := threats.lane_onto(e, here))]
+    if not lanes:
+        return []
+    plan = Plan((SetAgainstCharge(figure=me.id), EndTurn(figure=me.id)),
+                f"set {me.ready_weapon} against a charge", kind="set", end=hold.end)
+    mult = ctx.rs.section("modifiers")["set_damage_multiplier"]
+    for e, lane in lanes:
+        end_sq = lane.squares[-1]
+        charger = e.moved_to(end_sq[0], end_sq[1], bearing_octant(e.pos, me.pos))
+        odds = ctx.odds(me, charger, placed=(charger,), set_vs_charge=True)
+        if not odds.allowed:
+            continue
+        likely = 0.8 if ctx.weapon(e.ready_weapon)["charge"] else 0.5
+        plan.add(f"{e.label} has a charge lane onto it: set {me.ready_weapon} x{mult}", likely * ctx.damage_value(e, odds))
+        if ctx.rs.section("modifiers")["set_strikes_first"]:
+            plan.add("set weapon strikes first", likely * odds.p_kill(ctx.hp(e)) * ctx.threat_rate(e))
+    v, parts = threats.exposure(hold.end, set_spear=True)
+    add_exposure(plan, v, parts)
+    return [plan]
+
+
+def defend_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
+    me = ctx.me
+    if not any(ctx.engagement.in_zone(me, e) for e in ctx.enemies):
+        return []
+    out = []
+    base, _ = threats.exposure(hold.end, exact=True)
+    for d in ctx.rs.data["defenses"]:
+        if d["formula"] == "trade":
+            continue
+        action = Defend(figure=me.id, style=d["style"])
+        twin = with_stance(ctx, action)
+        if twin is None:
+            continue
+        can_attack = bool(d["can_attack"])
+        # A style that still allows an attack is declared first; the attack is chosen after.
+        actions = (action,) + (() if can_attack else (EndTurn(figure=me.id),))
+        plan = Plan(actions, f"defend ({d['style']})", kind="defend", end=hold.end, data={"exact": True})
+        v, parts = threats.exposure(hold.end, exact=True, battle=twin)
+        add_exposure(plan, base, parts)
+        plan.add(f"{d['style']}: attacks on it fare worse", base - v)
+        if not can_attack:
+            plan.add("gives up its attack", -0.2 - TEMPO)
+        elif d["attack_penalty"]:
+            plan.add(f"attacks at {int(d['attack_penalty']):+d}", 0.05 * int(d["attack_penalty"]))
+        out.append(plan)
+    return out
+
+
+def turn_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    me = ctx.me
+    near = sorted(ctx.enemies, key=lambda e: (ctx.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft), e.id))[:2]
+    out = []
+    seen = {me.facing}
+    for e in near:
+        f = bearing_octant(me.pos, e.pos)
+        if f in seen:
+            continue
+        seen.add(f)
+        plan = Plan((Turn(figure=me.id, facing=FACINGS[f]), EndTurn(figure=me.id)), f"turn to face {e.label}",
+                    kind="turn", end=(me.x, me.y, f, me.altitude_ft))
+        v, parts = threats.exposure(plan.end)
+        add_exposure(plan, v, parts)
+        add_potential(ctx, plan)
+        out.append(plan)
+    return out

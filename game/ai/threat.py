@@ -1,0 +1,234 @@
+"""What the foes are likely to do to a figure where a plan leaves it, before its next turn.
+
+Every number is the resolver's: a melee foe strikes from the square it would come from (a
+hypothetical position, `Battle.hypothetical`, so facing, flanks, crowding and high ground count
+as the roll would count them), a foe with a legal charge lane (`Positioning.charge_lane` in that
+position) charges, an archer shoots through the cover the resolver finds, and parting shots are
+the ones `Engagement.parting_shots` names for the path. Damage taken weighs CAUTION of damage
+dealt: battles are won by striking.
+
+Exposure comes in two grades. Quick sizes each foe up by what it deals a round (the resolver's
+odds from beside its nearest foe, once a round) when it can reach the square: it spares a
+Breakdown and a sight line per foe and candidate square. Exact asks the resolver for every blow
+from where it would be struck, and takes the plan's stance on a copy of the battle. The best few
+plans are re-scored exactly before the choice.
+"""
+from __future__ import annotations
+
+from ..core.combat.reach import melee_weapon
+from ..core.geometry import DIRECTION_DELTAS, bearing_octant, combine_vertical_ft
+from ..core.moves.charge import bresenham, charge_limits
+from .context import Context, Spot
+from .decision import Plan
+
+CAUTION = 0.7             # damage taken weighs this much against damage dealt
+CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
+BUSY_WEIGHT = 0.6         # a melee foe already fighting one of my friends may not turn on me
+CHARGE_LIKELY = 0.8       # a foe with a charge lane onto me does not always take it
+CHARGE_QUICK = 1.5        # a charge hits harder than a plain blow (quick grade; exact reads the odds)
+
+
+def approach_square(frm, to):
+    """The square beside `to` on the side `frm` comes from."""
+    dx, dy = DIRECTION_DELTAS[bearing_octant(to, frm)]
+    return (to[0] + dx, to[1] + dy)
+
+
+class Threats:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._cache: dict = {}
+
+    # ----- exposure -----
+    def exposure(self, end: Spot, *, exact: bool = False, exclude: dict | None = None, set_spear: bool = False,
+                 battle=None, sight_lines: bool = True) -> tuple[float, list]:
+        """Value lost to foes' likely attacks before my next turn, standing at `end`.
+
+        `battle` is a copy with the plan's stance taken (defend, set); `exclude` maps a foe id to the
+        chance it is felled first (the plan's own target)."""
+        key = (end, exact, tuple(sorted((exclude or {}).items())), set_spear, id(battle))
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        ctx = self.ctx
+        me_there = ctx.placed(end)
+        worth = ctx.hp_worth(ctx.me)
+        total, parts = 0.0, []
+        for e in ctx.enemies:
+            weight = 1.0 - (exclude or {}).get(e.id, 0.0)
+            if weight <= 0:
+                continue
+            precise = exact and (sight_lines or not ctx.is_archer(e))
+            fkey = ("foe", e.id, end, precise, set_spear, id(battle))
+            dmg = self._cache.get(fkey)
+            if dmg is None:
+                dmg = self.foe_threat(e, me_there, exact=precise, battle=battle)
+                if not set_spear:
+                    dmg = max(dmg, self.charge_threat(e, me_there, exact=precise, battle=battle))
+                self._cache[fkey] = dmg
+            if dmg <= 0:
+                continue
+            if not ctx.is_archer(e) and any(ctx.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= ctx.reach_ft(e)
+                                            for a in ctx.allies):
+                weight *= BUSY_WEIGHT
+            v = dmg * weight * worth * CAUTION
+            total += v
+            parts.append((e.label, v))
+        credit = self.closing_reach_credit(me_there, exclude)
+        if credit:
+            total -= credit
+            parts.append(("reach strikes a closing foe", -credit))
+        got = self._cache[key] = (total, parts)
+        return got
+
+    def foe_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
+        """Expected damage foe e could do to me at me_there next round."""
+        ctx = self.ctx
+        hp = ctx.hp(ctx.me)
+        if ctx.is_archer(e):
+            if ctx.dist(e.pos, e.altitude_ft, me_there.pos, me_there.altitude_ft) > ctx.long_range_ft(e) + ctx.strike_budget(e):
+                return 0.0
+            if not exact:
+                # Sized up without a sight line: what it deals a round (the best plans are re-scored exactly).
+                return min(hp, ctx.threat_rate(e))
+            odds = ctx.odds(e, me_there, placed=(me_there,), battle=battle)
+            return odds.expected(hp) if odds.allowed else 0.0
+        reach = ctx.reach_ft(e)
+        horiz = ctx.flat(me_there.pos, e.pos)
+        dz = 0 if e.flyer != "none" else ctx.height(me_there.pos, me_there.altitude_ft) - ctx.height(e.pos, e.altitude_ft)
+        diag = ctx.rs.diagonal
+        scale = 1.0
+        if combine_vertical_ft(diag, max(0.0, horiz - ctx.strike_budget(e)), dz) > reach:
+            if combine_vertical_ft(diag, max(0.0, horiz - e.move_ft * 2), dz) > reach:
+                return 0.0
+            scale = CLOSING_WEIGHT
+        if not exact:
+            return min(hp, ctx.threat_rate(e)) * scale
+        # It strikes from the side it comes from, facing me.
+        src = e.pos if horiz <= reach else approach_square(e.pos, me_there.pos)
+        if not ctx.battle.map.in_bounds(*src) or ctx.battle.map.blocks_move[src[1], src[0]]:
+            src = e.pos
+        mover = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos)) if src != e.pos else e
+        odds = ctx.odds(mover, me_there, placed=(me_there, mover) if mover is not e else (me_there,),
+                        after_move=src != e.pos, battle=battle)
+        # Out of reach from there (a wall, a ledge) it may still find a way: count it, a little less.
+        got = odds.expected(hp) if odds.allowed else 0.5 * odds.breakdown.chance() * odds.mean_damage
+        return got * scale
+
+    def lane_onto(self, e, me_there, battle=None):
+        """Foe e's legal charge lane onto me standing at me_there (it may face me first where the
+        ruleset lets a figure turn freely before it moves), or None."""
+        ctx = self.ctx
+        if not self._lane_likely(e, me_there):
+            return None
+        if ctx.rs.section("facing")["stationary_turns_free"]:
+            e = e.moved_to(e.x, e.y, bearing_octant(e.pos, me_there.pos))
+        key = ("lane", e.id, e.facing, me_there.pos, me_there.altitude_ft, id(battle))
+        if key not in self._cache:
+            view = (battle or ctx.battle).hypothetical(me_there, e)
+            got = view.positioning().charge_lane(e.id, ctx.me.id)
+            self._cache[key] = got if got.legal and got.squares else None
+        return self._cache[key]
+
+    def charge_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
+        """Expected damage of foe e charging me at me_there, if it has a legal lane (0 if not)."""
+        ctx = self.ctx
+        if not exact:
+            if not self._lane_likely(e, me_there):
+                return 0.0
+            return min(ctx.hp(ctx.me), ctx.threat_rate(e) * CHARGE_QUICK) * CHARGE_LIKELY
+        lane = self.lane_onto(e, me_there, battle)
+        if lane is None:
+            return 0.0
+        end = lane.squares[-1]
+        charger = e.moved_to(end[0], end[1], bearing_octant(e.pos, me_there.pos))
+        odds = ctx.odds(charger, me_there, placed=(me_there, charger), charge=True, battle=battle)
+        return odds.expected(ctx.hp(ctx.me)) * CHARGE_LIKELY if odds.allowed else 0.0
+
+    def _lane_likely(self, e, me_there) -> bool:
+        """A cheap first look at a charge lane: allowed, within its limits, a straight clear line."""
+        ctx = self.ctx
+        ch = ctx.rs.section("charge")
+        if not ch["allowed"] or ctx.is_archer(e):
+            return False
+        if ch["requires_charge_weapon"] and not ctx.weapon(e.ready_weapon)["charge"]:
+            return False
+        least, most, _ = charge_limits(ctx.rs, e)
+        d = ctx.flat(me_there.pos, e.pos)
+        return least <= d <= most + 10 and self._open_line(e, me_there)
+
+    def _open_line(self, e, me_there) -> bool:
+        """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
+        ctx = self.ctx
+        bm = ctx.battle.map
+        taken = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
+        for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
+            if bm.blocks_move[y, x] or (x, y) in taken:
+                return False
+        return True
+
+    def closing_reach_credit(self, me_there, exclude) -> float:
+        """bfrpg/ch17: a longer-reach weapon strikes a foe closing into its reach first."""
+        ctx = self.ctx
+        if not ctx.rs.section("round")["reach_attacks_closing_foe"]:
+            return 0.0
+        mine = ctx.reach_ft(me_there)
+        if mine <= 5 or ctx.is_archer(me_there):
+            return 0.0
+        best = 0.0
+        for e in ctx.enemies:
+            if (exclude or {}).get(e.id, 0.0) >= 1 or ctx.is_archer(e) or ctx.reach_ft(e) >= mine:
+                continue
+            d = ctx.flat(me_there.pos, e.pos)
+            if d <= mine or d > ctx.strike_budget(e) + ctx.reach_ft(e):
+                continue
+            src = approach_square(e.pos, me_there.pos)
+            e_there = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos))
+            odds = ctx.odds(me_there, e_there, placed=(me_there, e_there))
+            best = max(best, 0.5 * ctx.damage_value(e, odds) if odds.allowed else 0.0)
+        return best
+
+    # ----- parting shots along a path -----
+    def parting_cost(self, steps, mode: str, plan: Plan, shots=None) -> float:
+        """Value lost to the parting shots the path draws (the resolver's Engagement names them;
+        `shots` when a preview already did)."""
+        ctx = self.ctx
+        if len(steps) < 2:
+            return 0.0
+        figures = list(ctx.positioning.figures)
+        eng = ctx.engagement
+        shots = list(shots) if shots is not None else eng.parting_shots(ctx.me, steps, mode, figures)
+        if ctx.rs.section("round")["segments"] and len(steps) > 2:
+            # d100: a declared move unfolds segment by segment and each stretch is judged on its own,
+            # so leaving melee halfway draws the free attack even if the end re-engages.
+            seen = {s.attacker_id for s in shots}
+            for i in range(2, len(steps)):
+                for shot in eng.parting_shots(ctx.me, steps[:i], mode, figures):
+                    if shot.attacker_id not in seen:
+                        seen.add(shot.attacker_id)
+                        shots.append(shot)
+        total = 0.0
+        worth = ctx.hp_worth(ctx.me)
+        for shot in shots:
+            foe = ctx.active.get(shot.attacker_id)
+            if foe is None:
+                continue
+            st = steps[shot.step_index]
+            turned = steps[min(shot.step_index + 1, len(steps) - 1)].facing
+            me_there = ctx.me.moved_to(st.x, st.y, turned, st.altitude_ft)
+            weapon = None if not ctx.is_archer(foe) else melee_weapon(ctx.battle, foe)
+            odds = ctx.odds(foe, me_there, weapon, placed=(me_there,), parting_shot=True)
+            v = odds.expected(ctx.hp(ctx.me)) * worth * CAUTION
+            plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)
+            total += v
+        plan.data["parting_shots"] = len(shots)
+        return total
+
+
+def add_exposure(plan: Plan, v: float, parts) -> None:
+    """Put a plan's exposure among its reasons (and keep the number for re-scoring)."""
+    plan.data["exposure"] = v
+    if v:
+        foes = [p for p in parts if p[1] > 0]
+        worst = max(foes, key=lambda p: p[1])[0] if foes else ""
+        plan.add(f"exposed to {len(foes)} foe(s)" + (f", most {worst}" if worst else ""), -v)

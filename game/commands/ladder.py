@@ -1,0 +1,90 @@
+"""`fivefoot ladder [SCENARIO...]`: the AI levels measured against each other.
+
+Every pair of levels plays each mirrored battle (default: the bundled maps/mirror_*) from both
+sides under every ruleset; the report gives pairwise win rates with 95% intervals and a rating
+per level (docs/ai.md, docs/cli.md).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core.errors import RulesError
+from ..io.paths import MAPS_DIR
+from .common import emit_json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("ladder", help="play the AI levels against each other on mirrored battles: win rates, ratings")
+    p.add_argument("scenarios", metavar="SCENARIO", nargs="*",
+                   help="mirrored battles (.toml or .tmx); default: the bundled maps/mirror_*")
+    p.add_argument("--runs", type=int, default=1,
+                   help="seeds per pair, battle and ruleset; each is played from both sides (default 1)")
+    p.add_argument("--levels", default=None, help="levels to compare, e.g. normal,hard (default: naive,easy,normal,hard)")
+    p.add_argument("--ruleset", default="all", help="a ruleset id or file, or 'all' (default)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU)")
+    p.add_argument("--seed", type=int, default=1, help="base seed (default 1); same seed, same table")
+    p.add_argument("--max-rounds", type=int, default=30, help="a battle not over after this many rounds is a draw (default 30)")
+    p.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run)
+
+
+class _Progress:
+    def __init__(self, stream, width: int = 30):
+        self.stream, self.width = stream, width
+
+    def __call__(self, done: int, total: int, rec: dict) -> None:
+        filled = int(self.width * done / total) if total else self.width
+        what = f"{rec.get('stronger', '')} vs {rec.get('weaker', '')}"
+        self.stream.write(f"\rladder [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {what:<18}")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _rulesets(choice: str):
+    from ..io.rulesets import bundled_ruleset_ids, load_ruleset
+    if choice == "all":
+        return [load_ruleset(rid) for rid in bundled_ruleset_ids()]
+    return [load_ruleset(choice)]
+
+
+def run(args) -> int:
+    from ..core.battle import BattleSetup
+    from ..io.scenarios import load_scenario
+    from ..play.ladder import LEVELS, bundled_battles, format_report, ladder
+    from ..play.simulate import default_workers
+    if args.runs < 1:
+        raise RulesError(f"--runs {args.runs}: play at least one battle")
+    if args.max_rounds < 1:
+        raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise RulesError(f"--workers {args.workers}: must be at least 1")
+    levels = [lv.strip() for lv in args.levels.split(",")] if args.levels else list(LEVELS)
+    paths = [Path(p) for p in args.scenarios] or bundled_battles(MAPS_DIR)
+    if not paths:
+        raise RulesError(f"no battles to play: name scenario files, or put mirror_* battles in {MAPS_DIR}")
+    rulesets = _rulesets(args.ruleset)
+    setups, sides = {}, {}
+    for path in paths:
+        scenario = load_scenario(path)
+        names = list(dict.fromkeys(f.side for f in scenario.figures))
+        if len(names) != 2:
+            raise RulesError(f"{path}: a ladder battle has exactly two sides (found: {', '.join(names) or 'none'})")
+        if path.stem in {b for b, _ in setups}:
+            raise RulesError(f"{path}: two battles are called {path.stem!r}; name each once")
+        for rs in rulesets:
+            setups[(path.stem, rs.id)] = BattleSetup(scenario.map, rs, tuple(scenario.figures), scenario.seed,
+                                                     scenario.title, scenario.description)
+            sides[(path.stem, rs.id)] = tuple(names)
+    show = args.progress or sys.stderr.isatty()
+    report = ladder(setups, sides, levels=levels, runs=args.runs, seed=args.seed,
+                    workers=args.workers or default_workers(), max_rounds=args.max_rounds,
+                    progress=_Progress(sys.stderr) if show else None)
+    report["scenarios"] = [str(p) for p in paths]
+    if args.json:
+        emit_json(report)
+    else:
+        print(format_report(report))
+    return 0
