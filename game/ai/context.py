@@ -25,13 +25,17 @@ Spot = tuple  # (x, y, facing, altitude_ft): where and how a figure stands
 
 
 class Context:
-    def __init__(self, level: Level, battle, figure_id: str, rng, memo: dict):
+    def __init__(self, level: Level, battle, figure_id: str, rng, memo: dict, fresh_turn: bool = False):
+        """`fresh_turn`: decide as if the figure were starting a turn of its own now (a foe's reply
+        in the look-ahead), with its whole move and its attacks."""
         self.level = level
         self.battle = battle
         self.rs = battle.ruleset
         self.rng = rng
         self.memo = memo                      # the AI's answers kept across decisions (same battle)
         self.me: Figure = battle.figures[figure_id]
+        if fresh_turn:
+            self.me = self.me.fresh_round()
         self._status: dict = {}
         self.status = self.status_of(figure_id)
         self.state = battle.state_of(figure_id)
@@ -39,7 +43,7 @@ class Context:
         self.enemies = [f for f in self.active.values() if f.side != self.me.side]
         self.allies = [f for f in self.active.values() if f.side == self.me.side and f.id != self.me.id]
         self.round = battle.round
-        self.phase = battle.current_phase
+        self.phase = "all" if fresh_turn else battle.current_phase
         self.declaring = self.phase == "declare"
         self.positioning = battle.positioning()
         self.planner = self.positioning.planner
@@ -48,17 +52,22 @@ class Context:
         mv = self.rs.section("movement")
         self.attack_fraction = Fraction(mv["attack_move_fraction"])
         self.free_step = float(mv["free_step_ft"])
-        self.moved = float(self.status.moved_ft)
-        self.move_left = float(self.me.move_ft) if self.declaring else float(self.status.movement_left_ft)
+        self.moved = 0.0 if fresh_turn else float(self.status.moved_ft)
+        self.move_left = float(self.me.move_ft) if self.declaring or fresh_turn else float(self.status.movement_left_ft)
         self.attack_budget = max(0.0, float(self.me.move_ft * self.attack_fraction) + self.free_step
                                  - (0.0 if self.declaring else self.moved))
-        self.turn_actions = this_turn(battle, figure_id)
+        self.turn_actions = [] if fresh_turn else this_turn(battle, figure_id)
         self.attacked = any(a.kind in ("attack", "charge") for a in self.turn_actions)
         self.acted = any(a.kind in ("attack", "charge", "set", "defend", "disengage", "aim") for a in self.turn_actions)
-        self.can_attack = not self.declaring and self.status.attacks_left > 0
-        self.can_move = (self.declaring or self.move_left > 0) and not self.state.set_vs_charge
+        self.can_attack = not self.declaring and (fresh_turn or self.status.attacks_left > 0)
+        self.can_move = ((self.declaring or self.move_left > 0) and not self.state.set_vs_charge
+                         and self.phase not in ("missile", "melee"))
+        # d100 declarations and bfrpg's movement turn inside a shared number: the blow comes later.
+        self.strike_later = self.declaring or self.phase == "movement"
+        self.strike_kinds = {"missile": ("ranged",), "melee": ("melee",)}.get(self.phase, ("melee", "ranged"))
         self.routed = "routed" in self.status.conditions
         self.walk_only = False
+        self.fresh_turn = fresh_turn
         self._searches: dict = {}
         self._views: dict = {}
         self._odds: dict = {}
@@ -150,7 +159,8 @@ class Context:
                 continue            # out of its reach and range: no need to ask
             o = self.odds(attacker, target, None if w == attacker.ready_weapon else w, placed=placed,
                           after_move=after_move)
-            if o.allowed and (best is None or o.expected(hp) > best.expected(hp) + 1e-9):
+            if o.allowed and o.breakdown.kind in self.strike_kinds and (
+                    best is None or o.expected(hp) > best.expected(hp) + 1e-9):
                 best = o
         return best
 

@@ -1,6 +1,195 @@
-"""Hard's look-ahead (placeholder while the search is built)."""
+"""Hard's look-ahead: the best few plans played on copies of the battle, answered by the foes'
+own best replies.
+
+For each of the best plans, a copy of the battle (`Battle.clone()`, its dice reseeded from the
+AI's own generator so the real rolls to come stay unknown) is put in the state the plan leaves:
+the figure placed where it ends (the game master's place action, through `apply`) and its stance
+taken (set, defend, through `apply`). In that copy every foe near enough to matter looks for its
+best blow at my side as if starting a turn of its own: a strike from where it stands, from the
+best squares its planner search reaches beside each of my figures (behind and beside them
+first), a charge down a legal lane, a shot; each blow is the resolver's odds in the copy, so a
+figure that moved is struck where it now stands, a set spear waits for a charger and a defended
+figure is harder to hit.
+
+What those answers would do to the whole side, not only to this figure, replaces the plan's
+exposure (normal's assumption that every foe in reach strikes this figure). Each answer counts
+as surely as it comes before this figure's next turn: a foe still to act this round answers for
+sure; one that has acted answers first next round about half the time. A foe the plan is likely
+to fell answers less. The plans searched stay ahead of those that were not, re-ranked among
+themselves.
+"""
 from __future__ import annotations
 
+from ..core.actions import Defend, GmPlace, SetAgainstCharge
+from ..core.battle.budgets import turn_still_to_come
+from ..core.geometry import FACINGS, bearing_octant, relative_arc
+from ..core.moves.charge import charge_limits
+from .context import Context
+from .decision import Plan
+from .threat import CAUTION, Threats
 
-def search_ahead(ctx, threats, plans) -> int:
-    return 0
+REPLY_SQUARES = 2           # squares a foe is thought to strike each of my figures from
+REPLY_SHOTS = 2             # my figures an archer is thought to shoot at, nearest first
+LATER_NEXT_ROUND = 0.5      # a foe that has acted this round strikes before my next turn about half the time
+
+
+def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
+    """Search the first plans ahead; re-rank them. Returns how many were searched."""
+    level = ctx.level
+    top = [p for p in plans[: level.search_plans] if p.end is not None]
+    if not top or not ctx.enemies:
+        return 0
+    searched = 0
+    copies: dict = {}
+    for plan in top:
+        board = _board_after(ctx, plan, copies)
+        if board is None:
+            continue
+        loss, parts = _replies(ctx, board, plan)
+        quick = plan.data.get("exposure", 0.0)
+        plan.add("the foes' best replies (searched ahead)", quick - loss)
+        plan.data["replies"] = parts
+        searched += 1
+    head = plans[:len(top)]
+    head.sort(key=lambda p: (-p.score, p.label))
+    plans[:len(top)] = head
+    return searched
+
+
+def _board_after(ctx: Context, plan: Plan, copies: dict):
+    """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None."""
+    stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend))), None)
+    key = (plan.end, stance)
+    if key in copies:
+        return copies[key]
+    me = ctx.me
+    board = ctx.battle.clone()
+    board.rng.seed(ctx.rng.random())               # never the real dice to come
+    x, y, facing, alt = plan.end
+    if (x, y, facing, alt) != (me.x, me.y, me.facing, me.altitude_ft):
+        place = GmPlace(me.id, x=x, y=y, facing=FACINGS[facing], altitude_ft=alt if me.flyer != "none" else None)
+        if board.check(place) is not None:
+            copies[key] = None
+            return None
+        board.apply(place)
+    if stance is not None and board.check(stance) is None:
+        board.apply(stance)
+    copies[key] = board
+    return board
+
+
+def _reply_weight(ctx: Context, foe) -> float:
+    if ctx.rs.d100:
+        return 0.75
+    return 1.0 if turn_still_to_come(ctx.battle, foe.id) else LATER_NEXT_ROUND
+
+
+def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
+    """What the foes' best answers in `board` would take from my side, in my side's values."""
+    mine = [board.figures[f.id] for f in [ctx.me] + ctx.allies if board.able(f.id)]
+    near = []
+    for e in ctx.enemies:
+        if not board.able(e.id):
+            continue
+        d = min(ctx.flat(e.pos, f.pos) for f in mine)
+        if ctx.is_archer(e) or d <= max(_strike_reach(ctx, e), _charge_reach(ctx, e)):
+            near.append((d, e.id, e))
+    near.sort(key=lambda t: t[:2])
+    total, parts = 0.0, []
+    target = plan.data.get("target")
+    for _d, _id, foe in near[: ctx.level.search_foes]:
+        weight = _reply_weight(ctx, foe)
+        if foe.id == target:
+            weight *= 1 - plan.data.get("p_kill", 0.0)
+        if weight <= 0:
+            continue
+        reply = _best_reply(ctx, board, foe, mine)
+        if reply is None:
+            continue
+        value, label = reply
+        v = value * weight * CAUTION
+        total += v
+        parts.append((f"{foe.label}: {label}", round(v, 2)))
+    return total, parts
+
+
+def _strike_reach(ctx: Context, e) -> float:
+    return ctx.strike_budget(e) + ctx.reach_ft(e) + 5
+
+
+def _charge_reach(ctx: Context, e) -> float:
+    if not ctx.rs.section("charge")["allowed"]:
+        return 0.0
+    return charge_limits(ctx.rs, e)[1] + 5
+
+
+def _best_reply(ctx: Context, board, foe, mine) -> tuple[float, str] | None:
+    """The foe's best blow at my side in `board`, as if it started its turn now: (value it would
+    take from my side, what it is), or None. Its blows are the resolver's odds in the copy."""
+    foe = foe.fresh_round()
+    best = None
+
+    def consider(victim, odds, label):
+        nonlocal best
+        if odds is None or not odds.allowed:
+            return
+        v = ctx.damage_value(victim, odds)
+        if best is None or v > best[0] + 1e-9:
+            best = (v, label)
+
+    if ctx.is_archer(foe):
+        for victim in sorted(mine, key=lambda f: (ctx.flat(foe.pos, f.pos), f.id))[:REPLY_SHOTS]:
+            if ctx.flat(foe.pos, victim.pos) <= ctx.long_range_ft(foe):
+                consider(victim, ctx.odds(foe, victim, battle=board), f"shoots {victim.label}")
+        return best
+    reach = ctx.search("walk", budget=ctx.strike_budget(foe), fig=foe)
+    my_reach = ctx.reach_ft(foe)
+    taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id != foe.id}
+    for victim in mine:
+        gap = ctx.flat(foe.pos, victim.pos)
+        if gap <= my_reach:
+            consider(victim, ctx.odds(foe, victim, battle=board), f"strikes {victim.label}")
+        elif reach is not None and gap <= _strike_reach(ctx, foe):
+            squares = []
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    sq = (victim.x + dx, victim.y + dy)
+                    entry = reach.entries.get(sq)
+                    if (dx or dy) and entry is not None and entry.can_end and sq not in taken \
+                            and entry.cost_ft <= ctx.strike_budget(foe) + 1e-9:
+                        squares.append((_square_rank(victim, sq, entry.cost_ft), sq))
+            for _rank, sq in sorted(squares)[:REPLY_SQUARES]:
+                placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
+                consider(victim, ctx.odds(placed, victim, placed=(placed,), after_move=True, battle=board),
+                         f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
+        if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe):
+            lane = _lane(ctx, board, foe, victim)
+            if lane is not None:
+                end = lane.squares[-1]
+                charger = foe.moved_to(end[0], end[1], bearing_octant(foe.pos, victim.pos))
+                consider(victim, ctx.odds(charger, victim, placed=(charger,), charge=True, battle=board),
+                         f"charges {victim.label}")
+    return best
+
+
+def _square_rank(victim, sq, cost: float) -> tuple:
+    """Squares the foe would strike from: behind the victim first, then its flanks, then cheap ones."""
+    arc = relative_arc(victim.pos, victim.facing, sq)
+    return (-min(arc, 8 - arc), cost, sq)
+
+
+def _lane(ctx: Context, board, foe, victim):
+    """The foe's legal charge lane onto the victim in the board (it may face it first), or None."""
+    ch = ctx.rs.section("charge")
+    if ch["requires_charge_weapon"] and not ctx.weapon(foe.ready_weapon)["charge"]:
+        return None
+    least, most, _ = charge_limits(ctx.rs, foe)
+    if not least <= ctx.flat(foe.pos, victim.pos) <= most + 10:
+        return None
+    if ctx.rs.section("facing")["stationary_turns_free"]:
+        foe = foe.moved_to(foe.x, foe.y, bearing_octant(foe.pos, victim.pos))
+    lane = board.hypothetical(foe).positioning().charge_lane(foe.id, victim.id)
+    return lane if lane.legal and lane.squares else None
+
+
+__all__ = ["search_ahead"]

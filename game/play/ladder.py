@@ -27,12 +27,12 @@ from ..core.errors import RulesError
 from .simulate import _init_worker, _worker_run, run_one, wilson
 
 LEVELS = ("naive", "easy", "normal", "hard")
-BUNDLED_PATTERN = "mirror_*"
+BUNDLED_PATTERN = "mirror_*.toml"
 
 
 def bundled_battles(maps_dir: Path) -> list[Path]:
-    """The mirrored battles bundled in maps/ (scenarios and Tiled maps named mirror_*)."""
-    return sorted(p for p in maps_dir.glob(BUNDLED_PATTERN) if p.suffix in (".toml", ".tmx"))
+    """The mirrored battles bundled in maps/ (the scenarios named mirror_*; one plays a Tiled map)."""
+    return sorted(maps_dir.glob(BUNDLED_PATTERN))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
         return out + flee_plans(ctx, threats)
     if ctx.can_attack or ctx.declaring:
         out += attack_here_plans(ctx, threats)
-        if not ctx.acted and not ctx.declaring:
+        if not ctx.acted and not ctx.declaring and ctx.phase != "missile":
             out += charge_plans(ctx, threats)
     if not ctx.acted:
         out += set_plans(ctx, threats, hold)

@@ -37,9 +37,9 @@ def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
         weapon = None if w == me.ready_weapon else w
         label = f"attack {e.label}" + ("" if weapon is None else f" with {w}")
         actions = (Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
-        if ctx.declaring:
-            # d100 declarations: stay put now, strike on the initiative number.
-            actions, label = (EndTurn(figure=me.id),), f"stay and strike {e.label} on its number"
+        if ctx.strike_later:
+            # d100 declarations, bfrpg's movement turn: stay put now, strike when the blows come.
+            actions, label = (EndTurn(figure=me.id),), f"stay and strike {e.label} when the blows come"
         plan = Plan(actions, label, kind="attack", end=(me.x, me.y, me.facing, me.altitude_ft))
         score_attack(ctx, plan, e, odds)
         v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
@@ -131,9 +131,9 @@ def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) 
     move = Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]], altitude_ft=end[3] if flyer else None)
     actions = (move, Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
     label = f"move to {sq[0]},{sq[1]} and {'shoot' if ranged else 'attack'} {e.label}"
-    if ctx.declaring:
+    if ctx.strike_later:
         actions = (move, EndTurn(figure=me.id))
-        label = f"declare a move to {sq[0]},{sq[1]} to {'shoot' if ranged else 'strike'} {e.label}"
+        label = f"{'declare a move' if ctx.declaring else 'move'} to {sq[0]},{sq[1]} to {'shoot' if ranged else 'strike'} {e.label} when the blows come"
     plan = Plan(actions, label, kind="move-attack", end=end, data={"cost_ft": path.total_ft, "path": path})
     score_attack(ctx, plan, e, odds)
     threats.parting_cost(path.steps, "walk", plan)
@@ -177,7 +177,7 @@ def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
     if not ctx.rs.section("charge")["allowed"] or ctx.moved > 0:
         return []
     out = []
-    live = ctx.me is ctx.battle.figures[me.id]
+    live = ctx.me is ctx.battle.figures[me.id] and not ctx.fresh_turn
     for e in ctx.ranked_targets()[: max(3, ctx.level.targets)]:
         action = Charge(figure=me.id, target=e.id)
         if live:
