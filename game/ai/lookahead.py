@@ -24,9 +24,10 @@ from ..core.actions import Defend, GmPlace, SetAgainstCharge
 from ..core.battle.budgets import turn_still_to_come
 from ..core.geometry import FACINGS, bearing_octant, relative_arc
 from ..core.moves.charge import charge_limits
-from .context import Context
+from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
-from .threat import CAUTION, Threats
+from .odds import kill_chance
+from .threat import CAUTION, Threats, approach_square
 
 REPLY_SQUARES = 2           # squares a foe is thought to strike each of my figures from
 REPLY_SHOTS = 2             # my figures an archer is thought to shoot at, nearest first
@@ -45,6 +46,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         board = _board_after(ctx, plan, copies)
         if board is None:
             continue
+        _focus_fire(ctx, plan)
         loss, parts = _replies(ctx, board, plan)
         quick = plan.data.get("exposure", 0.0)
         plan.add("the foes' best replies (searched ahead)", quick - loss)
@@ -100,7 +102,7 @@ def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
     for _d, _id, foe in near[: ctx.level.search_foes]:
         weight = _reply_weight(ctx, foe)
         if foe.id == target:
-            weight *= 1 - plan.data.get("p_kill", 0.0)
+            weight *= 1 - plan.data.get("p_fell", plan.data.get("p_kill", 0.0))
         if weight <= 0:
             continue
         reply = _best_reply(ctx, board, foe, mine)
@@ -111,6 +113,47 @@ def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
         total += v
         parts.append((f"{foe.label}: {label}", round(v, 2)))
     return total, parts
+
+
+def _focus_fire(ctx: Context, plan: Plan) -> None:
+    """Friends still to act this round that can strike the plan's target: together they may fell it
+    before it acts again. The blow is worth what it adds to that chance (focus fire), and less when
+    the friends would fell it anyway."""
+    target, odds = plan.data.get("target"), plan.data.get("odds")
+    if target is None or odds is None or ctx.rs.d100 or target not in ctx.active:
+        return
+    foe = ctx.active[target]
+    helpers = []
+    for friend in ctx.allies:
+        if not turn_still_to_come(ctx.battle, friend.id):
+            continue
+        got = _friend_blow(ctx, friend, foe)
+        if got is not None:
+            helpers.append(got)
+    if not helpers:
+        return
+    hp = ctx.hp(foe)
+    together, without = kill_chance(hp, [odds, *helpers]), kill_chance(hp, helpers)
+    gain = (together - without - odds.p_kill(hp)) * 0.5 * ctx.threat_rate(foe) * HORIZON_ROUNDS
+    plan.data["p_fell"] = together
+    plan.add(f"with {len(helpers)} friend(s) still to strike: {together:.0%} to fell {foe.label} this round", gain)
+
+
+def _friend_blow(ctx: Context, friend, foe):
+    """The odds of a friend's blow at the foe on its turn still to come this round, or None."""
+    gap = ctx.flat(friend.pos, foe.pos)
+    if ctx.is_archer(friend):
+        return ctx.best_odds(friend, foe) if gap <= ctx.long_range_ft(friend) else None
+    if gap <= ctx.reach_ft(friend):
+        return ctx.best_odds(friend, foe)
+    if gap > _strike_reach(ctx, friend):
+        return None
+    sq = approach_square(friend.pos, foe.pos)
+    bm = ctx.battle.map
+    if not bm.in_bounds(*sq) or bm.blocks_move[sq[1], sq[0]] or any(f.pos == sq for f in ctx.active.values()):
+        return None
+    placed = friend.moved_to(sq[0], sq[1], bearing_octant(sq, foe.pos))
+    return ctx.best_odds(placed, foe, placed=(placed,), after_move=True)
 
 
 def _strike_reach(ctx: Context, e) -> float:

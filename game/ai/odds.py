@@ -123,4 +123,23 @@ class Odds:
         return out
 
 
-__all__ = ["Odds", "damage_distribution", "attack_rules"]
+def kill_chance(hp: float, attacks: list[Odds]) -> float:
+    """Chance that these attacks together bring a target with `hp` left to 0 (totals capped at hp)."""
+    need = max(1, int(-(-hp // 1)))
+    dist = {0: 1.0}
+    for odds in attacks:
+        for _ in range(odds.attacks):
+            nxt: dict[int, float] = {}
+            for total, p in dist.items():
+                if total >= need:
+                    nxt[total] = nxt.get(total, 0.0) + p
+                    continue
+                nxt[total] = nxt.get(total, 0.0) + p * (1 - odds.p_hit)
+                for dmg, q in odds.damage:
+                    t = min(need, total + dmg)
+                    nxt[t] = nxt.get(t, 0.0) + p * odds.p_hit * q
+            dist = nxt
+    return dist.get(need, 0.0)
+
+
+__all__ = ["Odds", "damage_distribution", "attack_rules", "kill_chance"]

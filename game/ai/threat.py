@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..core.combat.reach import melee_weapon
 from ..core.geometry import DIRECTION_DELTAS, bearing_octant, combine_vertical_ft
 from ..core.moves.charge import bresenham, charge_limits
-from .context import Context, Spot
+from .context import HORIZON_ROUNDS, Context, Spot
 from .decision import Plan
 
 CAUTION = 0.7             # damage taken weighs this much against damage dealt
@@ -52,7 +52,6 @@ class Threats:
             return got
         ctx = self.ctx
         me_there = ctx.placed(end)
-        worth = ctx.hp_worth(ctx.me)
         total, parts = 0.0, []
         for e in ctx.enemies:
             weight = 1.0 - (exclude or {}).get(e.id, 0.0)
@@ -71,7 +70,7 @@ class Threats:
             if not ctx.is_archer(e) and any(ctx.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= ctx.reach_ft(e)
                                             for a in ctx.allies):
                 weight *= BUSY_WEIGHT
-            v = dmg * weight * worth * CAUTION
+            v = dmg * weight * CAUTION
             total += v
             parts.append((e.label, v))
         credit = self.closing_reach_credit(me_there, exclude)
@@ -81,18 +80,28 @@ class Threats:
         got = self._cache[key] = (total, parts)
         return got
 
-    def foe_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
-        """Expected damage foe e could do to me at me_there next round."""
+    def loss(self, odds) -> float:
+        """What a blow with these odds would cost me: hit points, and my whole worth if it fells me."""
+        return self.ctx.damage_value(self.ctx.me, odds)
+
+    def quick_loss(self, damage: float) -> float:
+        """The same, sized up from the damage a foe deals a round (no Breakdown asked)."""
         ctx = self.ctx
         hp = ctx.hp(ctx.me)
+        fell = min(1.0, damage / hp) ** 2
+        return min(hp, damage) * ctx.hp_worth(ctx.me) + fell * 0.5 * ctx.threat_rate(ctx.me) * HORIZON_ROUNDS
+
+    def foe_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
+        """What foe e could cost me at me_there before my next turn (value, not yet weighed by CAUTION)."""
+        ctx = self.ctx
         if ctx.is_archer(e):
             if ctx.dist(e.pos, e.altitude_ft, me_there.pos, me_there.altitude_ft) > ctx.long_range_ft(e) + ctx.strike_budget(e):
                 return 0.0
             if not exact:
                 # Sized up without a sight line: what it deals a round (the best plans are re-scored exactly).
-                return min(hp, ctx.threat_rate(e))
+                return self.quick_loss(ctx.threat_rate(e))
             odds = ctx.odds(e, me_there, placed=(me_there,), battle=battle)
-            return odds.expected(hp) if odds.allowed else 0.0
+            return self.loss(odds) if odds.allowed else 0.0
         reach = ctx.reach_ft(e)
         horiz = ctx.flat(me_there.pos, e.pos)
         dz = 0 if e.flyer != "none" else ctx.height(me_there.pos, me_there.altitude_ft) - ctx.height(e.pos, e.altitude_ft)
@@ -103,7 +112,7 @@ class Threats:
                 return 0.0
             scale = CLOSING_WEIGHT
         if not exact:
-            return min(hp, ctx.threat_rate(e)) * scale
+            return self.quick_loss(ctx.threat_rate(e)) * scale
         # It strikes from the side it comes from, facing me.
         src = e.pos if horiz <= reach else approach_square(e.pos, me_there.pos)
         if not ctx.battle.map.in_bounds(*src) or ctx.battle.map.blocks_move[src[1], src[0]]:
@@ -112,7 +121,7 @@ class Threats:
         odds = ctx.odds(mover, me_there, placed=(me_there, mover) if mover is not e else (me_there,),
                         after_move=src != e.pos, battle=battle)
         # Out of reach from there (a wall, a ledge) it may still find a way: count it, a little less.
-        got = odds.expected(hp) if odds.allowed else 0.5 * odds.breakdown.chance() * odds.mean_damage
+        got = self.loss(odds) if odds.allowed else self.quick_loss(0.5 * odds.breakdown.chance() * odds.mean_damage)
         return got * scale
 
     def lane_onto(self, e, me_there, battle=None):
@@ -136,14 +145,14 @@ class Threats:
         if not exact:
             if not self._lane_likely(e, me_there):
                 return 0.0
-            return min(ctx.hp(ctx.me), ctx.threat_rate(e) * CHARGE_QUICK) * CHARGE_LIKELY
+            return self.quick_loss(ctx.threat_rate(e) * CHARGE_QUICK) * CHARGE_LIKELY
         lane = self.lane_onto(e, me_there, battle)
         if lane is None:
             return 0.0
         end = lane.squares[-1]
         charger = e.moved_to(end[0], end[1], bearing_octant(e.pos, me_there.pos))
         odds = ctx.odds(charger, me_there, placed=(me_there, charger), charge=True, battle=battle)
-        return odds.expected(ctx.hp(ctx.me)) * CHARGE_LIKELY if odds.allowed else 0.0
+        return self.loss(odds) * CHARGE_LIKELY if odds.allowed else 0.0
 
     def _lane_likely(self, e, me_there) -> bool:
         """A cheap first look at a charge lane: allowed, within its limits, a straight clear line."""
@@ -208,7 +217,6 @@ class Threats:
                         seen.add(shot.attacker_id)
                         shots.append(shot)
         total = 0.0
-        worth = ctx.hp_worth(ctx.me)
         for shot in shots:
             foe = ctx.active.get(shot.attacker_id)
             if foe is None:
@@ -218,7 +226,7 @@ class Threats:
             me_there = ctx.me.moved_to(st.x, st.y, turned, st.altitude_ft)
             weapon = None if not ctx.is_archer(foe) else melee_weapon(ctx.battle, foe)
             odds = ctx.odds(foe, me_there, weapon, placed=(me_there,), parting_shot=True)
-            v = odds.expected(ctx.hp(ctx.me)) * worth * CAUTION
+            v = self.loss(odds)          # a parting shot surely comes: no CAUTION discount
             plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)
             total += v
         plan.data["parting_shots"] = len(shots)

@@ -208,7 +208,7 @@ def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
             back = ctx.odds(e, me_there, placed=(me_there,), set_vs_charge=True)
             if back.allowed:
                 plan.add(f"{e.label}'s set {e.ready_weapon} strikes the charger",
-                         -back.expected(ctx.hp(me)) * ctx.hp_worth(me))
+                         -threats.loss(back))
         v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
         add_exposure(plan, v, parts)
         out.append(plan)
