@@ -109,6 +109,10 @@ def test_hit_chance_and_damage_match_the_roll_face_by_face(rid, a_t, t_t):
             bd = b.explain_attack("a", "t", weapon, charge=charge)
             odds = Odds.of(b, bd)
             assert odds.p_hit == pytest.approx(_hit_chance_by_rolling(b, bd)), bd.lines()
+            if bd.resolution == "d100":
+                # Every face that hits, critical or not, with every roll of the damage dice.
+                assert _d100_damage_by_rolling(b, bd) == pytest.approx(dict(odds.damage)), bd.lines()
+                continue
             # Damage of an ordinary hit: every combination of the damage dice, rolled by the resolver.
             sides = 100 if bd.resolution == "d100" else 20
             hit_face = next((f for f in (range(sides, 0, -1) if bd.resolution == "d20" else range(1, sides + 1))
@@ -122,6 +126,20 @@ def test_hit_chance_and_damage_match_the_roll_face_by_face(rid, a_t, t_t):
                 seen[result.damage] = seen.get(result.damage, 0.0) + 1 / dice.sides ** dice.count
             assert sorted((v, pytest.approx(p)) for v, p in seen.items()) == [
                 (v, pytest.approx(p)) for v, p in odds.damage], bd.lines()
+
+
+def _d100_damage_by_rolling(b, bd) -> dict:
+    dice = parse_dice(bd.damage)
+    seen: dict[int, float] = {}
+    hits = 0
+    for face in range(1, 101):
+        if not roll_attack(b, bd, FaceRng([face]), b.profile("t"), b.state_of("t")).hit:
+            continue
+        hits += 1
+        for rolls in itertools.product(range(1, dice.sides + 1), repeat=dice.count):
+            result = roll_attack(b, bd, FaceRng([face, *rolls]), b.profile("t"), b.state_of("t"))
+            seen[result.damage] = seen.get(result.damage, 0.0) + 1 / dice.sides ** dice.count
+    return {v: p / hits for v, p in seen.items()} if hits else {}
 
 
 def _ordinary_hit(b, bd, face) -> bool:

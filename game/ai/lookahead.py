@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..core.actions import Defend, GmPlace, SetAgainstCharge
 from ..core.battle.budgets import turn_still_to_come
 from ..core.geometry import FACINGS, bearing_octant, relative_arc
-from ..core.moves.charge import charge_limits
+from ..core.moves.charge import bresenham, charge_limits
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
 from .odds import kill_chance
@@ -120,12 +120,16 @@ def _focus_fire(ctx: Context, plan: Plan) -> None:
     before it acts again. The blow is worth what it adds to that chance (focus fire), and less when
     the friends would fell it anyway."""
     target, odds = plan.data.get("target"), plan.data.get("odds")
-    if target is None or odds is None or ctx.rs.d100 or target not in ctx.active:
+    if target is None or odds is None or target not in ctx.active:
         return
     foe = ctx.active[target]
     helpers = []
     for friend in ctx.allies:
-        if not turn_still_to_come(ctx.battle, friend.id):
+        if ctx.declaring:
+            # d100 declarations: every friend gets its blows this round; those within reach strike it.
+            if ctx.flat(friend.pos, foe.pos) > (ctx.long_range_ft(friend) if ctx.is_archer(friend) else ctx.reach_ft(friend)):
+                continue
+        elif not turn_still_to_come(ctx.battle, friend.id):
             continue
         got = _friend_blow(ctx, friend, foe)
         if got is not None:
@@ -168,11 +172,29 @@ def _charge_reach(ctx: Context, e) -> float:
 
 def _best_reply(ctx: Context, board, foe, mine) -> tuple[float, str] | None:
     """The foe's best blow at my side in `board`, as if it started its turn now: (value it would
-    take from my side, what it is), or None. Its blows are the resolver's odds in the copy."""
+    take from my side, what it is), or None. Its blows are the resolver's odds: in the copy for the
+    figure whose plan is searched, in the battle as it stands for its friends (what they face
+    barely depends on where it ends; asked once per decision)."""
     foe = foe.fresh_round()
     best = None
+    for victim in mine:
+        if victim.id == ctx.me.id:
+            got = _blows_at(ctx, board, foe, victim)
+        else:
+            key = ("blows", foe.id, victim.id)
+            if key not in ctx.cache:
+                ctx.cache[key] = _blows_at(ctx, ctx.battle, foe, victim)
+            got = ctx.cache[key]
+        if got is not None and (best is None or got[0] > best[0] + 1e-9):
+            best = got
+    return best
 
-    def consider(victim, odds, label):
+
+def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
+    """The foe's best blow at one of my figures in `board`: a strike, a move and a strike, a charge, a shot."""
+    best = None
+
+    def consider(odds, label):
         nonlocal best
         if odds is None or not odds.allowed:
             return
@@ -180,38 +202,34 @@ def _best_reply(ctx: Context, board, foe, mine) -> tuple[float, str] | None:
         if best is None or v > best[0] + 1e-9:
             best = (v, label)
 
+    gap = ctx.flat(foe.pos, victim.pos)
     if ctx.is_archer(foe):
-        for victim in sorted(mine, key=lambda f: (ctx.flat(foe.pos, f.pos), f.id))[:REPLY_SHOTS]:
-            if ctx.flat(foe.pos, victim.pos) <= ctx.long_range_ft(foe):
-                consider(victim, ctx.odds(foe, victim, battle=board), f"shoots {victim.label}")
+        if gap <= ctx.long_range_ft(foe):
+            consider(ctx.odds(foe, victim, battle=board), f"shoots {victim.label}")
         return best
-    reach = ctx.search("walk", budget=ctx.strike_budget(foe), fig=foe)
-    my_reach = ctx.reach_ft(foe)
-    taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id != foe.id}
-    for victim in mine:
-        gap = ctx.flat(foe.pos, victim.pos)
-        if gap <= my_reach:
-            consider(victim, ctx.odds(foe, victim, battle=board), f"strikes {victim.label}")
-        elif reach is not None and gap <= _strike_reach(ctx, foe):
-            squares = []
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    sq = (victim.x + dx, victim.y + dy)
-                    entry = reach.entries.get(sq)
-                    if (dx or dy) and entry is not None and entry.can_end and sq not in taken \
-                            and entry.cost_ft <= ctx.strike_budget(foe) + 1e-9:
-                        squares.append((_square_rank(victim, sq, entry.cost_ft), sq))
-            for _rank, sq in sorted(squares)[:REPLY_SQUARES]:
-                placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
-                consider(victim, ctx.odds(placed, victim, placed=(placed,), after_move=True, battle=board),
-                         f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
-        if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe):
-            lane = _lane(ctx, board, foe, victim)
-            if lane is not None:
-                end = lane.squares[-1]
-                charger = foe.moved_to(end[0], end[1], bearing_octant(foe.pos, victim.pos))
-                consider(victim, ctx.odds(charger, victim, placed=(charger,), charge=True, battle=board),
-                         f"charges {victim.label}")
+    if gap <= ctx.reach_ft(foe):
+        consider(ctx.odds(foe, victim, battle=board), f"strikes {victim.label}")
+    elif gap <= _strike_reach(ctx, foe):
+        reach = ctx.search("walk", budget=ctx.strike_budget(foe), fig=foe)
+        taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id != foe.id}
+        squares = []
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                sq = (victim.x + dx, victim.y + dy)
+                entry = reach.entries.get(sq) if reach is not None else None
+                if (dx or dy) and entry is not None and entry.can_end and sq not in taken \
+                        and entry.cost_ft <= ctx.strike_budget(foe) + 1e-9:
+                    squares.append((_square_rank(victim, sq, entry.cost_ft), sq))
+        for _rank, sq in sorted(squares)[:REPLY_SQUARES]:
+            placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
+            consider(ctx.odds(placed, victim, placed=(placed,), after_move=True, battle=board),
+                     f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
+    if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe):
+        lane = _lane(ctx, board, foe, victim)
+        if lane is not None:
+            end = lane.squares[-1]
+            charger = foe.moved_to(end[0], end[1], bearing_octant(foe.pos, victim.pos))
+            consider(ctx.odds(charger, victim, placed=(charger,), charge=True, battle=board), f"charges {victim.label}")
     return best
 
 
@@ -229,6 +247,10 @@ def _lane(ctx: Context, board, foe, victim):
     least, most, _ = charge_limits(ctx.rs, foe)
     if not least <= ctx.flat(foe.pos, victim.pos) <= most + 10:
         return None
+    bm = board.map
+    taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id not in (foe.id, victim.id)}
+    if any(bm.blocks_move[y, x] or (x, y) in taken for x, y in bresenham(foe.pos, victim.pos)[1:-1]):
+        return None                                  # a cheap first look: no straight, clear line
     if ctx.rs.section("facing")["stationary_turns_free"]:
         foe = foe.moved_to(foe.x, foe.y, bearing_octant(foe.pos, victim.pos))
     lane = board.hypothetical(foe).positioning().charge_lane(foe.id, victim.id)

@@ -3,7 +3,8 @@
 `Odds.of(battle, breakdown)` turns a Breakdown into the numbers the AI weighs: the chance to
 hit (Breakdown.chance() with the automatic results of the die: natural misses and hits, or the
 d100 ends), the damage a hit does (its dice, adds and multipliers, at least the ruleset's
-minimum, less the target's PROT on a d100 hit), the expected damage capped at the target's hit
+minimum; on d100, less the target's PROT, or doubled through it on a critical hit, whose share is
+the ruleset's table for that strike chance), the expected damage capped at the target's hit
 points and the chance to fell it. It decides no rule: every number comes from the Breakdown or
 from the ruleset's [attack] data that the roll reads too.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..core.combat.attack import d100_ranges
 from ..core.combat.breakdown import Breakdown
 from ..core.combat.dice import parse_dice
 
@@ -70,6 +72,23 @@ def _hit_chance(resolution: str, needed: int, auto_hit: bool, attack_rules: tupl
     return hits / 20
 
 
+@lru_cache(maxsize=4096)
+def _d100_critical_share(needed: int, critical_upto: int, attack_rules: tuple) -> float:
+    """Of the d100 faces that hit, the share that hit critically (or grievously)."""
+    auto_miss_from, auto_hit_face, auto_critical, auto_grievous = attack_rules[2:]
+    hits = crits = 0
+    for face in range(1, 101):
+        if auto_miss_from and face >= auto_miss_from:
+            continue
+        special = face and face in (auto_critical, auto_grievous)
+        if not (special or face == auto_hit_face or face <= needed):
+            continue
+        hits += 1
+        if special or face <= critical_upto:
+            crits += 1
+    return crits / hits if hits else 0.0
+
+
 def attack_rules(ruleset) -> tuple:
     a = ruleset.section("attack")
     return (a["natural_miss"], a["natural_hit"], a["auto_miss_from"], a["auto_hit"], a["auto_critical"],
@@ -89,13 +108,21 @@ class Odds:
         rules = attack_rules(rs)
         needed = bd.target_number if bd.resolution == "d100" else bd.needed_on_die
         p = _hit_chance(bd.resolution, needed, bool(bd.auto_hit), rules) if bd.allowed else 0.0
-        soak = 0
-        if bd.resolution == "d100":
-            # PROT soaks a d100 hit (critical hits aside); it is the target's, not in the Breakdown yet.
-            soak = max(0, battle.profile(bd.target)["prot"] - battle.state_of(bd.target).prot_lost)
-        dist = damage_distribution(bd.damage, sum(m.value for m in bd.damage_mods), bd.damage_multiplier,
-                                   rs.section("attack")["min_damage"], soak, bd.auto_hit == "helpless")
-        return cls(bd, p, dist, max(1, attacks))
+        adds, minimum = sum(m.value for m in bd.damage_mods), rs.section("attack")["min_damage"]
+        if bd.resolution != "d100":
+            dist = damage_distribution(bd.damage, adds, bd.damage_multiplier, minimum, 0, bd.auto_hit == "helpless")
+            return cls(bd, p, dist, max(1, attacks))
+        # d100: PROT soaks an ordinary hit (it is the target's, not in the Breakdown yet); a critical
+        # or grievous hit (the ruleset's table for this strike chance) does double and ignores it.
+        soak = max(0, battle.profile(bd.target)["prot"] - battle.state_of(bd.target).prot_lost)
+        crit = _d100_critical_share(needed, d100_ranges(rs, needed)[1], rules) if p else 0.0
+        plain = damage_distribution(bd.damage, adds, bd.damage_multiplier, minimum, soak, False)
+        doubled = damage_distribution(bd.damage, adds, bd.damage_multiplier * 2, minimum, 0, False)
+        mixed: dict[int, float] = {}
+        for dist, share in ((plain, 1 - crit), (doubled, crit)):
+            for v, q in dist:
+                mixed[v] = mixed.get(v, 0.0) + q * share
+        return cls(bd, p, tuple(sorted((v, q) for v, q in mixed.items() if q > 0)), max(1, attacks))
 
     @property
     def allowed(self) -> bool:
