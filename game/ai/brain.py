@@ -91,6 +91,8 @@ class AI:
                         return wait.actions[0]
                     continue
             decision.chosen = i
+            if action.kind == "hold":
+                self._memo[("held", figure_id, battle.round)] = True
             self._pending = {"figure": figure_id, "seed": battle.setup.seed, "at": len(battle.actions),
                              "last": _last(battle), "given": action, "rest": list(plan.actions[1:]),
                              "decision": decision}

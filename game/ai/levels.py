@@ -27,6 +27,7 @@ class Level:
     sight_squares: int = 3      # ... and archers' shots at the first few of their squares
     search_plans: int = 0       # best plans searched through the resolver (hard)
     search_foes: int = 0        # foes whose replies are searched, nearest first
+    holds: bool = False         # holds its action until a foe has acted, to strike first when it comes
     naive: bool = False
 
 
@@ -36,7 +37,7 @@ LEVELS: dict[str, Level] = {
                   foresight=False, exact_plans=0),
     "normal": Level("normal"),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
-                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4),
+                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True),
 }
 DIFFICULTIES = tuple(LEVELS)
 

@@ -6,6 +6,7 @@
 | move, then attack | squares within the move-and-attack allowance from which it strikes a foe |
 | charge | the resolver previews a legal charge |
 | set weapon against a charge | its weapon can be set and a foe has a charge lane onto it |
+| hold its action until a foe has acted (hard) | a foe still to act this round may come into its reach |
 | defend (each style of the ruleset) | it is engaged |
 | fighting withdrawal / disengage | it is engaged |
 | approach or reposition | it can move |
@@ -22,7 +23,7 @@ from ..decision import Plan
 from ..threat import Threats, add_exposure
 from .attack import attack_here_plans, charge_plans, move_attack_plans
 from .movement import approach_plans, flee_plans, withdraw_plans
-from .stance import defend_plans, hold_plan, set_plans, turn_plans
+from .stance import defend_plans, hold_for_plans, hold_plan, set_plans, turn_plans
 
 
 def generate(ctx: Context, threats: Threats) -> list[Plan]:
@@ -40,6 +41,7 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
     if not ctx.acted:
         out += set_plans(ctx, threats, hold)
         out += defend_plans(ctx, threats, hold)
+        out += hold_for_plans(ctx, threats, hold)
     if ctx.can_move:
         if ctx.can_attack or ctx.declaring:
             out += move_attack_plans(ctx, threats)

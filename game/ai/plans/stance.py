@@ -5,11 +5,12 @@ A stance's worth is read from the resolver by taking it on a copy of the battle
 """
 from __future__ import annotations
 
-from ...core.actions import Defend, EndTurn, SetAgainstCharge, Turn
+from ...core.actions import Defend, EndTurn, Hold, SetAgainstCharge, Turn
+from ...core.battle.budgets import turn_still_to_come
 from ...core.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
-from ..threat import Threats, add_exposure
+from ..threat import Threats, add_exposure, approach_square
 from .scoring import TEMPO, add_potential
 
 
@@ -104,5 +105,43 @@ def turn_plans(ctx: Context, threats: Threats) -> list[Plan]:
         v, parts = threats.exposure(plan.end)
         add_exposure(plan, v, parts)
         add_potential(ctx, plan)
+        out.append(plan)
+    return out
+
+
+HOLD_WEIGHT = 0.6         # striking first when a foe comes, against what the foe may do instead
+HOLD_FOES = 2             # foes it considers waiting for, nearest first
+
+
+def hold_for_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
+    """Hold its action until a nearby foe still to act has acted: the foe comes to it (or not), and
+    it strikes first, with its whole move and attack still to use this round."""
+    me = ctx.me
+    if (not ctx.level.holds or ctx.rs.d100 or ctx.phase != "all" or ctx.moved or ctx.acted
+            or ctx.memo.get(("held", me.id, ctx.round))):
+        return []
+    out = []
+    mine = ctx.strike_budget(me) + ctx.reach_ft(me)
+    foes = sorted(ctx.enemies, key=lambda e: (ctx.flat(me.pos, e.pos), e.id))
+    for e in foes:
+        if len(out) >= HOLD_FOES:
+            break
+        if ctx.is_archer(e) or not turn_still_to_come(ctx.battle, e.id):
+            continue
+        if ctx.flat(me.pos, e.pos) > ctx.strike_budget(e) + ctx.reach_ft(e) + mine:
+            continue                                   # it will not come into reach this round
+        action = Hold(figure=me.id, until=e.id)
+        if ctx.battle.check(action) is not None:
+            continue
+        plan = Plan((action,), f"hold its action until {e.label} has acted", kind="hold-for", end=hold.end,
+                    data={"until": e.id})
+        add_exposure(plan, hold.data.get("exposure", 0.0), [])
+        sq = approach_square(me.pos, e.pos)
+        bm = ctx.battle.map
+        if bm.in_bounds(*sq) and not bm.blocks_move[sq[1], sq[0]]:
+            placed = me.moved_to(sq[0], sq[1], bearing_octant(sq, e.pos))
+            odds = ctx.best_odds(placed, e, placed=(placed,), after_move=True)
+            if odds is not None:
+                plan.add(f"acts after {e.label}: strikes first when it comes", HOLD_WEIGHT * ctx.damage_value(e, odds))
         out.append(plan)
     return out
