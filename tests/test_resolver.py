@@ -319,3 +319,38 @@ def test_turn_order_lists_everyone_once_and_the_current_figure_first_among_those
             waiting = [fid for fid, _, acted in order if not acted]
             assert b.current in waiting, (rid, order, b.current)
             b.apply(EndTurn(b.current))
+
+
+def _morale_battle(seed, reds):
+    figures = [fig("h", "blue", 4, 4, "E", template="hero", stats={"hp": 500})]
+    figures += [fig(f"m{i}", "red", 5 if i == 1 else 9 + i, 4 if i == 1 else 9, "W", template="normal_man",
+                    stats={"hp": 1, "morale": 7}) for i in range(1, reds + 1)]
+    return make_battle("odnd", OPEN, figures, seed=seed)
+
+
+def test_rout_chance_is_the_morale_checks_a_fall_would_force():
+    """odnd:morale: felling one of three forces one 2d6 check against morale 7 (15/36 to flee); one of
+    two forces the first-loss and the half-down checks (flee unless both hold). Without morale checks
+    (bfrpg), nothing."""
+    assert _morale_battle(1, 3).rout_chance("m1") == pytest.approx(15 / 36)
+    assert _morale_battle(1, 2).rout_chance("m1") == pytest.approx(1 - (21 / 36) ** 2)
+    assert make_battle("bfrpg", OPEN, [fig("a", "blue", 1, 1, "E"), fig("b", "red", 8, 8, "W")]).rout_chance("b") == 0
+
+
+def test_rout_chance_matches_the_resolver_rolling_it():
+    """Over many seeds, the share of battles where felling m1 routs its side is the chance asked beforehand."""
+    fled = tries = 0
+    for seed in range(1, 161):
+        b = _morale_battle(seed, 2)
+        until_turn(b, "h")
+        for _ in range(8):
+            if not b.able("m1") or b.current != "h":
+                break
+            b.apply(Attack("h", target="m1"))
+        if b.able("m1"):
+            continue
+        tries += 1
+        fled += b.status("m2").conditions != ()
+    expected = 1 - (21 / 36) ** 2
+    assert tries > 80
+    assert abs(fled / tries - expected) < 3.5 * (expected * (1 - expected) / tries) ** 0.5

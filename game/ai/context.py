@@ -209,9 +209,28 @@ class Context:
         return 0.35 + 0.5 * self.value_rate(fig)
 
     def damage_value(self, target: Figure, odds: Odds) -> float:
-        """Worth of an attack: hit points taken, more from dangerous foes, and the chance to fell it."""
+        """Worth of an attack: hit points taken, more from dangerous foes, and the chance to fell it
+        (and, for a level that weighs morale, the rout that felling it may bring)."""
         hp = self.hp(target)
-        return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * 0.5 * self.threat_rate(target) * HORIZON_ROUNDS
+        felled = 0.5 * self.threat_rate(target) * HORIZON_ROUNDS
+        if self.level.morale:
+            felled += self.rout_chance(target) * self.side_worth(target.side)
+        return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * felled
+
+    def rout_chance(self, fig: Figure) -> float:
+        """Chance that felling this figure makes its side fail a morale check and flee (the resolver's answer)."""
+        key = ("rout", fig.id)
+        if key not in self.cache:
+            self.cache[key] = self.battle.rout_chance(fig.id)
+        return self.cache[key]
+
+    def side_worth(self, side: str) -> float:
+        """What a side's figures still standing are worth (their hit points and their blows)."""
+        key = ("worth", side)
+        if key not in self.cache:
+            self.cache[key] = sum(self.hp(f) * self.hp_worth(f) + 0.5 * self.threat_rate(f) * HORIZON_ROUNDS
+                                  for f in self.active.values() if f.side == side)
+        return self.cache[key]
 
     # ----- where it may go -----
     def search(self, mode: str, budget: float | None = None, fig: Figure | None = None) -> "Reach | None":

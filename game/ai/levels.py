@@ -28,6 +28,7 @@ class Level:
     search_plans: int = 0       # best plans searched through the resolver (hard)
     search_foes: int = 0        # foes whose replies are searched, nearest first
     holds: bool = False         # holds its action until a foe has acted, to strike first when it comes
+    morale: bool = False        # weighs the morale check a kill would force (break the enemy, avoid a rout)
     naive: bool = False
 
 
@@ -37,7 +38,7 @@ LEVELS: dict[str, Level] = {
                   foresight=False, exact_plans=0),
     "normal": Level("normal"),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
-                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True),
+                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True, morale=True),
 }
 DIFFICULTIES = tuple(LEVELS)
 

@@ -10,7 +10,7 @@ log from the start.
 Questions (docs/resolver.md): `check(action)` (the refusal or None), `options(figure)` (each kind
 of action: allowed, or why not), `preview(action)` (what it would do: the path and parting
 shots, the odds), `explain_attack(...)` (the modifier breakdown, also from a square the attacker
-is not on), `legal_actions(figure)`.
+is not on), `legal_actions(figure)`, `rout_chance(figure)` (the morale check its fall would force).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from dataclasses import replace
 from ..actions import Action, GmPlace
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
+from ..combat.morale import rout_chance
 from ..combat.state import FigureState, combat_profile
 from ..errors import RulesError
 from ..events import Event
@@ -179,6 +180,11 @@ class Battle:
                                        attacker.altitude_ft if altitude_ft is None else altitude_ft)
             view = BattleView(self, {attacker_id: placed})
         return attack_breakdown(view, attacker_id, target_id, AttackContext(weapon=weapon, **context))
+
+    def rout_chance(self, figure_id: str) -> float:
+        """Chance, rolling nothing, that felling this figure now would make its side fail a morale
+        check and flee."""
+        return rout_chance(self, figure_id)
 
     def hypothetical(self, *figures: Figure) -> BattleView:
         """A read-only view of this battle with these figures standing where they say."""

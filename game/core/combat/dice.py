@@ -33,6 +33,17 @@ class Dice:
     def times(self, n: int) -> "Dice":
         return Dice(self.count * n, self.sides, self.bonus * n)
 
+    def totals(self) -> tuple[tuple[int, float], ...]:
+        """Every total this expression can roll, with its probability (for questions asked without rolling)."""
+        dist = {0: 1.0}
+        for _ in range(self.count):
+            step: dict[int, float] = {}
+            for total, p in dist.items():
+                for face in range(1, self.sides + 1):
+                    step[total + face] = step.get(total + face, 0.0) + p / self.sides
+            dist = step
+        return tuple((total + self.bonus, p) for total, p in sorted(dist.items()))
+
     def roll(self, rng) -> Roll:
         results = tuple(rng.randint(1, self.sides) for _ in range(self.count))
         return Roll(self.text, results, sum(results) + self.bonus)

@@ -44,6 +44,34 @@ def check_morale(battle, side: str, reason: str, rng) -> list[Event]:
     return events
 
 
+def rout_chance(battle, felled_id: str) -> float:
+    """Chance, without rolling, that felling this figure now makes its side fail one of the checks
+    `morale_after_loss` would then make (first loss, half the side down) and flee."""
+    rules = battle.ruleset.section("morale")
+    fig = battle.figures[felled_id]
+    if not rules["checks"] or not battle.able(felled_id):
+        return 0.0
+    record = battle.morale.get(fig.side, {"first_death": False, "half": False, "passes": 0})
+    members = [f for f in battle.figures.values() if f.side == fig.side]
+    standing = [f for f in members if f.id != felled_id and battle.able(f.id)]
+    scores = [battle.profile(f.id)["morale"] for f in standing]
+    score = max((m for m in scores if m > 0), default=0)
+    if not score:
+        return 0.0
+    out = len(members) - len(standing)
+    checks = int(bool(rules["after_first_death"] and not record["first_death"]))
+    checks += int(bool(rules["at_half"] and not record["half"] and out * 2 >= len(members) and out < len(members)))
+    stands = sum(p for total, p in parse_dice(rules["dice"]).totals() if total <= score)
+    passes, chance, standing_so_far = record["passes"], 0.0, 1.0
+    for _ in range(checks):
+        if rules["passes_to_fearless"] and passes >= rules["passes_to_fearless"]:
+            break
+        chance += standing_so_far * (1 - stands)
+        standing_so_far *= stands
+        passes += 1
+    return chance
+
+
 def morale_after_loss(battle, side: str, rng) -> list[Event]:
     rules = battle.ruleset.section("morale")
     if not rules["checks"]:
