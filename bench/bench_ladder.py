@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.core.battle import BattleSetup  # noqa: E402
 from game.io.paths import MAPS_DIR  # noqa: E402
 from game.io.rulesets import bundled_ruleset_ids, load_ruleset  # noqa: E402
 from game.io.scenarios import load_scenario  # noqa: E402
 from game.play.ladder import bundled_battles, play_tasks, tasks_for  # noqa: E402
+from game.play.simulate import setups_for  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -37,8 +37,8 @@ def main(argv=None) -> int:
     setups, sides = {}, {}
     for path in paths:
         sc = load_scenario(path)
-        for rid in ids:
-            setups[(path.stem, rid)] = BattleSetup(sc.map, load_ruleset(rid), tuple(sc.figures), sc.seed)
+        for rid, setup in setups_for(sc, [load_ruleset(rid) for rid in ids]).items():
+            setups[(path.stem, rid)] = setup
             sides[(path.stem, rid)] = tuple(dict.fromkeys(f.side for f in sc.figures))
     tasks = tasks_for(setups, sides, levels, args.runs, seed=1)
     print(f"ladder: {len(paths)} battle(s) x {len(ids)} ruleset(s), levels {', '.join(levels)}, {args.runs} run(s), "

@@ -6,7 +6,7 @@ import pytest
 
 from game.ai import AI, AIController
 from game.ai.brain import DIFFICULTIES
-from game.core.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge
+from game.core.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge, Stand
 from game.core.ascii_map import parse_ascii_map
 from game.core.battle import Battle, BattleSetup
 from game.core.errors import RulesError
@@ -31,9 +31,10 @@ def make_battle(ruleset_id: str, figures: list[dict], ascii_map: str = OPEN, see
 
 
 def play_until_turn_of(battle: Battle, figure_id: str, limit: int = 40) -> None:
-    """End other figures' turns (they stand still) until it is figure_id's turn."""
+    """End other figures' turns (they stand still) until it is figure_id's turn (past cnc's step of
+    announcements: every figure there announces nothing)."""
     for _ in range(limit):
-        if battle.current == figure_id:
+        if battle.current == figure_id and (battle.state.phase != "declare" or battle.ruleset.d100):
             return
         battle.apply(EndTurn(figure=battle.current))
     raise AssertionError(f"never {figure_id}'s turn")
@@ -91,7 +92,10 @@ def test_cnc_fighting_disengagement():
         {"id": "brute", "side": "red", "template": "monster", "x": 7, "y": 6, "facing": "W", "move_ft": 10},
     ])
     ai = AI("normal")
-    action = first_action(ai, b, "archer")
+    while b.current != "archer":                # cnc announces disengagements in the declaration step
+        b.apply(EndTurn(figure=b.current))
+    assert b.state.phase == "declare"
+    action = ai.choose(b, "archer")
     withdrawal = (isinstance(action, Disengage) and action.style == "fighting") or \
         (isinstance(action, Move) and action.mode == "withdraw")
     assert withdrawal, ai.last_decision.explain()
@@ -305,3 +309,61 @@ def test_takes_the_high_ground_to_strike():
     action = first_action(ai, b, "me")
     assert isinstance(action, Move) and action.to == (9, 6), ai.last_decision.explain()
     assert "high-ground" in ai.last_decision.best.data["modifier_keys"], ai.last_decision.explain()
+
+
+@pytest.mark.parametrize("ruleset_id", ["ch17", "bfrpg"])
+def test_a_prone_figure_gets_up_when_no_blow_is_to_be_had(ruleset_id):
+    """ch17: getting up costs half the move (then it goes on); bfrpg: the whole turn. With the foe far
+    off, lying there only makes it easier to hit: it stands."""
+    b = make_battle(ruleset_id, [
+        {"id": "down", "side": "blue", "template": "foot", "x": 3, "y": 6, "facing": "E",
+         "stats": {"conditions": ["prone"]}},
+        {"id": "foe", "side": "red", "template": "foot", "x": 12, "y": 6, "facing": "W"},
+    ])
+    ai = AI("normal")
+    action = first_action(ai, b, "down")
+    assert isinstance(action, Stand), ai.last_decision.explain()
+    b.apply(action)
+    assert "prone" not in b.status("down").conditions
+    if ruleset_id == "ch17":
+        assert b.current == "down"                  # the turn goes on with half the move left
+        assert not isinstance(ai.choose(b, "down"), Stand)
+
+
+def test_no_stand_where_prone_lasts_the_round():
+    """cnc: a figure knocked prone is up again the next round; the AI offers no way up now."""
+    b = make_battle("cnc", [
+        {"id": "down", "side": "blue", "template": "foot", "x": 3, "y": 6, "facing": "E",
+         "stats": {"conditions": ["prone"]}},
+        {"id": "foe", "side": "red", "template": "foot", "x": 12, "y": 6, "facing": "W"},
+    ])
+    ai = AI("hard")
+    first_action(ai, b, "down")
+    assert all(not isinstance(p.actions[0], Stand) for p in ai.last_decision.plans)
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_cnc_charges_are_announced_before_initiative_then_run(level):
+    """cnc:charging is announced in the declaration step (choice-declarations) and run on the
+    figure's number: the AI announces it when a lane is open and worth it, then charges."""
+    b = make_battle("cnc", [
+        {"id": "knight", "side": "blue", "template": "knight", "x": 2, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 14, "y": 6, "facing": "W", "stats": {"hp": 3}},
+    ])
+    ai, other = AI(level), AI("naive")
+    assert b.state.phase == "declare"
+    while b.state.phase == "declare":
+        who = b.current
+        action = ai.choose(b, who) if who == "knight" else EndTurn(figure=who)
+        if who == "knight":
+            assert isinstance(action, Charge) and action.target == "foe", ai.last_decision.explain()
+        b.apply(action)
+    assert b.state_of("knight").announced_charge == "foe"
+    for _ in range(10):
+        if b.current == "knight":
+            break
+        b.apply(other.choose(b, b.current) if b.current == "foe" else EndTurn(figure=b.current))
+    action = ai.choose(b, "knight")
+    assert isinstance(action, Charge) and action.target == "foe", ai.last_decision.explain()
+    kinds = {e.kind for e in b.apply(action)}
+    assert "charge" in kinds or "attack" in kinds

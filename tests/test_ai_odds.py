@@ -108,6 +108,9 @@ def test_hit_chance_and_damage_match_the_roll_face_by_face(rid, a_t, t_t):
         for charge in (False, True):
             bd = b.explain_attack("a", "t", weapon, charge=charge)
             odds = Odds.of(b, bd)
+            if not bd.allowed:
+                assert odds.p_hit == 0 and odds.expected(99) == 0, bd.lines()   # refused: no odds at all
+                continue
             assert odds.p_hit == pytest.approx(_hit_chance_by_rolling(b, bd)), bd.lines()
             if bd.resolution == "d100":
                 # Every face that hits, critical or not, with every roll of the damage dice.
@@ -159,3 +162,24 @@ def test_the_chosen_attacks_odds_are_explains_from_where_it_strikes():
     x, y, facing, _alt = plan.end
     bd = b.explain_attack("a", "t", at=(x, y), facing=facing, surprise_round=b.round == 1)
     assert plan.data["p_hit"] == Odds.of(b, bd).p_hit
+
+
+@pytest.mark.parametrize("rid", ["odnd", "bfrpg", "ch17"])
+@pytest.mark.parametrize("advantage", [1, -1])
+def test_advantage_hit_chance_and_miss_margins_match_the_roll(rid, advantage):
+    """d20 advantage (odnd: a fight opened from behind) keeps the better or worse of two dice: the
+    AI's hit chance, and its chance of missing by less than a margin (a shot into a melee that strikes
+    a friend), are the resolver's roll over every pair of faces."""
+    from dataclasses import replace
+
+    from game.ai.odds import attack_rules
+    b = _battle(rid, "foot", "foot", (2, 6), (3, 6), 6)
+    bd = replace(b.explain_attack("a", "t"), advantage=advantage)
+    odds = Odds.of(b, bd)
+    hits = near = 0
+    for f1, f2 in itertools.product(range(1, 21), repeat=2):
+        result = roll_attack(b, bd, FaceRng([f1, f2, 1, 1, 1, 1]), b.profile("t"), b.state_of("t"))
+        hits += result.hit
+        near += (not result.hit) and 0 < result.margin < 4
+    assert odds.p_hit == pytest.approx(hits / 400)
+    assert odds.p_miss_by_less_than(4, attack_rules(b.ruleset)) == pytest.approx(near / 400)

@@ -71,7 +71,9 @@ class AI:
         for i in range(index, len(decision.plans)):
             plan = decision.plans[i]
             action = plan.actions[0]
-            if action.kind in ("move", "turn", "set", "defend", "disengage", "aim", "charge") and action in done:
+            announced = action.kind == "charge" and battle.state_of(figure_id).announced_charge == action.target
+            if action.kind in ("move", "turn", "set", "defend", "disengage", "aim", "charge") and action in done \
+                    and not (announced and battle.current_phase != "declare"):
                 plan.data["refused"] = "already done this turn"
                 continue
             if action.kind != "end-turn":

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+from ..core.combat.reach import melee_reach_ft, weapon_data
 from ..core.errors import RulesError
+from ..core.moves.charge import charge_limits
 from ..core.figure import Figure
 from ..core.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft, grid_distance_ft
 from .levels import Level
@@ -45,6 +47,10 @@ class Context:
         self.round = battle.round
         self.phase = "all" if fresh_turn else battle.current_phase
         self.declaring = self.phase == "declare"
+        # What this ruleset's declaration step takes: moves (d100, spread over the segments) or
+        # only announcements (cnc: charges, disengagements, defences) before initiative.
+        self.declares = set(self.rs.section("round")["declared"]) if self.declaring else set()
+        self.announcing = self.declaring and "move" not in self.declares
         self.positioning = battle.positioning()
         self.planner = self.positioning.planner
         self.engagement = self.positioning.engagement
@@ -88,15 +94,21 @@ class Context:
         return float(max(1, self.status_of(fig.id).max_hp))
 
     def weapon(self, name: str) -> dict:
-        return self.rs.weapon(name) or {"reach_ft": 5, "ranged": False, "range_ft": [], "charge": False, "set": False,
-                                        "thrown": False}
+        return weapon_data(self.battle, name)
 
     def is_archer(self, fig: Figure) -> bool:
         return bool(self.weapon(fig.ready_weapon)["ranged"])
 
     def reach_ft(self, fig: Figure, weapon: str | None = None) -> int:
-        spec = self.weapon(weapon or fig.ready_weapon)
-        return 5 if spec["ranged"] else int(spec["reach_ft"])
+        """How far it strikes in melee (the resolver's reach)."""
+        return melee_reach_ft(self.battle, fig, weapon)
+
+    def mounted(self, fig: Figure) -> bool:
+        return bool(self.battle.profile(fig.id)["mounted"])
+
+    def charge_limits(self, fig: Figure) -> tuple[float, float, bool]:
+        """The resolver's charge limits for this figure (a mounted charger keeps the mounted ones)."""
+        return charge_limits(self.rs, fig, self.mounted(fig))
 
     def long_range_ft(self, fig: Figure) -> float:
         bands = self.weapon(fig.ready_weapon)["range_ft"] or [50, 100, 150]
@@ -132,18 +144,20 @@ class Context:
 
     def odds(self, attacker: Figure, target: Figure, weapon: str | None = None, *, placed: tuple[Figure, ...] = (),
              charge: bool = False, set_vs_charge: bool = False, parting_shot: bool = False, after_move: bool = False,
-             battle=None) -> Odds:
+             free_attack: bool = False, battle=None) -> Odds:
         """The odds of attacker's attack on target with these figures placed (attacker or target among
         them, standing where they say), read from the resolver's Breakdown for that position."""
         battle = battle or self.battle
         key = (id(battle), attacker.id, target.id, weapon,
-               tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed), charge, set_vs_charge, parting_shot)
+               tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed), charge, set_vs_charge, parting_shot,
+               free_attack)
         got = self._odds.get(key)
         if got is None:
             source = battle if not placed else (self.view(placed) if battle is self.battle else battle.hypothetical(*placed))
             bd = source.explain_attack(attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge,
-                                       parting_shot=parting_shot, surprise_round=self.round == 1)
-            single = charge or set_vs_charge or parting_shot
+                                       parting_shot=parting_shot, free_attack=free_attack,
+                                       surprise_round=self.round == 1)
+            single = charge or set_vs_charge or parting_shot or free_attack
             got = self._odds[key] = Odds.of(battle, bd, 1 if single else self.attacks(attacker, after_move))
         return got
 

@@ -20,10 +20,10 @@ themselves.
 """
 from __future__ import annotations
 
-from ..core.actions import Defend, GmPlace, SetAgainstCharge
+from ..core.actions import Defend, GmPlace, SetAgainstCharge, Stand
 from ..core.battle.budgets import turn_still_to_come
 from ..core.geometry import FACINGS, bearing_octant, relative_arc
-from ..core.moves.charge import bresenham, charge_limits
+from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
 from .odds import kill_chance
@@ -60,13 +60,16 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
 
 def _board_after(ctx: Context, plan: Plan, copies: dict):
     """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None."""
-    stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend))), None)
-    key = (plan.end, stance)
+    stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
+    announced = plan.actions[0] if plan.kind == "announce" else None
+    key = (plan.end, stance, announced)
     if key in copies:
         return copies[key]
     me = ctx.me
     board = ctx.battle.clone()
     board.rng.seed(ctx.rng.random())               # never the real dice to come
+    if announced is not None and board.check(announced) is None:
+        board.apply(announced)                     # announced from where it stands, before it runs
     x, y, facing, alt = plan.end
     if (x, y, facing, alt) != (me.x, me.y, me.facing, me.altitude_ft):
         place = GmPlace(me.id, x=x, y=y, facing=FACINGS[facing], altitude_ft=alt if me.flyer != "none" else None)
@@ -89,6 +92,8 @@ def _reply_weight(ctx: Context, foe) -> float:
 def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
     """What the foes' best answers in `board` would take from my side, in my side's values."""
     mine = [board.figures[f.id] for f in [ctx.me] + ctx.allies if board.able(f.id)]
+    if not mine:
+        return 0.0, []               # felled on its own number and still acting: nothing left to hit
     near = []
     for e in ctx.enemies:
         if not board.able(e.id):
@@ -167,7 +172,7 @@ def _strike_reach(ctx: Context, e) -> float:
 def _charge_reach(ctx: Context, e) -> float:
     if not ctx.rs.section("charge")["allowed"]:
         return 0.0
-    return charge_limits(ctx.rs, e)[1] + 5
+    return ctx.charge_limits(e)[1] + 5
 
 
 def _best_reply(ctx: Context, board, foe, mine) -> tuple[float, str] | None:
@@ -244,7 +249,7 @@ def _lane(ctx: Context, board, foe, victim):
     ch = ctx.rs.section("charge")
     if ch["requires_charge_weapon"] and not ctx.weapon(foe.ready_weapon)["charge"]:
         return None
-    least, most, _ = charge_limits(ctx.rs, foe)
+    least, most, _ = ctx.charge_limits(foe)
     if not least <= ctx.flat(foe.pos, victim.pos) <= most + 10:
         return None
     bm = board.map

@@ -46,9 +46,26 @@ def damage_distribution(dice_text: str, add: int, multiplier: int, minimum: int,
     return tuple(sorted(out.items()))
 
 
+@lru_cache(maxsize=64)
+def d20_faces(advantage: int) -> tuple[tuple[int, float], ...]:
+    """(kept d20 face, probability): one die, or the better (advantage) or worse of two."""
+    if advantage > 0:
+        return tuple((f, (2 * f - 1) / 400) for f in range(1, 21))
+    if advantage < 0:
+        return tuple((f, (41 - 2 * f) / 400) for f in range(1, 21))
+    return tuple((f, 1 / 20) for f in range(1, 21))
+
+
+def _d20_hits(face: int, needed: int, attack_rules: tuple) -> bool:
+    natural_miss, natural_hit = attack_rules[:2]
+    if natural_miss and face <= natural_miss:
+        return False
+    return bool((natural_hit and face >= natural_hit) or face >= needed)
+
+
 @lru_cache(maxsize=4096)
-def _hit_chance(resolution: str, needed: int, auto_hit: bool, attack_rules: tuple) -> float:
-    """The chance to hit, face by face, with the die's automatic results."""
+def _hit_chance(resolution: str, needed: int, auto_hit: bool, attack_rules: tuple, advantage: int = 0) -> float:
+    """The chance to hit, face by face, with the die's automatic results (and d20 advantage)."""
     if auto_hit:
         return 1.0
     if resolution == "d100":
@@ -62,14 +79,7 @@ def _hit_chance(resolution: str, needed: int, auto_hit: bool, attack_rules: tupl
             elif face <= needed:
                 hits += 1
         return hits / 100
-    natural_miss, natural_hit = attack_rules[:2]
-    hits = 0
-    for face in range(1, 21):
-        if natural_miss and face <= natural_miss:
-            continue
-        if (natural_hit and face >= natural_hit) or face >= needed:
-            hits += 1
-    return hits / 20
+    return sum(q for face, q in d20_faces(advantage) if _d20_hits(face, needed, attack_rules))
 
 
 @lru_cache(maxsize=4096)
@@ -107,7 +117,7 @@ class Odds:
         rs = battle.ruleset
         rules = attack_rules(rs)
         needed = bd.target_number if bd.resolution == "d100" else bd.needed_on_die
-        p = _hit_chance(bd.resolution, needed, bool(bd.auto_hit), rules) if bd.allowed else 0.0
+        p = _hit_chance(bd.resolution, needed, bool(bd.auto_hit), rules, bd.advantage) if bd.allowed else 0.0
         adds, minimum = sum(m.value for m in bd.damage_mods), rs.section("attack")["min_damage"]
         if bd.resolution != "d100":
             dist = damage_distribution(bd.damage, adds, bd.damage_multiplier, minimum, 0, bd.auto_hit == "helpless")
@@ -127,6 +137,16 @@ class Odds:
     @property
     def allowed(self) -> bool:
         return self.breakdown.allowed
+
+    def p_miss_by_less_than(self, margin: int, rules: tuple) -> float:
+        """d20: the chance one attack misses its target's defence by less than `margin` (1 to
+        margin-1 short), the die's automatic results and advantage counted as the roll counts them."""
+        bd = self.breakdown
+        if not bd.allowed or bd.auto_hit or bd.resolution == "d100":
+            return 0.0
+        needed = bd.needed_on_die
+        return sum(q for face, q in d20_faces(bd.advantage)
+                   if not _d20_hits(face, needed, rules) and 0 < needed - face < margin)
 
     @property
     def mean_damage(self) -> float:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..core.combat.reach import melee_weapon
 from ..core.geometry import DIRECTION_DELTAS, bearing_octant, combine_vertical_ft
-from ..core.moves.charge import bresenham, charge_limits
+from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context, Spot
 from .decision import Plan
 
@@ -162,7 +162,7 @@ class Threats:
             return False
         if ch["requires_charge_weapon"] and not ctx.weapon(e.ready_weapon)["charge"]:
             return False
-        least, most, _ = charge_limits(ctx.rs, e)
+        least, most, _ = ctx.charge_limits(e)
         d = ctx.flat(me_there.pos, e.pos)
         return least <= d <= most + 10 and self._open_line(e, me_there)
 

@@ -51,10 +51,9 @@ def _rulesets(choice: str):
 
 
 def run(args) -> int:
-    from ..core.battle import BattleSetup
     from ..io.scenarios import load_scenario
     from ..play.ladder import LEVELS, bundled_battles, format_report, ladder
-    from ..play.simulate import default_workers
+    from ..play.simulate import default_workers, setups_for
     if args.runs < 1:
         raise RulesError(f"--runs {args.runs}: play at least one battle")
     if args.max_rounds < 1:
@@ -74,10 +73,10 @@ def run(args) -> int:
             raise RulesError(f"{path}: a ladder battle has exactly two sides (found: {', '.join(names) or 'none'})")
         if path.stem in {b for b, _ in setups}:
             raise RulesError(f"{path}: two battles are called {path.stem!r}; name each once")
-        for rs in rulesets:
-            setups[(path.stem, rs.id)] = BattleSetup(scenario.map, rs, tuple(scenario.figures), scenario.seed,
-                                                     scenario.title, scenario.description)
-            sides[(path.stem, rs.id)] = tuple(names)
+        # Each figure takes each ruleset's numbers for its template, as simulate plays them.
+        for rid, setup in setups_for(scenario, rulesets).items():
+            setups[(path.stem, rid)] = setup
+            sides[(path.stem, rid)] = tuple(names)
     show = args.progress or sys.stderr.isatty()
     report = ladder(setups, sides, levels=levels, runs=args.runs, seed=args.seed,
                     workers=args.workers or default_workers(), max_rounds=args.max_rounds,

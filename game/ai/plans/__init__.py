@@ -11,6 +11,8 @@
 | fighting withdrawal / disengage | it is engaged |
 | approach or reposition | it can move |
 | turn to face, or turn first and then move | it may still turn freely |
+| stand up | it is prone and the ruleset lets it get up now |
+| announce a charge, a disengagement or a defence | a declaration step of announcements (cnc) |
 | flee | morale has broken |
 | end the turn | always |
 """
@@ -23,7 +25,7 @@ from ..decision import Plan
 from ..threat import Threats, add_exposure
 from .attack import attack_here_plans, charge_plans, move_attack_plans
 from .movement import approach_plans, flee_plans, withdraw_plans
-from .stance import defend_plans, hold_for_plans, hold_plan, set_plans, turn_plans
+from .stance import defend_plans, hold_for_plans, hold_plan, set_plans, stand_plans, turn_plans
 
 
 def generate(ctx: Context, threats: Threats) -> list[Plan]:
@@ -34,6 +36,17 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
         return out
     if ctx.routed:
         return out + flee_plans(ctx, threats)
+    out += stand_plans(ctx, threats, hold)
+    if ctx.announcing:
+        # A declaration step of announcements only (cnc): charge, disengage or defend now, or nothing.
+        hold.label = "announce nothing"
+        if "charge" in ctx.declares:
+            out += charge_plans(ctx, threats, announce=True)
+        if "defend" in ctx.declares:
+            out += defend_plans(ctx, threats, hold)
+        if "disengage" in ctx.declares and ctx.can_move:
+            out += withdraw_plans(ctx, threats)
+        return out
     if ctx.can_attack or ctx.declaring:
         out += attack_here_plans(ctx, threats)
         if not ctx.acted and not ctx.declaring and ctx.phase != "missile":

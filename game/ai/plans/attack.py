@@ -14,6 +14,7 @@ from ..decision import Plan
 from ..odds import Odds
 from ..threat import Threats, add_exposure
 from .scoring import add_potential, cover_proxy, end_facing, score_attack, through_figures
+from .stance import with_stance
 
 
 def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
@@ -172,14 +173,18 @@ def _shoot_squares(ctx: Context, entries, budget, e):
     return cands
 
 
-def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
+def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list[Plan]:
+    """Charges down the resolver's lanes. `announce`: the ruleset's declaration step (cnc), where the
+    charge is announced now and run on the figure's initiative number, from the lane open now."""
     me = ctx.me
     if not ctx.rs.section("charge")["allowed"] or ctx.moved > 0:
         return []
     out = []
-    live = ctx.me is ctx.battle.figures[me.id] and not ctx.fresh_turn
+    live = ctx.me is ctx.battle.figures[me.id] and not ctx.fresh_turn and not announce
     for e in ctx.ranked_targets()[: max(3, ctx.level.targets)]:
         action = Charge(figure=me.id, target=e.id)
+        if announce and ctx.battle.check(action) is not None:
+            continue
         if live:
             # The resolver's own answer: the lane it would run, the parting shots, the odds from its end.
             preview = ctx.battle.preview(action)
@@ -201,7 +206,10 @@ def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
             if not odds.allowed:
                 continue
         me_there = ctx.placed(spot)
-        plan = Plan((action, EndTurn(figure=me.id)), f"charge {e.label}", kind="charge", end=spot)
+        if announce:
+            plan = Plan((action,), f"announce a charge at {e.label}", kind="announce", end=spot)
+        else:
+            plan = Plan((action, EndTurn(figure=me.id)), f"charge {e.label}", kind="charge", end=spot)
         score_attack(ctx, plan, e, odds, "charge: ")
         threats.parting_cost(steps, "charge", plan, shots=shots)
         if ctx.battle.state_of(e.id).set_vs_charge:
@@ -209,7 +217,14 @@ def charge_plans(ctx: Context, threats: Threats) -> list[Plan]:
             if back.allowed:
                 plan.add(f"{e.label}'s set {e.ready_weapon} strikes the charger",
                          -threats.loss(back))
-        v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
+        if announce:
+            # Announced, it stands at the ruleset's charge defence for the whole round: the foes'
+            # blows where it ends are asked of a copy of the battle where it has announced.
+            twin = with_stance(ctx, action)
+            v, parts = threats.exposure(plan.end, exact=True, exclude={e.id: plan.data["p_kill"]}, battle=twin)
+            plan.data["exact"] = True
+        else:
+            v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
         add_exposure(plan, v, parts)
         out.append(plan)
     return out

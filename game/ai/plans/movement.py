@@ -16,6 +16,9 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
     engaged = [e for e in ctx.enemies if ctx.engagement.in_zone(me, e)]
     if not engaged:
         return []
+    round_rules = ctx.rs.section("round")
+    if not ctx.declaring and round_rules["declarations"] and "disengage" in round_rules["declared"]:
+        return []                    # announced in the declaration step (cnc), or not at all
     out = []
     styles = list(ctx.rs.section("disengage")["styles"])
     modes = []

@@ -2,10 +2,12 @@
 resolver lists), the worth of where a plan ends for next round, and cheap first sorts."""
 from __future__ import annotations
 
+from ...core.battle.strikes import into_melee_row
+from ...core.combat.reach import fighting
 from ...core.geometry import bearing_octant, turn_octants
 from ..context import Context
 from ..decision import Plan
-from ..odds import Odds
+from ..odds import Odds, attack_rules
 
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weighs x1 until round 3, then grows
@@ -35,20 +37,31 @@ def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -
 
 
 def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
-    """A missile that misses into a melee may strike a friend (the ruleset's into-melee rule)."""
+    """What a shot into a melee may cost a friend there, by the ruleset's into-melee rule as the
+    resolver rolls it: the Shooting Into Melee table before the roll (d100 + weapon rank), a miss by
+    less than the margin, or a miss flying on at the friends (their own Breakdowns)."""
     rules = ctx.rs.section("modifiers")
     how = rules["into_melee"]
-    miss = 1 - odds.p_hit
-    if how == "margin":
-        share = min(miss, rules["into_melee_margin"] / 20)
-    elif how == "reroll-allies":
-        share = miss * 0.5
-    elif how == "none":
-        share = 0.0
-    else:
-        share = miss * 0.3
     friend = ctx.active.get(friends[0])
-    return share * odds.mean_damage * (ctx.hp_worth(friend) if friend else 0.5)
+    if friend is None or how == "none":
+        return 0.0
+    worth = ctx.hp_worth(friend)
+    if how == "table":
+        foes = {odds.breakdown.target} | {f.id for f in fighting(ctx.battle, friend) if f.side != ctx.me.side}
+        row, _exact = into_melee_row(rules, len(friends), len(foes))
+        rank = ctx.battle.profile(ctx.me.id)["weapon_rank"]
+        share = max(0, min(100, max(rules["into_melee_always_friend"], row["upto"] - rank))) / 100
+        # The shot goes at the friend instead: it hits the friend as it would, and not the foe.
+        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon)
+        foe = ctx.active.get(odds.breakdown.target)
+        lost = ctx.damage_value(foe, odds) if foe is not None else 0.0
+        return share * (at_friend.expected(ctx.hp(friend)) * worth + lost)
+    if how == "margin":
+        return odds.p_miss_by_less_than(rules["into_melee_margin"], attack_rules(ctx.rs)) * odds.mean_damage * worth
+    if how == "reroll-allies":
+        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
+        return (1 - odds.p_hit) * at_friend.p_hit * at_friend.mean_damage * worth
+    return 0.0
 
 
 def pressure(ctx: Context) -> float:

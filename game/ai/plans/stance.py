@@ -5,7 +5,7 @@ A stance's worth is read from the resolver by taking it on a copy of the battle
 """
 from __future__ import annotations
 
-from ...core.actions import Defend, EndTurn, Hold, SetAgainstCharge, Turn
+from ...core.actions import Defend, EndTurn, Hold, SetAgainstCharge, Stand, Turn
 from ...core.battle.budgets import turn_still_to_come
 from ...core.geometry import FACINGS, bearing_octant
 from ..context import Context
@@ -88,6 +88,33 @@ def defend_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
             plan.add(f"attacks at {int(d['attack_penalty']):+d}", 0.05 * int(d["attack_penalty"]))
         out.append(plan)
     return out
+
+
+def stand_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
+    """Get up from prone at the ruleset's cost: the foes' blows on it standing (asked of a copy of the
+    battle where it stood) against those on it lying there, this round and the next. Where getting
+    up takes the whole turn it also gives up its attack; where it costs half a move the turn goes on
+    (the AI decides again once it stands)."""
+    me = ctx.me
+    if "prone" not in ctx.status.conditions:
+        return []
+    action = Stand(figure=me.id)
+    twin = with_stance(ctx, action)
+    if twin is None:
+        return []
+    whole_turn = ctx.rs.section("prone")["stand"] == "turn"
+    actions = (action, EndTurn(figure=me.id)) if whole_turn and not ctx.declaring else (action,)
+    plan = Plan(actions, "stand up", kind="stand", end=hold.end, data={"exact": True})
+    base, _ = threats.exposure(hold.end, exact=True)
+    v, parts = threats.exposure(hold.end, exact=True, battle=twin)
+    add_exposure(plan, base, parts)
+    plan.add("standing: attacks on it fare worse, this round and the next", 2 * (base - v))
+    if whole_turn:
+        plan.add("getting up takes its turn", -0.2 - TEMPO)
+    else:
+        plan.add("it may still move and strike after", TEMPO)
+    add_potential(ctx, plan)
+    return [plan]
 
 
 def turn_plans(ctx: Context, threats: Threats) -> list[Plan]:
