@@ -367,3 +367,24 @@ def test_cnc_charges_are_announced_before_initiative_then_run(level):
     assert isinstance(action, Charge) and action.target == "foe", ai.last_decision.explain()
     kinds = {e.kind for e in b.apply(action)}
     assert "charge" in kinds or "attack" in kinds
+
+
+def test_naive_advances_on_the_nearest_foe_then_attacks_it():
+    """The ladder's floor: walk toward the nearest foe as far as the move allows, strike when in reach."""
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 2, "y": 6, "facing": "E"},
+        {"id": "near", "side": "red", "template": "foot", "x": 10, "y": 6, "facing": "W"},
+        {"id": "far", "side": "red", "template": "foot", "x": 14, "y": 1, "facing": "S", "stats": {"hp": 1}},
+    ])
+    ai = AI("naive")
+    action = first_action(ai, b, "me")
+    assert isinstance(action, Move) and action.mode == "walk"
+    before = abs(b.figures["near"].x - 2)
+    b.apply(action)
+    assert abs(b.figures["near"].x - b.figures["me"].x) < before and b.figures["me"].y >= 5
+    b2 = make_battle("odnd", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 2, "y": 6, "facing": "E"},
+        {"id": "near", "side": "red", "template": "foot", "x": 3, "y": 6, "facing": "W"},
+    ])
+    action = first_action(AI("naive"), b2, "me")
+    assert isinstance(action, Attack) and action.target == "near"

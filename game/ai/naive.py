@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..core.actions import Attack, EndTurn, Move
 from ..core.errors import RulesError
 from ..core.geometry import FACINGS, bearing_octant, grid_distance_ft
+from .context import WINGED_SEARCH_FT, flyer_planner
 from .decision import Plan
 
 
@@ -44,8 +45,12 @@ def naive_decision(battle, figure_id: str) -> list[Plan]:
 
 def _step_toward(battle, me, target, left: float):
     """The reachable square nearest the target (cheapest among equals), facing it."""
+    positioning = battle.positioning()
+    # Searched only as far as it may walk now (a whole-map search of a flyer's heights is costly).
+    planner = positioning.planner if me.flyer == "none" else flyer_planner(positioning.planner, me)
+    budget = min(left, max(WINGED_SEARCH_FT, me.move_ft / 3 + 5)) if me.flyer == "winged" else left
     try:
-        search = battle.positioning().search(me.id, "walk")
+        search = planner.search(me, "walk", positioning.occupants(me.id), budget_ft=budget)
     except RulesError:
         return None
     diag = battle.ruleset.diagonal
