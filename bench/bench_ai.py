@@ -1,12 +1,12 @@
 """How long the AI takes for one figure's turn: 10 figures a side on a 60x60 map (or more a side).
 
-    .venv/bin/python bench/bench_ai.py [--ruleset bfrpg|all] [--difficulty normal|hard|easy|all] [--rounds 3]
+    .venv/bin/python bench/bench_ai.py [--ruleset bfrpg|all] [--difficulty naive|easy|normal|hard|all] [--rounds 3]
                                        [--per-side 100]
 
 An AI turn is every choose() call the AI makes for one figure between the start and the end of
 that figure's turn (planning, Battle.check of its choice, the rest of its plan). The battle is
 played through the resolver; only the AI's own time is measured. Prints median and max ms per
-AI turn. The goal is under 500 ms at 10 a side; with --per-side 100 (a 100x100 map, the roster
+AI turn. The goals at 10 a side: hard under 1 s, every other level under 500 ms; with --per-side 100 (a 100x100 map, the roster
 repeated in ranks) the goal is a worst turn under 300 ms (issue "faster where players wait").
 Times are CPU time (process_time), so other work on a shared machine adds little.
 """

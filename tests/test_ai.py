@@ -388,3 +388,26 @@ def test_naive_advances_on_the_nearest_foe_then_attacks_it():
     ])
     action = first_action(AI("naive"), b2, "me")
     assert isinstance(action, Attack) and action.target == "near"
+
+
+def test_cnc_a_second_charger_weighs_a_lane_a_friend_will_crowd():
+    """An announced charge runs later: a friend already charging the same foe reaches it first, so
+    the second charger's announcement at that foe counts for less (and says so)."""
+    b = make_battle("cnc", [
+        {"id": "k1", "side": "blue", "template": "foot", "x": 2, "y": 5, "facing": "E"},
+        {"id": "k2", "side": "blue", "template": "foot", "x": 2, "y": 7, "facing": "E"},
+        {"id": "f1", "side": "red", "template": "foot", "x": 14, "y": 5, "facing": "W"},
+        {"id": "f2", "side": "red", "template": "foot", "x": 14, "y": 7, "facing": "W"},
+    ])
+    first, second = ("k1", "k2") if b.state.declare_order.index("k1") < b.state.declare_order.index("k2") else ("k2", "k1")
+    while b.current != first:
+        b.apply(EndTurn(figure=b.current))
+    b.apply(Charge(figure=first, target="f1"))
+    while b.current != second:
+        b.apply(EndTurn(figure=b.current))
+    ai = AI("normal")
+    ai.choose(b, second)
+    at = {p.actions[0].target: p for p in ai.last_decision.plans if p.kind == "announce"}
+    assert "f1" in at and any("already charge" in name for name, _ in at["f1"].reasons)
+    if "f2" in at:
+        assert all("already charge" not in name for name, _ in at["f2"].reasons)

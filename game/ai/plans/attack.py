@@ -16,6 +16,9 @@ from ..threat import Threats, add_exposure
 from .scoring import add_potential, cover_proxy, end_facing, score_attack, through_figures
 from .stance import with_stance
 
+ANNOUNCE_CROWDED = 0.7      # a second charger at the same foe seldom still has its lane
+ANNOUNCE_FREE_FOE = 0.3     # a foe not held in melee may step out of the lane before the charge runs
+
 
 def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
     me = ctx.me
@@ -211,6 +214,8 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
         else:
             plan = Plan((action, EndTurn(figure=me.id)), f"charge {e.label}", kind="charge", end=spot)
         score_attack(ctx, plan, e, odds, "charge: ")
+        if announce:
+            _announcement_doubts(ctx, plan, e)
         threats.parting_cost(steps, "charge", plan, shots=shots)
         if ctx.battle.state_of(e.id).set_vs_charge:
             back = ctx.odds(e, me_there, placed=(me_there,), set_vs_charge=True)
@@ -228,6 +233,18 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
         add_exposure(plan, v, parts)
         out.append(plan)
     return out
+
+
+def _announcement_doubts(ctx: Context, plan: Plan, e) -> None:
+    """An announced charge runs later, on the figure's number, and only if its lane is still open
+    then: a foe that is free to move may walk out of it first, and friends already charging the same
+    foe reach it first and crowd the lane's end. The charger's lowered defence stays either way."""
+    gain = max(0.0, plan.score)
+    others = [f for f in ctx.allies if ctx.battle.state_of(f.id).announced_charge == e.id]
+    if others:
+        plan.add(f"{len(others)} friend(s) already charge {e.label}: its lane may close", -ANNOUNCE_CROWDED * gain)
+    elif not any(ctx.engagement.in_zone(e, f) for f in ctx.allies):
+        plan.add(f"{e.label} may move before the charge runs", -ANNOUNCE_FREE_FOE * gain)
 
 
 def _lane_steps(fig, squares, heading: int):
