@@ -411,3 +411,20 @@ def test_cnc_a_second_charger_weighs_a_lane_a_friend_will_crowd():
     assert "f1" in at and any("already charge" in name for name, _ in at["f1"].reasons)
     if "f2" in at:
         assert all("already charge" not in name for name, _ in at["f2"].reasons)
+
+
+def test_cnc_announcing_a_dodge_weighs_the_blow_it_gives_up():
+    """cnc:dodge and evade take the figure's whole round: in the declaration step, announcing nothing
+    keeps the blow it can strike on its number, and the AI counts that blow."""
+    b = make_battle("cnc", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 4, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 5, "y": 6, "facing": "W", "stats": {"hp": 2}},
+    ])
+    while b.current != "me":
+        b.apply(EndTurn(figure=b.current))
+    assert b.state.phase == "declare"
+    ai = AI("normal")
+    action = ai.choose(b, "me")
+    assert isinstance(action, EndTurn), ai.last_decision.explain()
+    nothing = ai.last_decision.plans[ai.last_decision.chosen]
+    assert any(name.startswith("free to strike on its number") and value > 0 for name, value in nothing.reasons)

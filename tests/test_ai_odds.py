@@ -73,8 +73,9 @@ def _free(b, pos):
 def test_the_ais_odds_from_any_square_are_explains(rid, a_t, t_t, t_pos, t_facing, offset, facing, ally):
     at = (t_pos[0] + offset[0], t_pos[1] + offset[1])
     ally_pos = (t_pos[0] - offset[0], t_pos[1] - offset[1]) if ally else None
+    rows = FIELD.split("\n")
     b = _battle(rid, a_t, t_t, (0, 7), t_pos, t_facing, ally_pos if ally_pos and 0 <= ally_pos[0] < 12
-                and 0 <= ally_pos[1] < 8 else None)
+                and 0 <= ally_pos[1] < 8 and rows[ally_pos[1]][ally_pos[0]] in ".12" else None)
     if not _free(b, at):
         return
     ctx = Context(LEVELS["normal"], b, "a", random.Random(1), {})

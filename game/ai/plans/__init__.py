@@ -18,7 +18,7 @@
 """
 from __future__ import annotations
 
-from ...core.actions import Turn
+from ...core.actions import EndTurn, Turn
 from ...core.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
@@ -38,15 +38,7 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
         return out + flee_plans(ctx, threats)
     out += stand_plans(ctx, threats, hold)
     if ctx.announcing:
-        # A declaration step of announcements only (cnc): charge, disengage or defend now, or nothing.
-        hold.label = "announce nothing"
-        if "charge" in ctx.declares:
-            out += charge_plans(ctx, threats, announce=True)
-        if "defend" in ctx.declares:
-            out += defend_plans(ctx, threats, hold)
-        if "disengage" in ctx.declares and ctx.can_move:
-            out += withdraw_plans(ctx, threats)
-        return out
+        return out + announcement_plans(ctx, threats, hold)
     if ctx.can_attack or ctx.declaring:
         out += attack_here_plans(ctx, threats)
         if not ctx.acted and not ctx.declaring and ctx.phase != "missile":
@@ -66,6 +58,40 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
             and ctx.rs.section("facing")["stationary_turns_free"]:
         out += turn_then_plans(ctx, threats)
     return out
+
+
+def announcement_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
+    """A declaration step of announcements only (cnc): charge, disengage or defend now, or nothing.
+    What it gives up by announcing is its turn to come: announcing nothing, or a defence that still
+    allows an attack, keeps the best blow it could strike on its number (asked of a context where
+    it starts its turn), which a dodge, an evasion or a disengagement gives up."""
+    hold.label = "announce nothing"
+    out: list[Plan] = []
+    if "charge" in ctx.declares:
+        out += charge_plans(ctx, threats, announce=True)
+    defences = defend_plans(ctx, threats, hold) if "defend" in ctx.declares else []
+    out += defences
+    if "disengage" in ctx.declares and ctx.can_move:
+        out += withdraw_plans(ctx, threats)
+    blow = later_blow(ctx)
+    if blow is not None:
+        gain, label = blow
+        for plan in [hold] + [d for d in defences if EndTurn(figure=ctx.me.id) not in d.actions]:
+            plan.add(f"free to strike on its number ({label})", gain)
+    return out
+
+
+def later_blow(ctx: Context) -> tuple[float, str] | None:
+    """(what its best blow on its own turn this round adds over standing still, that blow), or None."""
+    key = ("later blow", ctx.me.id)
+    if key not in ctx.cache:
+        later = Context(ctx.level, ctx.battle, ctx.me.id, ctx.rng, ctx.memo, fresh_turn=True)
+        sub = Threats(later)
+        still = hold_plan(later, sub)
+        blows = attack_here_plans(later, sub) + move_attack_plans(later, sub)
+        best = max(blows, key=lambda p: (p.score, p.label), default=None)
+        ctx.cache[key] = (best.score - still.score, best.label) if best and best.score > still.score else None
+    return ctx.cache[key]
 
 
 def turn_then_plans(ctx: Context, threats: Threats) -> list[Plan]:
