@@ -6,8 +6,9 @@
 An AI turn is every choose() call the AI makes for one figure between the start and the end of
 that figure's turn (planning, Battle.check of its choice, the rest of its plan). The battle is
 played through the resolver; only the AI's own time is measured. Prints median and max ms per
-AI turn. The goals at 10 a side: hard under 1 s, every other level under 500 ms; with --per-side 100 (a 100x100 map, the roster
-repeated in ranks) the goal is a worst turn under 300 ms (issue "faster where players wait").
+AI turn. The goals at 10 a side: hard under 1 s, every other level under 500 ms; with
+--per-side 100 (a 100x100 map, the roster repeated in ranks) the goal is a worst turn under
+300 ms (issue "faster where players wait").
 Times are CPU time (process_time), so other work on a shared machine adds little.
 """
 from __future__ import annotations
