@@ -354,3 +354,23 @@ def test_rout_chance_matches_the_resolver_rolling_it():
     expected = 1 - (21 / 36) ** 2
     assert tries > 80
     assert abs(fled / tries - expected) < 3.5 * (expected * (1 - expected) / tries) ** 0.5
+
+
+def test_previewing_a_charge_announced_in_cnc_declaration_step_says_it_is_allowed_without_a_path():
+    """cnc Charging: a charge is announced before initiative and run on its number, so the preview
+    of the announcement has no path or odds yet, and it changes nothing."""
+    from game.core.actions import Charge
+    from game.core.battle import Battle
+    from game.io.paths import MAPS_DIR
+    from game.io.rulesets import load_ruleset
+    from game.io.scenarios import load_scenario
+    sc = load_scenario(MAPS_DIR / "horse_field.toml")
+    sc.ruleset = load_ruleset("cnc")
+    b = Battle.from_scenario(sc)
+    assert b.current_phase == "declare"
+    foe = next(f.id for f in b.figures.values() if f.side != b.figures[b.current].side
+               and b.check(Charge(b.current, target=f.id)) is None)
+    events = len(b.events)
+    preview = b.preview(Charge(b.current, target=foe))
+    assert preview.allowed and preview.planned is None and preview.breakdown is None
+    assert len(b.events) == events

@@ -55,7 +55,7 @@ def preview(battle, action: Action) -> Preview:
     breakdown = None
     if isinstance(plan, AttackPlan):
         breakdown = plan.breakdown
-    elif isinstance(plan, ChargePlan):
+    elif isinstance(plan, ChargePlan) and plan.planned is not None:   # an announced charge has no path yet
         end = plan.planned.path.end
         breakdown = battle.explain_attack(plan.figure.id, plan.target.id, at=(end.x, end.y), facing=end.facing,
                                           charge=True, surprise_round=battle.round == 1)
