@@ -30,6 +30,7 @@ class Spawn:
     facing: str = "N"
     altitude_ft: int = 0
     properties: dict = field(default_factory=dict)
+    footprint: tuple[int, int] = (1, 1)     # squares [across, along] the facing (a Tiled rectangle's tiles)
 
 
 @dataclass(eq=False)

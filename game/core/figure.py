@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .geometry import FACINGS
+from .moves.bodies import ONE_SQUARE, cells
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,8 @@ class Figure:
     turning_ft: int = 0             # turning distance; 0 turns freely
     flyer: str = "none"             # none, winged, floater, incorporeal
     size: str = "medium"
+    # Squares (across the facing, along it) its body covers; moves/bodies.py says where they lie.
+    footprint: tuple[int, int] = ONE_SQUARE
     weapons: tuple[str, ...] = ("sword",)
     running: bool = False           # has run this round: no sidestep
     # Movement so far this round, so a move split into several actions obeys the rules as one:
@@ -35,6 +38,17 @@ class Figure:
     @property
     def pos(self) -> tuple[int, int]:
         return (self.x, self.y)
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """The squares its body covers (just `pos` for a one-square figure)."""
+        if self.footprint == ONE_SQUARE:
+            return ((self.x, self.y),)
+        return cells(self.x, self.y, self.facing, self.footprint)
+
+    @property
+    def big(self) -> bool:
+        return self.footprint != ONE_SQUARE
 
     @property
     def label(self) -> str:

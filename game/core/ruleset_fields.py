@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .moves.bodies import SHAPES_WORDS, footprint_problem
 from .schema import Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")
@@ -210,6 +211,8 @@ TEMPLATE_SCHEMA = {
     "turning_ft": Field("int", "turning distance in feet; 0 turns freely", 0, minimum=0, maximum=120),
     "flyer": Field("str", "how it flies", "none", choices=FLYER_KINDS),
     "size": Field("str", "size category", "medium", choices=SIZES),
+    "footprint": Field("list[int]", "squares the body covers, [across, along] the facing", [1, 1], lengths=(2,),
+                       check=footprint_problem, words=SHAPES_WORDS),
     "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"], check=_names),
     **COMBAT_STAT_FIELDS,
 }

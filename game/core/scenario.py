@@ -10,6 +10,7 @@ from .battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
 from .errors import DataFileError, RulesError
 from .figure import Figure
 from .geometry import FACINGS, parse_facing
+from .moves.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
 from .schema import Field, check_value, key_text, plain_name, validate
 
@@ -42,6 +43,8 @@ FIGURE_SCHEMA = {
     "flyer": Field("str", "none, winged, floater or incorporeal (overrides the template)", _UNSET, choices=FLYER_KINDS),
     "size": Field("str", "size category (overrides the template)", _UNSET, choices=SIZES),
     "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET, check=_names),
+    "footprint": Field("list[int]", "squares the body covers, [across, along] the facing (overrides the template)",
+                       _UNSET, lengths=(2,), check=footprint_problem, words=SHAPES_WORDS),
     "running": Field("bool", "has already run this round (no sidestep)", False),
     "stats": Field("table", "combat statistics overriding the template's (keys: see FIGURE_STAT_FIELDS)"),
 }
@@ -86,7 +89,7 @@ SCENARIO_SCHEMA = {
     "actions": Field("list[table]", "scripted actions (see docs/scenarios.md, Scripted actions)", entry=ACTION_ENTRY_SCHEMA),
 }
 
-TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons")
+TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")
 
 
 @dataclass
@@ -107,14 +110,16 @@ class Scenario:
         raise RulesError(f"no figure {figure_id!r} in this scenario; figures: {', '.join(f.id for f in self.figures)}")
 
     def occupants(self, excluding: str | None = None) -> dict[tuple[int, int], Figure]:
-        return {f.pos: f for f in self.figures if f.id != excluding}
+        return occupancy(self.figures, excluding)
 
 
 _FIELD_WORDS = {"move_ft": "move {} ft", "turning_ft": "turning distance {} ft", "flyer": "flying {}",
-                "size": "size {}", "weapons": "weapons {}"}
+                "size": "size {}", "weapons": "weapons {}", "footprint": "footprint {} squares"}
 
 
 def _field_words(key: str, value) -> str:
+    if key == "footprint":
+        return _FIELD_WORDS[key].format(" x ".join(str(v) for v in value))
     return _FIELD_WORDS[key].format(", ".join(value) if key == "weapons" else value)
 
 
@@ -134,7 +139,8 @@ def figure_under(fig: Figure, ruleset: Ruleset) -> tuple[Figure, list[str]]:
     values = {key: template[key] for key in TEMPLATE_FIELDS}
     kept = []
     for key, value in fig.stats.get("given", {}).items():
-        ours = list(values[key]) if key == "weapons" else values[key]
+        ours = list(values[key]) if key in ("weapons", "footprint") else values[key]
+        value = list(value) if key in ("weapons", "footprint") else value
         if ours != value:
             kept.append(f"{_field_words(key, value)} (the {ruleset.id} {template_name} has {_field_words(key, ours)})")
         values[key] = value
@@ -143,7 +149,7 @@ def figure_under(fig: Figure, ruleset: Ruleset) -> tuple[Figure, list[str]]:
         values["flyer"] = fig.flyer
     notes = [f"{who}: the scenario sets its own {'; '.join(kept)}: kept under {ruleset.id}"] if kept else []
     moved = replace(fig, move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"],
-                    size=values["size"], weapons=tuple(values["weapons"]))
+                    size=values["size"], weapons=tuple(values["weapons"]), footprint=tuple(values["footprint"]))
     return moved, notes
 
 
@@ -195,7 +201,8 @@ def build_figures(checked: dict, ruleset: Ruleset, bmap: BattleMap, path: str) -
 
 def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str, where: str,
                       seen_squares: dict) -> Figure:
-    values = {"move_ft": 40, "turning_ft": 0, "flyer": "none", "size": "medium", "weapons": ["sword"], "name": ""}
+    values = {"move_ft": 40, "turning_ft": 0, "flyer": "none", "size": "medium", "weapons": ["sword"], "name": "",
+              "footprint": [1, 1]}
     if entry["template"]:
         template = ruleset.template(entry["template"])
         if template is None:
@@ -210,19 +217,26 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
             raise DataFileError(path, f"{where}.weapons", f"unknown weapon {weapon!r}; {ruleset.id} has: "
                                 f"{', '.join(sorted(ruleset.section('weapons')))}")
     x, y = entry["x"], entry["y"]
-    if not bmap.in_bounds(x, y):
-        raise DataFileError(path, where, f"position {x},{y} is off the map ({bmap.width} x {bmap.height} squares)")
-    if bmap.blocks_move[y, x]:
-        _check_over_obstacle(bmap, x, y, values["flyer"], entry["altitude_ft"], path, where)
+    facing = parse_facing(entry["facing"])
+    footprint = tuple(values["footprint"])
+    body = cells(x, y, facing, footprint)
+    big = "" if len(body) == 1 else f" (its {footprint[0]} x {footprint[1]} body facing {FACINGS[facing]} covers {_squares_words(body)})"
+    for cx, cy in body:
+        if not bmap.in_bounds(cx, cy):
+            raise DataFileError(path, where, f"position {cx},{cy} is off the map ({bmap.width} x {bmap.height} squares){big}")
+    for cx, cy in body:
+        if bmap.blocks_move[cy, cx]:
+            _check_over_obstacle(bmap, cx, cy, values["flyer"], entry["altitude_ft"], path, where)
     if entry["altitude_ft"] and values["flyer"] == "none":
         raise DataFileError(path, f"{where}.altitude_ft", "only flyers have an altitude; set flyer or use 0")
-    key = (x, y)
-    if key in seen_squares:
-        raise DataFileError(path, where, f"position {x},{y} is already taken by {seen_squares[key]}")
-    seen_squares[key] = entry["id"]
+    for key in body:
+        if key in seen_squares:
+            raise DataFileError(path, where, f"position {key[0]},{key[1]} is already taken by {seen_squares[key]}{big}")
+    for key in body:
+        seen_squares[key] = entry["id"]
     # The template fields the scenario sets itself: under another ruleset they are kept, the rest
     # come from that ruleset's template (figure_under).
-    given = {key: list(entry[key]) if key == "weapons" else entry[key]
+    given = {key: list(entry[key]) if key in ("weapons", "footprint") else entry[key]
              for key in TEMPLATE_FIELDS if entry.get(key) is not None}
     stats = {"template": entry["template"], **({"given": given} if given else {})}
     for stat, value in entry["stats"].items():
@@ -232,11 +246,15 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
                                 + ", ".join(sorted(FIGURE_STAT_FIELDS)))
         stats[stat] = check_value(value, spec, path, f"{where}.stats.{stat}")
     return Figure(
-        id=entry["id"], side=entry["side"], x=x, y=y, facing=parse_facing(entry["facing"]),
+        id=entry["id"], side=entry["side"], x=x, y=y, facing=facing, footprint=footprint,
         name=entry["name"] or values.get("name") or entry["id"], altitude_ft=entry["altitude_ft"],
         move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
         weapons=tuple(values["weapons"]), running=entry["running"], stats=stats,
     )
+
+
+def _squares_words(body) -> str:
+    return " ".join(f"{cx},{cy}" for cx, cy in body)
 
 
 def _check_over_obstacle(bmap: BattleMap, x: int, y: int, flyer: str, altitude_ft: int, path: str, where: str) -> None:

@@ -96,6 +96,7 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
             "name": spawn.name, "template": template, "facing": spawn.facing,
             "altitude_ft": spawn.altitude_ft, "running": False, "stats": {},
             **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")},
+            "footprint": None if tuple(spawn.footprint) == (1, 1) else list(spawn.footprint),
         })
     if not entries:
         entries = _default_figures(bmap)
@@ -118,7 +119,7 @@ def _default_figures(bmap) -> list[dict]:
                     placed += 1
                     entries.append({"id": f"{side}{placed}", "side": side, "x": x, "y": y, "name": "",
                                     "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
-                                    "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")}})
+                                    "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")}})
             if placed >= 2:
                 break
     return entries

@@ -176,6 +176,6 @@ def replay(battle, actions: list, where: str = "save") -> None:
 def figure_json(f: Figure) -> dict:
     return {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "facing": f.facing, "name": f.name,
             "altitude_ft": f.altitude_ft, "move_ft": f.move_ft, "turning_ft": f.turning_ft, "flyer": f.flyer,
-            "size": f.size, "weapons": list(f.weapons), "running": f.running, "stats": dict(f.stats)}
+            "size": f.size, "weapons": list(f.weapons), "footprint": list(f.footprint), "running": f.running, "stats": dict(f.stats)}
 
 

@@ -7,6 +7,7 @@ another square, facing another way) is another, so "what if" answers use these s
 from __future__ import annotations
 
 from ..geometry import DIRECTION_DELTAS, distance_ft
+from ..moves.body_sight import body_sight, centre
 from ..moves.los import crossed_squares
 
 SIZE_ORDER = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "giant": 4}
@@ -21,7 +22,20 @@ def height_ft(bmap, fig) -> float:
 
 
 def gap_ft(battle, a, b) -> float:
+    if a.big or b.big:
+        return min(d for d, _p, _q in cell_pairs(battle, a, b))
     return distance_ft(battle.ruleset.diagonal, a.pos, b.pos, height_ft(battle.map, a), height_ft(battle.map, b))
+
+
+def cell_pairs(battle, a, b) -> list:
+    """(distance, cell of a, cell of b) for every pair of the two bodies' cells, nearest first: a body
+    bigger than a square reaches and is reached from its nearest cell (moves/bodies.py)."""
+    m, rule = battle.map, battle.ruleset.diagonal
+    out = [(distance_ft(rule, p, q, float(m.elevation_ft[p[1], p[0]]) + a.altitude_ft,
+                        float(m.elevation_ft[q[1], q[0]]) + b.altitude_ft), p, q)
+           for p in a.cells for q in b.cells]
+    out.sort()
+    return out
 
 
 def weapon_data(battle, name: str) -> dict:
@@ -37,6 +51,8 @@ def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
 
 
 def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
+    if attacker.big or target.big:
+        return _bodies_in_reach(battle, attacker, target, weapon_name)
     if attacker.pos == target.pos:
         # Only a hold puts two figures in one square (the holder entered it): they are at arm's length.
         return attacker.id in (battle.state_of(target.id).holding,) or target.id in (battle.state_of(attacker.id).holding,)
@@ -47,6 +63,25 @@ def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> 
     if not neighbours and gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
         return False
     return battle.positioning().sight_map.clear_line(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
+
+
+def _bodies_in_reach(battle, attacker, target, weapon_name) -> bool:
+    """in_melee_reach for bodies bigger than a square: some pair of cells next to each other (or
+    within the weapon's reach) with no wall between them."""
+    if not set(attacker.cells).isdisjoint(target.cells):
+        return False
+    reach = melee_reach_ft(battle, attacker, weapon_name)
+    sight = battle.positioning().sight_map
+    m = battle.map
+    for d, p, q in cell_pairs(battle, attacker, target):
+        neighbours = (max(abs(p[0] - q[0]), abs(p[1] - q[1])) == 1
+                      and abs(float(m.elevation_ft[p[1], p[0]]) + attacker.altitude_ft
+                              - float(m.elevation_ft[q[1], q[0]]) - target.altitude_ft) <= 5)
+        if d > reach and not neighbours:
+            continue
+        if sight.clear_line(p, q, attacker.altitude_ft, target.altitude_ft):
+            return True
+    return False
 
 
 def fighting(battle, fig) -> list:
@@ -91,9 +126,12 @@ def melee_weapon(battle, fig) -> str:
     return "fist"
 
 
-def between(a, b, square: tuple[int, int]) -> bool:
-    """Does the line from a's centre to b's centre cross `square` (through its inside, not just a corner)?"""
-    return any((x, y) == square for x, y, _t in crossed_squares(a.x + 0.5, a.y + 0.5, b.x + 0.5, b.y + 0.5))
+def between(a, b, square) -> bool:
+    """Does the line from a's centre to b's centre cross `square` (through its inside, not just a
+    corner)? `square` may be a figure: any cell of its body (the centres are the bodies' middles)."""
+    cells = set(square.cells) if hasattr(square, "cells") else {tuple(square)}
+    (x0, y0), (x1, y1) = centre(a.cells), centre(b.cells)
+    return any((x, y) in cells for x, y, _t in crossed_squares(x0, y0, x1, y1))
 
 
 def cover_sight(battle, attacker, target):
@@ -104,11 +142,11 @@ def cover_sight(battle, attacker, target):
     if not battle.ruleset.section("cover")["figure_must_be_between"]:
         return sight, ()
     others = [f for f in positioning.figures if f.id not in (attacker.id, target.id)]
-    inside = [f for f in others if between(attacker, target, f.pos)]
-    aside = tuple(f for f in others if f not in inside and any(bx == f.x and by == f.y for bx, by, what in sight.blockers
+    inside = [f for f in others if between(attacker, target, f)]
+    aside = tuple(f for f in others if f not in inside and any((bx, by) in f.cells for bx, by, what in sight.blockers
                                                                   if what == "figure"))
     if not aside:
         return sight, ()
-    standing = {f.pos: f.altitude_ft for f in inside}
-    return (positioning.sight_map.sight(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft, standing),
-            aside)
+    standing = {cell: f.altitude_ft for f in inside for cell in f.cells}
+    return (body_sight(positioning.sight_map, attacker.cells, target.cells, attacker.altitude_ft, target.altitude_ft,
+                       standing), aside)

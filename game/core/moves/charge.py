@@ -4,6 +4,11 @@ A lane is the 8-connected straight line (Bresenham) from the charger's square to
 target, ending on the square from which the charger strikes. A charge is a run, so the
 charger must already face within 45 degrees of the lane (it may not turn before running its
 turning distance); large incorporeal flyers are exempt.
+
+A body bigger than a square runs its anchor along the line that brings its cell nearest the
+target onto the target's nearest cell; the lane must be clear for every cell of the body at
+every step, and the charge ends where the body is within striking distance of the target's
+body (moves/bodies.py; an engine choice, the documents ask only for a clear straight path).
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from functools import lru_cache
 
 from ..figure import Figure
 from ..geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
+from .bodies import nearest_cells, offsets
 from .engagement import weapon_reach_ft
 from .los import SightMap
 from .path import ReachEntry
@@ -110,20 +116,46 @@ def _facing_ok(figure: Figure, start, toward) -> bool:
     return diff <= 45 + 1e-6
 
 
-def _blocker(planner, squares, occupants, figure) -> str | None:
+def _blocker(planner, squares, occupants, figure, rel=((0, 0),)) -> str | None:
+    """What blocks the lane, for every cell `rel` of the body at each of the anchor's squares."""
     m = planner.map
-    for (ax, ay), (bx, by) in zip(squares, squares[1:]):
-        if not m.in_bounds(bx, by) or m.blocks_move[by, bx]:
-            return f"a wall at {bx},{by}"
-        if abs(int(m.elevation_ft[by, bx]) - int(m.elevation_ft[ay, ax])) > planner.climb_step_ft and figure.flyer == "none":
-            return f"a drop or ledge at {bx},{by}"
-        other = occupants.get((bx, by))
-        if other is not None and other.id != figure.id:
-            return f"{other.label} at {bx},{by}"
-        if ax != bx and ay != by and not planner.corner_cutting:
-            if m.blocks_move[ay, bx] or m.blocks_move[by, ax]:
-                return f"a wall corner at {bx},{ay}" if m.blocks_move[ay, bx] else f"a wall corner at {ax},{by}"
+    for (sx, sy), (tx, ty) in zip(squares, squares[1:]):
+        for dx, dy in rel:
+            ax, ay, bx, by = sx + dx, sy + dy, tx + dx, ty + dy
+            if not m.in_bounds(bx, by) or m.blocks_move[by, bx]:
+                return f"a wall at {bx},{by}" if m.in_bounds(bx, by) else f"the map's edge at {bx},{by}"
+            if (m.in_bounds(ax, ay) and figure.flyer == "none"
+                    and abs(int(m.elevation_ft[by, bx]) - int(m.elevation_ft[ay, ax])) > planner.climb_step_ft):
+                return f"a drop or ledge at {bx},{by}"
+            other = occupants.get((bx, by))
+            if other is not None and other.id != figure.id:
+                return f"{other.label} at {bx},{by}"
+            if ax != bx and ay != by and not planner.corner_cutting and m.in_bounds(bx, ay) and m.in_bounds(ax, by):
+                if m.blocks_move[ay, bx] or m.blocks_move[by, ax]:
+                    return f"a wall corner at {bx},{ay}" if m.blocks_move[ay, bx] else f"a wall corner at {ax},{by}"
     return None
+
+
+def _lane_body(figure: Figure, heading: int) -> tuple:
+    """The charger's cells relative to its anchor while it runs this way (a long body lies along it)."""
+    return offsets(heading, figure.footprint) if figure.big else ((0, 0),)
+
+
+def _aim(planner, attacker: Figure, target: Figure) -> tuple[int, int]:
+    """Where the charger's anchor heads: its nearest cell onto the target's nearest cell."""
+    if not attacker.big and not target.big:
+        return target.pos
+    p, q = nearest_cells(planner.diagonal, attacker.cells, target.cells)
+    return (attacker.x + q[0] - p[0], attacker.y + q[1] - p[1])
+
+
+def _body_gap(planner, anchor, rel, target_cells) -> float:
+    """Least open-ground distance between the body at anchor and the target's cells (-1: they overlap)."""
+    body = [(anchor[0] + dx, anchor[1] + dy) for dx, dy in rel]
+    if len(body) > 1 or len(target_cells) > 1:
+        if not set(body).isdisjoint(target_cells):
+            return -1.0
+    return min(grid_distance_ft(planner.diagonal, b[0] - t[0], b[1] - t[1]) for b in body for t in target_cells)
 
 
 def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occupants: dict,
@@ -144,31 +176,39 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
             fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["charge"]))
             return refuse(f"{who}'s {attacker.ready_weapon} is not suitable for charging (needs one of: {fit})")
     if ch["requires_line_of_sight"]:
-        if not sight.visible(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft):
+        # Seen when any square of one body sees any of the other's (one pair for one-square figures).
+        if not any(sight.visible(p, q, attacker.altitude_ft, target.altitude_ft)
+                   for p in attacker.cells for q in target.cells):
             return refuse(f"{who} cannot see {whom} from where it starts: no line of sight, no charge")
     least, most, exclusive = charge_limits(rs, attacker, mounted)
     limits = {"least_ft": _num(least), "most_ft": _num(most), "least_exclusive": exclusive, "measure": ch["measure"]}
     mounted_words = (f" (a mounted charge: {_num(least)}-{_num(most)} ft, {rs.cite(ch['mounted_rule'])})"
                      if mounted_limits_apply(rs, mounted) else "")
-    line = bresenham(attacker.pos, target.pos)
+    aim = _aim(planner, attacker, target)
+    rel = _lane_body(attacker, bearing_octant(attacker.pos, aim))
+    line = bresenham(attacker.pos, aim)
     if len(line) <= 2:
         return refuse(f"{whom} is adjacent to {who}: too close to charge (a charge must cover at least "
                       f"{_num(least)} ft)", limits=limits)
     end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
     candidates = [i for i in range(1, len(line) - 1)
-                  if grid_distance_ft(planner.diagonal, line[i][0] - target.x, line[i][1] - target.y) <= end_within]
-    if not _facing_ok(attacker, attacker.pos, target.pos):
+                  if 0 <= _body_gap(planner, line[i], rel, target.cells) <= end_within]
+    if not candidates:
+        return refuse(f"{whom} is too close to {who} to charge (a charge must cover at least {_num(least)} ft)",
+                      limits=limits)
+    if not _facing_ok(attacker, attacker.pos, aim):
         return refuse(f"{who} faces {attacker.facing_name} and the lane to {whom} bends more than 45 degrees from that: "
                       f"a charging figure runs straight ahead and may not turn before running "
                       f"{rs.running_turning_ft(attacker.turning_ft)} ft", line[1:-1], limits=limits)
     end_index = candidates[-1]
     squares = line[: end_index + 1]
-    blocked = _blocker(planner, squares, occupants, attacker)
+    blocked = _blocker(planner, squares, occupants, attacker, rel)
     if blocked:
         return refuse(f"the straight lane to {whom} is blocked by {blocked}; a charge must run in a straight, clear line",
                       squares[1:], limits=limits)
     if ch["measure"] == "distance-to-target":
-        measured = distance_ft(planner.diagonal, attacker.pos, target.pos)
+        measured = (distance_ft(planner.diagonal, attacker.pos, target.pos) if not (attacker.big or target.big)
+                    else _body_gap(planner, attacker.pos, _lane_body(attacker, attacker.facing), target.cells))
         what = f"{whom} is {_num(measured)} ft away"
     else:
         # Prefer the longest lane within the limit; an earlier stop still inside end_within may do.
@@ -188,7 +228,7 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
     if measured > most:
         return refuse(f"too far: {what}; {who} may charge at most {_num(most)} ft{mounted_words}", squares[1:], measured,
                       limits)
-    direction = bearing_octant(attacker.pos, target.pos)
+    direction = bearing_octant(attacker.pos, aim)
     return ChargeLane(attacker.id, target.id, True, tuple(squares[1:]), measured,
                       f"{what} in a straight line (limits {_num(least)}-{_num(most)} ft), heading {FACINGS[direction]}",
                       rule, limits)
@@ -207,7 +247,7 @@ def charge_reach(planner, figure: Figure, occupants: dict, mounted: bool = False
             if (x, y) == figure.pos or (x, y) in occupants or not _facing_ok(figure, figure.pos, (x, y)):
                 continue
             squares = bresenham(figure.pos, (x, y))
-            if _blocker(planner, squares, occupants, figure):
+            if _blocker(planner, squares, occupants, figure, _lane_body(figure, bearing_octant(figure.pos, (x, y)))):
                 continue
             cost = _lane_cost(planner, squares)
             if cost > most or (rs.section("charge")["measure"] == "movement" and (cost <= least if exclusive else cost < least)):

@@ -338,6 +338,7 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
     flying = rules.flying
     winged = rules.winged
     foes = rules.foes
+    body = rules.body
     collapse = rules.collapse
     keeps = p.keeps_facing
     tracks = rules.tracks_straight
@@ -424,6 +425,8 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
                 else:
                     ns = (dist if turned else s + dist) if tracks else 0
                     nstate = (nidx, d, npar, ns if ns < cap else cap, nh)
+                if body is not None and body.blocked(nidx, nstate[1], nh):
+                    continue    # a long body's cells behind its head (body_grid.LongBody)
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:
                     best[nstate] = ng

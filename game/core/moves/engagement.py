@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..battlemap import BattleMap
 from ..figure import Figure
 from ..geometry import distance_ft
+from .bodies import bounds, cells
 from .los import SightMap, terrain
 from ..ruleset import Ruleset
 
@@ -56,17 +57,52 @@ class Engagement:
             floor = self._floor = terrain(self.map).floor
         return floor[y][x] + altitude_ft
 
-    def gap_ft(self, a: Figure, a_pos=None, a_alt=None, b: Figure | None = None) -> float:
+    def gap_ft(self, a: Figure, a_pos=None, a_alt=None, b: Figure | None = None, a_facing=None) -> float:
         ax, ay = a_pos or a.pos
         alt = a.altitude_ft if a_alt is None else a_alt
+        if a.big or b.big:
+            return min(d for d, _p, _q in self._pairs(self.body(a, (ax, ay), a_facing), alt, b.cells, b.altitude_ft))
         return distance_ft(self.diagonal, (ax, ay), b.pos, self.height(ax, ay, alt), self.height(b.x, b.y, b.altitude_ft))
+
+    # ----- bodies bigger than a square: measured from their nearest cells (moves/bodies.py) -----
+    @staticmethod
+    def body(fig: Figure, pos=None, facing=None) -> tuple:
+        """The cells of fig's body with its anchor at pos (default: where it stands)."""
+        x, y = pos or fig.pos
+        if not fig.big:
+            return ((x, y),)
+        return cells(x, y, fig.facing if facing is None else facing, fig.footprint)
+
+    def _pairs(self, body_a, alt_a, body_b, alt_b):
+        """(distance, cell of a, cell of b) for every pair of cells, nearest first."""
+        out = [(distance_ft(self.diagonal, p, q, self.height(p[0], p[1], alt_a), self.height(q[0], q[1], alt_b)), p, q)
+               for p in body_a for q in body_b]
+        out.sort()
+        return out
+
+    def _bodies_within(self, body_a, alt_a, body_b, alt_b, limit, need_line: bool) -> bool:
+        """Is some cell of one body within `limit` ft of some cell of the other (and, if asked, the
+        line between that pair clear of walls)?"""
+        for d, p, q in self._pairs(body_a, alt_a, body_b, alt_b):
+            if d > limit:
+                return False
+            if not need_line or self.sight.clear_line(p, q, alt_a, alt_b):
+                return True
+        return False
 
     def reach_ft(self, figure: Figure) -> int:
         return weapon_reach_ft(self.ruleset, figure)
 
-    def in_zone(self, a: Figure, b: Figure, a_pos=None, a_alt=None) -> bool:
+    def in_zone(self, a: Figure, b: Figure, a_pos=None, a_alt=None, a_facing=None) -> bool:
         """Is b within a's engagement zone when a stands at a_pos (default: where it is)."""
         pos = a_pos or a.pos
+        if a.big or b.big:
+            alt = a.altitude_ft if a_alt is None else a_alt
+            body_a = self.body(a, pos, a_facing)
+            if alt == b.altitude_ft and not set(body_a).isdisjoint(b.cells):
+                return True
+            return self._bodies_within(body_a, alt, b.cells, b.altitude_ft, self.zone_ft,
+                                       self.obstacle_breaks or self.zone_ft <= 5)
         if pos == b.pos and (a_alt if a_alt is not None else a.altitude_ft) == b.altitude_ft:
             return True
         if self.gap_ft(a, pos, a_alt, b) > self.zone_ft:
@@ -76,8 +112,14 @@ class Engagement:
             return self.sight.clear_line(pos, b.pos, alt, b.altitude_ft)
         return True
 
-    def threatens(self, foe: Figure, pos, altitude_ft: float = 0) -> bool:
-        """Can foe strike a figure standing at pos (and altitude) with its ready weapon."""
+    def threatens(self, foe: Figure, pos, altitude_ft: float = 0, body=None) -> bool:
+        """Can foe strike a figure standing at pos (and altitude) with its ready weapon; `body`: the
+        cells of a big figure anchored at pos (its nearest cell counts)."""
+        if foe.big or (body is not None and len(body) > 1):
+            mine = body or (tuple(pos),)
+            if not set(mine).isdisjoint(foe.cells):
+                return False
+            return self._bodies_within(foe.cells, foe.altitude_ft, mine, altitude_ft, self.reach_ft(foe), True)
         if pos == foe.pos:
             return False
         d = distance_ft(self.diagonal, foe.pos, pos, self.height(foe.x, foe.y, foe.altitude_ft),
@@ -88,8 +130,9 @@ class Engagement:
         reach = self.reach_ft(figure)
         r = reach // 5 + 1
         out = []
-        for y in range(max(0, figure.y - r), min(self.map.height, figure.y + r + 1)):
-            for x in range(max(0, figure.x - r), min(self.map.width, figure.x + r + 1)):
+        x0, y0, x1, y1 = bounds(figure.cells)
+        for y in range(max(0, y0 - r), min(self.map.height, y1 + r + 1)):
+            for x in range(max(0, x0 - r), min(self.map.width, x1 + r + 1)):
                 if not self.map.blocks_move[y, x] and self.threatens(figure, (x, y), 0):
                     out.append((x, y))
         return out
@@ -98,9 +141,11 @@ class Engagement:
         """Ground squares inside the figure's engagement zone (a foe standing there would be engaged)."""
         r = self.zone_ft // 5 + 1
         out = []
-        for y in range(max(0, figure.y - r), min(self.map.height, figure.y + r + 1)):
-            for x in range(max(0, figure.x - r), min(self.map.width, figure.x + r + 1)):
-                if (x, y) == figure.pos or self.map.blocks_move[y, x]:
+        x0, y0, x1, y1 = bounds(figure.cells)
+        body = figure.cells
+        for y in range(max(0, y0 - r), min(self.map.height, y1 + r + 1)):
+            for x in range(max(0, x0 - r), min(self.map.width, x1 + r + 1)):
+                if (x, y) in body or self.map.blocks_move[y, x]:
                     continue
                 probe = Figure(id="", side="", x=x, y=y)
                 if self.in_zone(figure, probe):
@@ -115,8 +160,8 @@ class Engagement:
                     pairs.append((a, b, self.gap_ft(a, None, None, b)))
         return pairs
 
-    def foes_engaging(self, mover: Figure, figures: list[Figure], pos=None, alt=None) -> list[Figure]:
-        return [f for f in figures if f.side != mover.side and f.id != mover.id and self.in_zone(mover, f, pos, alt)]
+    def foes_engaging(self, mover: Figure, figures: list[Figure], pos=None, alt=None, facing=None) -> list[Figure]:
+        return [f for f in figures if f.side != mover.side and f.id != mover.id and self.in_zone(mover, f, pos, alt, facing)]
 
     # ----- parting shots -----
     def parting_shots(self, mover: Figure, steps, mode: str, figures: list[Figure]) -> list[PartingShot]:
@@ -137,7 +182,7 @@ class Engagement:
 
         if trigger == "withdraw-from-melee":
             end = steps[-1]
-            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft)
+            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, end.facing if mover.big else None)
             if not engaged_at_start or (ps["only_when_leaving_all_melee"] and still):
                 return []
             for foe in engaged_at_start:
@@ -169,16 +214,23 @@ class Engagement:
             for foe in foes:
                 if foe in engaged_at_start or busy(foe):
                     continue
-                if self.in_zone(mover, foe, (end.x, end.y), end.altitude_ft):
+                if self.in_zone(mover, foe, (end.x, end.y), end.altitude_ft, end.facing if mover.big else None):
                     continue  # it engages that foe: no free attack for passing
                 for i, st in enumerate(steps[1:], start=1):
-                    gap = distance_ft(self.diagonal, (st.x, st.y), foe.pos, self.height(st.x, st.y, st.altitude_ft),
-                                      self.height(foe.x, foe.y, foe.altitude_ft))
-                    if gap <= ps["pass_by_ft"] and self.sight.clear_line((st.x, st.y), foe.pos, st.altitude_ft, foe.altitude_ft):
+                    if self.passes_within(mover, (st.x, st.y), st.altitude_ft, st.facing if mover.big else None, foe,
+                                          ps["pass_by_ft"]):
                         shots.append(PartingShot(foe.id, foe.label, i, ps["attack_bonus"], rule,
                                                  f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
                         break
         return shots
+
+    def passes_within(self, mover: Figure, pos, alt, facing, foe: Figure, pass_by_ft) -> bool:
+        """Is the mover, at pos on its way, within pass_by_ft of the foe with a clear line?"""
+        if mover.big or foe.big:
+            return self._bodies_within(self.body(mover, pos, facing), alt, foe.cells, foe.altitude_ft, pass_by_ft, True)
+        x, y = pos
+        gap = distance_ft(self.diagonal, (x, y), foe.pos, self.height(x, y, alt), self.height(foe.x, foe.y, foe.altitude_ft))
+        return gap <= pass_by_ft and self.sight.clear_line((x, y), foe.pos, alt, foe.altitude_ft)
 
     def _leaves(self, mover: Figure, foe: Figure, steps, trigger: str) -> int | None:
         """Index of the step the mover leaves the foe's reach or zone from, if it does."""
@@ -186,12 +238,17 @@ class Engagement:
             a, b = steps[i], steps[i + 1]
             if (a.x, a.y, a.altitude_ft) == (b.x, b.y, b.altitude_ft):
                 continue
+            fa, fb = (a.facing, b.facing) if mover.big else (None, None)
+            body_a = self.body(mover, (a.x, a.y), fa) if mover.big else None
+            body_b = self.body(mover, (b.x, b.y), fb) if mover.big else None
             if trigger == "leave-reach":
-                inside_a = self.threatens(foe, (a.x, a.y), a.altitude_ft) or self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft)
-                inside_b = self.threatens(foe, (b.x, b.y), b.altitude_ft) or self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft)
+                inside_a = (self.threatens(foe, (a.x, a.y), a.altitude_ft, body_a)
+                            or self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft, fa))
+                inside_b = (self.threatens(foe, (b.x, b.y), b.altitude_ft, body_b)
+                            or self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft, fb))
             else:
-                inside_a = self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft)
-                inside_b = self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft)
+                inside_a = self.in_zone(mover, foe, (a.x, a.y), a.altitude_ft, fa)
+                inside_b = self.in_zone(mover, foe, (b.x, b.y), b.altitude_ft, fb)
             if inside_a and not inside_b:
                 return i
         return None

@@ -16,6 +16,7 @@ from ..figure import Figure
 from ..geometry import DELTA_TO_DIRECTION, turn_octants
 from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
+from .body_grid import big_body_setup
 from .grid import flat_grid
 from .path import MoveParams, Path, ReachEntry
 from .rules import ALL_FACINGS, EPS, MoveRules, move_params
@@ -61,7 +62,9 @@ class Planner:
             p.turning_ft = 0
         # Ignoring turning, a winged flyer also climbs without its straight stretch first (a climb is
         # a maneuver like a turn), which lets the relaxed search drop facing: far fewer states.
-        return MoveRules(self.grid, self.ruleset, figure, p, occupants or {}, free_climbs=ignore_turning)
+        # A figure bigger than a square moves its anchor on the map as its body sees it (body_grid).
+        grid, occupants, body = big_body_setup(self.grid, figure, self.climb_step_ft, occupants or {}, figure.flyer != "none")
+        return MoveRules(grid, self.ruleset, figure, p, occupants, free_climbs=ignore_turning, body=body)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
                          goal: tuple | None = None, **relax) -> "SearchResult":
@@ -351,6 +354,8 @@ class SearchResult:
             alt = h - elevation[idx]
             if cost < entry.altitudes.get(alt, 1e18):
                 entry.altitudes[alt] = cost
+        if rules.body is not None:
+            out = rules.body.filter_entries(out, grid)
         return out
 
     def end_states(self, target: tuple[int, int], facing: int | None, altitude_ft: int | None) -> list:

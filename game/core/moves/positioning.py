@@ -11,6 +11,8 @@ from ..errors import RulesError
 from ..figure import Figure
 from ..geometry import FACINGS, bearing_octant
 from ..ruleset import Ruleset
+from .bodies import occupancy
+from .body_sight import body_sight
 from .charge import ChargeLane, charge_lane, charge_limits, charge_reach, lane_step_costs
 from .engagement import Engagement, PartingShot
 from .explain import Explainer
@@ -62,7 +64,7 @@ class Positioning:
         raise RulesError(f"no figure {figure_id!r}; figures here: {', '.join(f.id for f in self.figures)}")
 
     def occupants(self, excluding: str) -> dict[tuple[int, int], Figure]:
-        return {f.pos: f for f in self.figures if f.id != excluding}
+        return occupancy(self.figures, excluding)
 
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
         fig = self.figure(figure_id)
@@ -164,8 +166,8 @@ class Positioning:
     def sight_between(self, a: Figure, b: Figure) -> Sight:
         """Sight and cover from figure a to figure b, wherever they stand (one of them may have just
         fallen and still strike, simultaneously), with the figures here in the way."""
-        standing = {f.pos: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id)}
-        return self.sight_map.sight(a.pos, b.pos, a.altitude_ft, b.altitude_ft, standing)
+        standing = {cell: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id) for cell in f.cells}
+        return body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, standing)
 
     def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
         a, b = self.figure(attacker_id), self.figure(target_id)

@@ -117,8 +117,11 @@ class MoveRules:
     """Everything fixed for one figure's move; one step checked at a time."""
 
     def __init__(self, grid: FlatGrid, ruleset, figure: Figure, params: MoveParams, occupants: dict,
-                 free_climbs: bool = False):
+                 free_climbs: bool = False, body=None):
         self.grid = grid
+        # A body one square wide and longer (body_grid.LongBody) lies along its facing: the search
+        # keeps the facing for it and checks the cells behind the head. None for other figures.
+        self.body = body
         self.ruleset = ruleset
         self.figure = figure
         self.params = p = params
@@ -137,7 +140,8 @@ class MoveRules:
         self.climb_every = 0 if free_climbs else max(self.turning, figure.turning_ft, 5)
         # A free-turning walker steps any way at any time: its facing cannot constrain it, so the
         # search drops it (a winged flyer keeps it: its climbs need a straight stretch ahead).
-        self.collapse = p.free_turning and p.directions is None and (not self.winged or not self.climb_every)
+        self.collapse = (p.free_turning and p.directions is None and (not self.winged or not self.climb_every)
+                         and body is None)
         self.tracks_straight = not self.collapse and (not p.keeps_facing or self.winged)
         self.straight_cap = max(self.turning, self.climb_every) if self.winged else self.turning
         self.winged_climb = n.winged_climb
@@ -184,6 +188,11 @@ class MoveRules:
     # ----- ends -----
     def end_facings(self, state: tuple) -> tuple[int, ...]:
         """Facings a figure in this state may end with (a last facing change on the spot)."""
+        if self.body is not None:
+            return tuple(g for g in self._end_facings(state) if self.body.fits_end(state[0], g, state[4]))
+        return self._end_facings(state)
+
+    def _end_facings(self, state: tuple) -> tuple[int, ...]:
         f = state[1]
         if state == self.start and self.stationary_free and not self.must_dive:
             return ALL_FACINGS
@@ -198,6 +207,8 @@ class MoveRules:
     def may_end(self, state: tuple) -> bool:
         """Can the move stop in this state: not on another figure, and a forced dive dived in full."""
         if state[0] in self.ends_blocked:
+            return False
+        if self.body is not None and not self.end_facings(state):
             return False
         return self.dive_end_height is None or (state[0] == self.start_idx and state[4] == self.dive_end_height)
 
@@ -295,6 +306,9 @@ class MoveRules:
         if foe is not None and not (self.flying and h - grid.elevation[nidx] >= PASS_OVER_FT):
             over = f" ({who} flies under {PASS_OVER_FT} ft above it)" if self.flying else ""
             raise RulesError(f"{x},{y} is held by {foe.label}: foes block movement{over}")
+        if self.body is not None and self.body.blocked(nidx, f if p.keeps_facing else d, nh):
+            raise RulesError(f"{who} cannot go to {x},{y} facing {FACINGS[f if p.keeps_facing else d]}: "
+                             f"{self.body.why_blocked(nidx, f if p.keeps_facing else d)}")
         cost, dist, npar = self.step_cost(diagonal, par, nidx)
         self._within_budget(spent + cost)
         if p.keeps_facing:

@@ -155,11 +155,13 @@ class _Triggers:
         got = self._inside.get(state)
         if got is None:
             pos, alt = self._pos(state)
+            facing = state[1] if state[1] >= 0 else None     # a long body's facing lays its cells
+            body = self.eng.body(self.mover, pos, facing) if self.mover.big else None
             got = 0
             for bit, foe in enumerate(self.leave):
-                inside = self.eng.in_zone(self.mover, foe, pos, alt)
+                inside = self.eng.in_zone(self.mover, foe, pos, alt, facing)
                 if self.trigger == "leave-reach":
-                    inside = inside or self.eng.threatens(foe, pos, alt)
+                    inside = inside or self.eng.threatens(foe, pos, alt, body)
                 if inside:
                     got |= 1 << bit
             self._inside[state] = got
@@ -175,15 +177,13 @@ class _Triggers:
             return 0
         got = self._near.get(node)
         if got is None:
-            from ..geometry import distance_ft
-            (x, y), alt = self._pos(node)
+            pos, alt = self._pos(node)
+            facing = node[1] if node[1] >= 0 else None
             got = 0
             eng = self.eng
             base = len(self.leave)
             for bit, foe in enumerate(self.passing):
-                gap = distance_ft(eng.diagonal, (x, y), foe.pos, eng.height(x, y, alt),
-                                  eng.height(foe.x, foe.y, foe.altitude_ft))
-                if gap <= self.pass_by and eng.sight.clear_line((x, y), foe.pos, alt, foe.altitude_ft):
+                if eng.passes_within(self.mover, pos, alt, facing, foe, self.pass_by):
                     got |= 1 << (base + bit)
             self._near[node] = got
         return got
@@ -194,6 +194,6 @@ class _Triggers:
         base = len(self.leave)
         got = 0
         for bit, foe in enumerate(self.passing):
-            if self.eng.in_zone(self.mover, foe, pos, alt):
+            if self.eng.in_zone(self.mover, foe, pos, alt, end[1] if end[1] >= 0 else None):
                 got |= 1 << (base + bit)
         return got

@@ -1,0 +1,141 @@
+"""The map as a big body's anchor sees it, so the search moves bodies with its usual loops.
+
+A square body (n x n) keeps its cells whatever its facing, so one derived grid answers for it:
+an anchor square is passable when every cell of the body there is (on the map, open, floors
+within a step of each other), a wall where any cell is one (so a diagonal step is judged for
+each cell's corners), difficult where any cell is. Figures are spread the same way: an anchor
+is held by a foe when any cell of the body there would be on it.
+
+A body one square wide (1 x n) lies along its facing, so it has a grid per facing; the search's
+state carries the facing, and `LongBody` checks the cells behind the head (the head is the
+anchor, checked by the search as any one-square figure's square).
+"""
+from __future__ import annotations
+
+from .bodies import is_square_body, offsets
+from .grid import FlatGrid
+from .rules import PASS_OVER_FT
+
+
+class BodyGrid(FlatGrid):
+    """A FlatGrid whose squares are the anchors of a body with the given relative cells."""
+
+    def __init__(self, base: FlatGrid, rel: tuple, climb_step: int):
+        self.width, self.height, self.stride = base.width, base.height, base.stride
+        size = len(base.passable)
+        self.passable = [False] * size
+        self.wall = [True] * size
+        self.difficult = [False] * size
+        # The anchor's own floor: a body stands level with its anchor (heights read by the search).
+        self.elevation = base.elevation
+        self.top = [-1] * size
+        self.lowest = list(base.elevation)
+        for y in range(self.height):
+            for x in range(self.width):
+                i = base.index(x, y)
+                squares = [(x + dx, y + dy) for dx, dy in rel]
+                if not all(base.in_bounds(cx, cy) for cx, cy in squares):
+                    continue
+                idxs = [base.index(cx, cy) for cx, cy in squares]
+                floors = [base.elevation[j] for j in idxs]
+                level = max(floors) - min(floors) <= climb_step
+                open_ = all(base.passable[j] for j in idxs)
+                self.passable[i] = open_ and level
+                self.wall[i] = any(base.wall[j] for j in idxs)
+                self.difficult[i] = any(base.difficult[j] for j in idxs)
+                if not self.passable[i]:
+                    # A flyer's body must be above every cell: the highest of what each one needs.
+                    needs = [base.elevation[j] if base.passable[j] else base.top[j] for j in idxs]
+                    self.top[i] = -1 if any(n < 0 for n in needs) else max(needs)
+                    self.lowest[i] = self.elevation[i] if self.top[i] < 0 else self.top[i]
+        self.any_difficult = any(self.difficult)
+        self.offsets = base.offsets
+        self.squares = base.squares
+        self.tables = {}
+
+
+def body_grid(base: FlatGrid, rel: tuple, climb_step: int) -> FlatGrid:
+    """The derived grid for a body (cached on the base grid: maps do not change in a battle)."""
+    if len(rel) == 1:
+        return base
+    key = ("body", rel, climb_step)
+    got = base.tables.get(key)
+    if got is None:
+        got = base.tables[key] = BodyGrid(base, rel, climb_step)
+    return got
+
+
+def spread_occupants(occupants: dict, rel: tuple, side: str) -> dict:
+    """Occupants by the anchors a body (cells `rel`) cannot have without covering them; where a
+    foe and an ally both would be covered, the foe (it blocks the way, an ally only the end)."""
+    out: dict = {}
+    for (qx, qy), other in sorted(occupants.items(), key=lambda kv: kv[1].side != side):
+        for dx, dy in rel:
+            out[(qx - dx, qy - dy)] = other
+    return out
+
+
+class LongBody:
+    """The cells behind the head of a 1 x n body: do they fit where the head goes, facing that way?"""
+
+    def __init__(self, base: FlatGrid, footprint: tuple, climb_step: int, occupants: dict, side: str, flying: bool):
+        self.footprint = footprint
+        self.flying = flying
+        self.grids = []
+        self.foes = []
+        self.held = []
+        for facing in range(8):
+            rel = offsets(facing, footprint)
+            self.grids.append(body_grid(base, rel, climb_step))
+            foes, held = {}, {}
+            for (ax, ay), other in spread_occupants(occupants, rel, side).items():
+                if base.in_bounds(ax, ay):
+                    idx = base.index(ax, ay)
+                    held[idx] = other
+                    if other.side != side:
+                        foes[idx] = other
+            self.foes.append(foes)
+            self.held.append(held)
+
+    def blocked(self, idx: int, facing: int, height) -> bool:
+        """Can the body not pass with its head at idx facing this way (walls, ledges, foes)?"""
+        grid = self.grids[facing]
+        if self.flying:
+            if grid.flyer_blocked(idx, height):
+                return True
+            foe = self.foes[facing].get(idx)
+            return foe is not None and height - grid.elevation[idx] < PASS_OVER_FT
+        return not grid.passable[idx] or idx in self.foes[facing]
+
+    def why_blocked(self, idx: int, facing: int) -> str:
+        other = self.foes[facing].get(idx)
+        if other is not None:
+            return f"its body would be on {other.label}'s square: foes block movement"
+        return "its body would be on a wall, off the map or across a ledge"
+
+    def fits_end(self, idx: int, facing: int, height=None) -> bool:
+        """May the move end with the head at idx facing this way (all cells free of figures and open)?"""
+        if idx in self.held[facing]:
+            return False
+        if self.flying:
+            return height is None or not self.grids[facing].flyer_blocked(idx, height)
+        return self.grids[facing].passable[idx]
+
+    def filter_entries(self, entries: dict, grid: FlatGrid) -> dict:
+        """Reach entries keeping only the end facings the body fits in (it pivots about its head)."""
+        for (x, y), entry in entries.items():
+            idx = grid.index(x, y)
+            entry.facings = {g: c for g, c in entry.facings.items() if self.fits_end(idx, g)}
+            entry.can_end = entry.can_end and bool(entry.facings)
+        return entries
+
+
+def big_body_setup(base: FlatGrid, figure, climb_step: int, occupants: dict, flying: bool):
+    """(grid, occupants, long body or None) for a figure's search: itself for a one-square figure."""
+    fp = figure.footprint
+    if fp == (1, 1):
+        return base, occupants, None
+    if is_square_body(fp):
+        rel = offsets(0, fp)
+        return body_grid(base, rel, climb_step), spread_occupants(occupants, rel, figure.side), None
+    return base, occupants, LongBody(base, fp, climb_step, occupants, figure.side, flying)
