@@ -101,6 +101,8 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "turn.too-sharp": lambda p: (f"{p['who']} may turn at most {p['limit_deg']} degrees at a time"
                                  + (" while running" if p["running"] else "")
                                  + f"; {p['from']} to {p['to']} is {p['turn_deg']}"),
+    "turn.no-room": lambda p: (f"{p['who']} cannot turn to {p['to']} here: its body ({p['footprint']}) pivots about "
+                               f"its front square and would cover {p['x']},{p['y']} ({p['what']})"),
     "turn.too-soon": lambda p: (f"{p['who']} must move {p['turning_ft']} ft straight ahead before turning again; "
                                 f"it has moved {feet(p['straight_ft'])} ft"
                                 + (" (running adds to its turning distance)" if p["running"] else "")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..combat.dice import die
 from ..events import Event, EventKind
 from ..refusals import feet
+from ..moves.bodies import cells, occupancy
 from ..moves.path import Path
 from .state import MoveOrder
 from .strikes import free_attack, may_free_attack
@@ -83,11 +84,13 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
     if goal <= order.done:
         return []
     fig = battle.figures[fid]
-    occupied = {f.pos for f in battle.positioning().figures if f.id != fid}
+    occupied = occupancy(battle.positioning().figures, fid)
     start_index = order.done
     reached = start_index
     for i in range(start_index + 1, goal + 1):
         step = steps[i]
+        if fig.big and not occupied.keys().isdisjoint(cells(step.x, step.y, step.facing, fig.footprint)):
+            break
         if (step.x, step.y) in occupied and (step.x, step.y) != fig.pos:
             break
         reached = i

@@ -14,6 +14,7 @@ from ...errors import RulesError
 from ...events import Event, EventKind
 from ...figure import Figure
 from ...geometry import FACINGS, parse_facing, turn_octants
+from ...moves.bodies import occupancy
 from ...moves.positioning import PlannedMove, Positioning
 from ...refusals import feet, refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
@@ -247,6 +248,7 @@ def require_may_turn(battle, fig: Figure, facing: int) -> None:
     """Refuse a facing change on the spot that the maneuverability rules forbid now."""
     rs = battle.ruleset
     fc = rs.section("facing")
+    require_room_to_turn(battle, fig, facing)
     if not fig.has_moved and fc["stationary_turns_free"]:
         return
     if fig.flyer == "incorporeal" and fc["incorporeal_flyers_turn_free"]:
@@ -264,6 +266,27 @@ def require_may_turn(battle, fig: Figure, facing: int) -> None:
     if fig.straight_ft + 1e-9 < turning:
         refuse("turn.too-soon", rule=rule, who=fig.label, turning_ft=turning, straight_ft=fig.straight_ft,
                running=running)
+
+
+def require_room_to_turn(battle, fig: Figure, facing: int) -> None:
+    """A body one square wide pivots about its front square: the squares it swings onto must be free
+    (a square body turns about its centre and keeps its squares). Not in the documents: engine choice."""
+    if not fig.big or fig.footprint[0] == fig.footprint[1]:
+        return
+    turned = replace(fig, facing=facing)
+    others = occupancy(battle.positioning().figures, fig.id)
+    bmap = battle.map
+    for x, y in turned.cells:
+        what = ""
+        if not bmap.in_bounds(x, y):
+            what = "off the map"
+        elif bmap.blocks_move[y, x] and fig.flyer == "none":
+            what = "a wall or obstacle"
+        elif (x, y) in others:
+            what = others[(x, y)].label
+        if what:
+            refuse("turn.no-room", who=fig.label, to=FACINGS[facing], x=x, y=y, what=what,
+                   footprint=" x ".join(str(v) for v in fig.footprint))
 
 
 def apply_turn(battle, plan: TurnPlan) -> list[Event]:

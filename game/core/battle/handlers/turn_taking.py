@@ -87,10 +87,17 @@ def check_gm_place(battle, action: GmPlace) -> PlacePlan:
         refuse("place.not-a-flyer", who=fig.label)
     if bmap.blocks_move[y, x] and not (fig.flyer != "none" and altitude > 0):
         refuse("place.wall", x=x, y=y)
+    placed = fig.moved_to(x, y, facing, altitude)
+    for cx, cy in placed.cells:     # a body bigger than a square needs every one of its squares
+        if not bmap.in_bounds(cx, cy):
+            refuse("place.off-map", x=cx, y=cy, width=bmap.width, height=bmap.height)
+        if bmap.blocks_move[cy, cx] and not (fig.flyer != "none" and altitude > 0):
+            refuse("place.wall", x=cx, y=cy)
     for other in battle.figures.values():
-        if other.id != fig.id and other.pos == (x, y) and battle.able(other.id):
-            refuse("place.occupied", x=x, y=y, other=other.label)
-    return PlacePlan(fig, fig.moved_to(x, y, facing, altitude))
+        if other.id != fig.id and not set(other.cells).isdisjoint(placed.cells) and battle.able(other.id):
+            taken = next(c for c in placed.cells if c in other.cells)
+            refuse("place.occupied", x=taken[0], y=taken[1], other=other.label)
+    return PlacePlan(fig, placed)
 
 
 def apply_gm_place(battle, plan: PlacePlan) -> list[Event]:
