@@ -78,9 +78,12 @@ def spread_occupants(occupants: dict, rel: tuple, side: str) -> dict:
 class LongBody:
     """The cells behind the head of a 1 x n body: do they fit where the head goes, facing that way?"""
 
-    def __init__(self, base: FlatGrid, footprint: tuple, climb_step: int, occupants: dict, side: str, flying: bool):
+    def __init__(self, base: FlatGrid, footprint: tuple, climb_step: int, occupants: dict, side: str, flying: bool,
+                 corner_cutting: bool = True):
         self.footprint = footprint
         self.flying = flying
+        self.corner_cutting = corner_cutting
+        self.offsets = base.offsets
         self.grids = []
         self.foes = []
         self.held = []
@@ -97,15 +100,26 @@ class LongBody:
             self.foes.append(foes)
             self.held.append(held)
 
-    def blocked(self, idx: int, facing: int, height) -> bool:
-        """Can the body not pass with its head at idx facing this way (walls, ledges, foes)?"""
+    def blocked(self, idx: int, facing: int, height, step: int | None = None) -> bool:
+        """Can the body not pass with its head at idx facing this way (walls, ledges, foes)? A
+        diagonal `step` also may not cut a wall's corner with any cell (without corner cutting)."""
         grid = self.grids[facing]
         if self.flying:
             if grid.flyer_blocked(idx, height):
                 return True
             foe = self.foes[facing].get(idx)
-            return foe is not None and height - grid.elevation[idx] < PASS_OVER_FT
-        return not grid.passable[idx] or idx in self.foes[facing]
+            if foe is not None and height - grid.elevation[idx] < PASS_OVER_FT:
+                return True
+        elif not grid.passable[idx] or idx in self.foes[facing]:
+            return True
+        if step is not None and step & 1 and not self.corner_cutting:
+            # Each cell's corners are the squares beside it toward where it came from: the body
+            # anchored one square back along each half of the diagonal covers exactly those.
+            for side in ((step + 1) & 7, (step + 7) & 7):
+                corner = idx - self.offsets[side]
+                if (grid.flyer_blocked(corner, height) if self.flying else grid.wall[corner]):
+                    return True
+        return False
 
     def why_blocked(self, idx: int, facing: int) -> str:
         other = self.foes[facing].get(idx)
@@ -130,7 +144,8 @@ class LongBody:
         return entries
 
 
-def big_body_setup(base: FlatGrid, figure, climb_step: int, occupants: dict, flying: bool):
+def big_body_setup(base: FlatGrid, figure, climb_step: int, occupants: dict, flying: bool,
+                   corner_cutting: bool = True):
     """(grid, occupants, long body or None) for a figure's search: itself for a one-square figure."""
     fp = figure.footprint
     if fp == (1, 1):
@@ -138,4 +153,4 @@ def big_body_setup(base: FlatGrid, figure, climb_step: int, occupants: dict, fly
     if is_square_body(fp):
         rel = offsets(0, fp)
         return body_grid(base, rel, climb_step), spread_occupants(occupants, rel, figure.side), None
-    return base, occupants, LongBody(base, fp, climb_step, occupants, figure.side, flying)
+    return base, occupants, LongBody(base, fp, climb_step, occupants, figure.side, flying, corner_cutting)

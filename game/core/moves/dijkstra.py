@@ -425,7 +425,7 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
                 else:
                     ns = (dist if turned else s + dist) if tracks else 0
                     nstate = (nidx, d, npar, ns if ns < cap else cap, nh)
-                if body is not None and body.blocked(nidx, nstate[1], nh):
+                if body is not None and body.blocked(nidx, nstate[1], nh, d):
                     continue    # a long body's cells behind its head (body_grid.LongBody)
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:

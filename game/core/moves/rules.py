@@ -306,7 +306,7 @@ class MoveRules:
         if foe is not None and not (self.flying and h - grid.elevation[nidx] >= PASS_OVER_FT):
             over = f" ({who} flies under {PASS_OVER_FT} ft above it)" if self.flying else ""
             raise RulesError(f"{x},{y} is held by {foe.label}: foes block movement{over}")
-        if self.body is not None and self.body.blocked(nidx, f if p.keeps_facing else d, nh):
+        if self.body is not None and self.body.blocked(nidx, f if p.keeps_facing else d, nh, d):
             raise RulesError(f"{who} cannot go to {x},{y} facing {FACINGS[f if p.keeps_facing else d]}: "
                              f"{self.body.why_blocked(nidx, f if p.keeps_facing else d)}")
         cost, dist, npar = self.step_cost(diagonal, par, nidx)
