@@ -148,7 +148,7 @@ class App:
         """Everyone on the square (not those who fled the field), the living first."""
         if square is None:
             return []
-        here = [f for f in self.battle.figures.values() if f.pos == square]
+        here = [f for f in self.battle.figures.values() if square in f.cells]   # any square of a big body
         present = [f for f in here if "fled" not in self.rules.status(f.id).conditions]
         return on_square(present, square, lambda fid: self.rules.status(fid).able)
 

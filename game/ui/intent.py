@@ -30,7 +30,7 @@ class Intent:
 
 def on_square(figures, square, able) -> list:
     """Everyone on a square, the living first (drawn on top, picked by a click), then the fallen."""
-    here = [f for f in figures if f.pos == square]
+    here = [f for f in figures if square in f.cells]    # any square of a big body picks it
     return sorted(here, key=lambda f: (not able(f.id), -f.altitude_ft))
 
 

@@ -2,7 +2,8 @@
 
 What a token shows comes from the resolver's status (`Look.of(battle.status(id))`). A fallen
 figure is drawn as a body lying on its square, beneath anyone standing there; flyers float
-above a ground shadow. Tokens are drawn once per look into sprites and blitted every frame.
+above a ground shadow. A figure bigger than a square stands on a plate covering every square of
+its body (a square body's token sits in its middle, a long body's on its front square). Tokens are drawn once per look into sprites and blitted every frame.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ..core.moves.bodies import offsets
 from . import theme
 
 CONDITION_BADGES = {"prone": ("P", (150, 110, 60)), "stunned": ("S", (200, 170, 30)), "set": ("⚑", (90, 90, 160)),
@@ -44,23 +46,28 @@ def token_centre(camera, fig, pose=None) -> tuple[int, int, int]:
     where it stands ((x, y, facing, altitude) while it walks)."""
     c = camera.cell
     x, y, altitude = (fig.x, fig.y, fig.altitude_ft) if pose is None else (pose[0], pose[1], pose[3])
-    cx, cy = camera.to_screen(x + 0.5, y + 0.5)
+    mid = body_middle(fig)
+    cx, cy = camera.to_screen(x + 0.5 + mid, y + 0.5 + mid)
     lift = int(min(altitude, MAX_LIFT_FT) / MAX_LIFT_FT * c * 0.45) if altitude else 0
     return cx, cy - lift, lift
 
 
 def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: bool = False, current: bool = False,
                 highlighted: bool = False, ghost: bool = False, named: bool = True) -> None:
-    """Draw a token with its square's centre at `centre`."""
+    """Draw a token with its (anchor) square's centre at `centre`."""
     import pygame
     c = cell
     gx, gy = centre
-    lift = int(min(fig.altitude_ft, MAX_LIFT_FT) / MAX_LIFT_FT * c * 0.45) if fig.altitude_ft else 0
-    cx, cy = gx, gy - lift
-    radius = max(3, int(c * (0.46 if fig.size in ("large", "giant") else 0.38)))
     colour = theme.side_colour(fig.side)
     if look.fled:
         return
+    if fig.big:
+        draw_footprint(screen, gx, gy, c, fig, colour, look.able, selected or current)
+        mid = int(round(body_middle(fig) * c))
+        gx, gy = gx + mid, gy + mid
+    lift = int(min(fig.altitude_ft, MAX_LIFT_FT) / MAX_LIFT_FT * c * 0.45) if fig.altitude_ft else 0
+    cx, cy = gx, gy - lift
+    radius = max(3, int(c * (0.46 if fig.size in ("large", "giant") else 0.38) * body_scale(fig)))
     if not look.able:
         _draw_body(screen, gx, gy, radius, c, colour, fonts, fig, named)
         return
@@ -120,6 +127,46 @@ def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: boo
             pygame.draw.circle(screen, (10, 10, 10), (x, y), r, 1)
             screen.blit(surf, surf.get_rect(center=(x, y)))
             y += 2 * r + 1
+
+
+def body_middle(fig) -> float:
+    """Squares from the anchor's centre to where the token stands (a square body's middle)."""
+    across, along = fig.footprint
+    return (across - 1) / 2 if across == along else 0.0
+
+
+def body_scale(fig) -> float:
+    """How much bigger the token is drawn: a square body's token fills its middle."""
+    across, along = fig.footprint
+    return 0.5 + across / 2 if across == along and across > 1 else 1.0
+
+
+def draw_footprint(screen, gx, gy, c: int, fig, colour, able: bool, emphasised: bool) -> None:
+    """The squares a big body covers, as a plate in its side's colour with a rim around the body
+    (a long body: darker toward its tail), so its size and facing read at a glance."""
+    import pygame
+    rel = offsets(fig.facing, fig.footprint)
+    fill = theme.darker(colour, 0.55 if able else 0.3)
+    inset = max(1, c // 12)
+    for k, (dx, dy) in enumerate(rel):
+        rect = pygame.Rect(gx - c // 2 + dx * c + inset, gy - c // 2 + dy * c + inset, c - 2 * inset, c - 2 * inset)
+        shade = fill if fig.footprint[0] == fig.footprint[1] else theme.darker(fill, 1 - 0.15 * k)
+        pygame.draw.rect(screen, shade, rect, border_radius=max(2, c // 6))
+    xs = [dx for dx, _ in rel]
+    ys = [dy for _, dy in rel]
+    if min(xs) != max(xs) or min(ys) != max(ys):
+        if fig.footprint[0] == fig.footprint[1] or min(xs) == max(xs) or min(ys) == max(ys):
+            rim = pygame.Rect(gx - c // 2 + min(xs) * c, gy - c // 2 + min(ys) * c,
+                              (max(xs) - min(xs) + 1) * c, (max(ys) - min(ys) + 1) * c)
+            pygame.draw.rect(screen, theme.SELECT if emphasised else (15, 15, 20), rim, max(1, c // 16),
+                             border_radius=max(2, c // 5))
+        else:   # a diagonal chain: a rim around each square, joined along the body
+            points = [(gx + dx * c, gy + dy * c) for dx, dy in rel]
+            pygame.draw.lines(screen, theme.darker(colour, 0.8), False, points, max(2, c // 3))
+            for dx, dy in rel:
+                rect = pygame.Rect(gx - c // 2 + dx * c, gy - c // 2 + dy * c, c, c)
+                pygame.draw.rect(screen, theme.SELECT if emphasised else (15, 15, 20), rect, max(1, c // 20),
+                                 border_radius=max(2, c // 5))
 
 
 def _draw_body(screen, gx, gy, radius, c, colour, fonts, fig, named) -> None:
@@ -184,7 +231,7 @@ class TokenSprites:
         key = (fig, cell, look, tuple(sorted(flags.items())))
         entry = self._cache.get(key)
         if entry is None:
-            half = max(SPRITE_CELLS * cell, NAME_PX + 20) // 2
+            half = max(SPRITE_CELLS * cell, NAME_PX + 20) // 2 + (max(fig.footprint) - 1) * cell
             canvas = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
             draw_figure(canvas, (half, half), cell, fonts, fig, look, **flags)
             # Keep only the drawn part: a blit costs what it covers, and a token is mostly empty.
