@@ -19,6 +19,7 @@ import numpy as np
 from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
 from ..core.errors import DataFileError
 from ..core.geometry import FACINGS
+from ..core.moves.bodies import cells, footprint_problem
 from .paths import bundled_ruleset_ids
 from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .tiled_geometry import Grid, anchor, covered
@@ -329,18 +330,22 @@ class _Builder:
         for obj, layer, defaults in self.spawn_objects:
             spawn = self._spawn(obj, layer, defaults)
             label = short(spawn.name or f"object {obj.id}")
-            if battle.blocks_move[spawn.y, spawn.x] and spawn.altitude_ft <= battle.obstacle_height_ft[spawn.y, spawn.x]:
-                raise DataFileError(
-                    self.shown, obj.where,
-                    f"spawn '{label}' stands on square ({spawn.x}, {spawn.y}), which blocks movement; move it",
-                )
-            key = (spawn.x, spawn.y, spawn.altitude_ft)
-            if key in taken:
-                raise DataFileError(
-                    self.shown, obj.where,
-                    f"spawn '{label}' shares square ({spawn.x}, {spawn.y}) with spawn '{taken[key]}'; move one of them",
-                )
-            taken[key] = label
+            body = cells(spawn.x, spawn.y, FACINGS.index(spawn.facing), spawn.footprint)
+            for x, y in body:   # a big body needs every one of its squares
+                if battle.blocks_move[y, x] and spawn.altitude_ft <= battle.obstacle_height_ft[y, x]:
+                    raise DataFileError(
+                        self.shown, obj.where,
+                        f"spawn '{label}' stands on square ({x}, {y}), which blocks movement; move it",
+                    )
+            for x, y in body:
+                key = (x, y, spawn.altitude_ft)
+                if key in taken:
+                    raise DataFileError(
+                        self.shown, obj.where,
+                        f"spawn '{label}' shares square ({x}, {y}) with spawn '{taken[key]}'; move one of them",
+                    )
+            for x, y in body:
+                taken[(x, y, spawn.altitude_ft)] = label
             spawns.append(spawn)
         return tuple(spawns)
 
@@ -361,6 +366,7 @@ class _Builder:
             raise DataFileError(
                 self.shown, where, f"spawn facing '{short(facing)}' is unknown; use one of {', '.join(FACINGS)}"
             )
+        square, footprint = self._spawn_body(obj, layer, square, facing)
         extra = {}
         for name, prop in obj.properties.items():
             if name in SQUARE_KEYS:
@@ -379,7 +385,45 @@ class _Builder:
             facing=facing,
             altitude_ft=as_int(props["altitude"], self.shown, where, *ALTITUDE_RANGE, " ft") if "altitude" in props else 0,
             properties=extra,
+            footprint=footprint,
         )
+
+    def _spawn_body(self, obj, layer: ObjectLayer, square, facing: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(anchor square, footprint): an upright rectangle spawn covering more than one tile gives
+        the figure a body of its width and height in tiles (maps/README.md, Spawns); the anchor is
+        its top-left square (a square body) or its front square (a body one square wide)."""
+        if obj.shape != "rectangle" or obj.rotation != 0 or not obj.width or not obj.height:
+            return square, (1, 1)
+        cols = max(1, round(obj.width / self.grid.tile_width))
+        rows = max(1, round(obj.height / self.grid.tile_height))
+        if (cols, rows) == (1, 1):
+            return square, (1, 1)
+        where = obj.where
+        left = self.grid.square_of(obj.x + layer.offset[0] + self.grid.tile_width / 2,
+                                   obj.y + layer.offset[1] + self.grid.tile_height / 2)
+        if left is None or self.grid.square_of(obj.x + layer.offset[0] + obj.width - self.grid.tile_width / 2,
+                                               obj.y + layer.offset[1] + obj.height - self.grid.tile_height / 2) is None:
+            raise DataFileError(self.shown, where, f"spawn rectangle ({cols} x {rows} tiles) reaches off the map; move it")
+        x0, y0 = left
+        if cols == rows:
+            footprint = (cols, rows)
+            anchor_square = (x0, y0)
+        elif min(cols, rows) == 1:
+            along = max(cols, rows)
+            heads = {"E": (x0 + cols - 1, y0), "W": (x0, y0)} if rows == 1 else {"S": (x0, y0 + rows - 1), "N": (x0, y0)}
+            if facing not in heads:
+                lies = "east-west" if rows == 1 else "north-south"
+                raise DataFileError(self.shown, where, f"spawn rectangle {cols} x {rows} tiles lies {lies}: a body one "
+                                    f"square wide faces along its length, so give it facing {' or '.join(heads)}")
+            footprint = (1, along)
+            anchor_square = heads[facing]
+        else:
+            footprint = (cols, rows)
+            anchor_square = (x0, y0)
+        problem = footprint_problem(list(footprint))
+        if problem:
+            raise DataFileError(self.shown, where, f"spawn rectangle {cols} x {rows} tiles: {problem}")
+        return anchor_square, footprint
 
     # -- property parsing ----------------------------------------------------------
 
