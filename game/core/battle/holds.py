@@ -61,6 +61,6 @@ def free_square_beside(battle, centre, prefer=None, ignore=()) -> tuple[int, int
 def square_free(battle, sq, ignore=()) -> bool:
     if not battle.map.passable(*sq):
         return False
-    return not any(f.pos == tuple(sq) and battle.able(f.id) and f.id not in ignore for f in battle.figures.values())
+    return not any(tuple(sq) in f.cells and battle.able(f.id) and f.id not in ignore for f in battle.figures.values())
 
 

@@ -57,6 +57,10 @@ def landing_problem(battle, target: Figure, to, most_ft: int) -> str | None:
         if step - floor > climb:
             return f"{sq[0]},{sq[1]} is {step - floor} ft higher: {target.label} cannot be moved up it"
         floor = step
+    if target.big:      # a figure bigger than a square needs room for its whole body where it lands
+        for cx, cy in target.moved_to(to[0], to[1], target.facing).cells:
+            if not battle.map.in_bounds(cx, cy) or not square_free(battle, (cx, cy), (target.id,)):
+                return f"{target.label}'s body would cover {cx},{cy}, a wall, the map's edge or another figure's square"
     return None
 
 
