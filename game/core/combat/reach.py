@@ -69,7 +69,8 @@ def _bodies_in_reach(battle, attacker, target, weapon_name) -> bool:
     """in_melee_reach for bodies bigger than a square: some pair of cells next to each other (or
     within the weapon's reach) with no wall between them."""
     if not set(attacker.cells).isdisjoint(target.cells):
-        return False
+        # As for one square: only a hold puts a figure on another's square (at arm's length).
+        return attacker.id in (battle.state_of(target.id).holding,) or target.id in (battle.state_of(attacker.id).holding,)
     reach = melee_reach_ft(battle, attacker, weapon_name)
     sight = battle.positioning().sight_map
     m = battle.map
