@@ -145,3 +145,21 @@ def test_cells_of_the_bundled_bodies():
     assert cells(1, 1, 4, (2, 2)) == ((1, 1), (2, 1), (1, 2), (2, 2))
     assert cells(4, 10, 2, (1, 2)) == ((4, 10), (3, 10))
     assert cells(4, 4, 3, (1, 3)) == ((4, 4), (3, 3), (2, 2))
+
+
+@pytest.mark.parametrize("ruleset_id", ["bfrpg", "ch17"])
+def test_the_ai_counts_a_square_beside_any_square_of_a_big_body_as_one_to_strike_from(ruleset_id):
+    """A square beside the ogre's far side is 10 ft from its anchor but 5 ft from its nearest
+    square: the AI may strike from there (bfrpg:the-combat, ch17:attack: within 5 ft)."""
+    from game.ai.context import Context
+    from game.ai.levels import LEVELS
+    from game.ai.plans.attack import _attack_altitude
+    b = make_battle(ruleset_id, OPEN, [fig("o", "red", 2, 2, "E", template="ogre", stats={"hp": 40}),
+                                       fig("g", "blue", 6, 4, "W", stats={"hp": 30})])
+    _turn_of(b, "g")
+    import random
+    ctx = Context(LEVELS["normal"], b, "g", random.Random(1), {})
+    entry = ctx.search("walk").entries[(4, 3)]
+    ogre = b.figures["o"]
+    assert _attack_altitude(ctx, entry, (4, 3), ogre, 5) == 0      # beside the ogre's square 3,3
+    assert _attack_altitude(ctx, entry, (5, 3), ogre, 5) is None   # 10 ft from its nearest square

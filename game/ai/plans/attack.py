@@ -7,6 +7,7 @@ square (`Battle.explain_attack(at=...)` through a hypothetical position).
 from __future__ import annotations
 
 from ...core.actions import Attack, Charge, EndTurn, Move
+from ...core.combat.reach import cell_pairs
 from ...core.geometry import FACINGS, bearing_octant, relative_arc
 from ...core.moves.path import Step
 from ..context import Context
@@ -89,7 +90,11 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
 def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
     alts = sorted(entry.altitudes) if entry.altitudes else [0]
     for alt in sorted(alts, key=lambda a: abs(a - e.altitude_ft)):
-        if ctx.dist(sq, alt, e.pos, e.altitude_ft) <= reach and \
+        if ctx.me.big or e.big:    # bodies bigger than a square strike and are struck from their nearest squares
+            d, mine, theirs = cell_pairs(ctx.battle, ctx.placed((sq[0], sq[1], ctx.me.facing, alt)), e)[0]
+            if d <= reach and ctx.positioning.sight_map.clear_line(mine, theirs, alt, e.altitude_ft):
+                return alt
+        elif ctx.dist(sq, alt, e.pos, e.altitude_ft) <= reach and \
                 ctx.positioning.sight_map.clear_line(sq, e.pos, alt, e.altitude_ft):
             return alt
     return None
