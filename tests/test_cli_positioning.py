@@ -24,6 +24,14 @@ def test_check_summarises(capsys):
     assert code == 0 and data["ruleset"] == "bfrpg" and len(data["figures"]) == 5
 
 
+def test_check_gives_each_figure_its_body(capsys):
+    code, data = run_json(capsys, "check", "maps/ogre_corridor.toml")
+    bodies = {f["id"]: f["footprint"] for f in data["figures"]}
+    assert code == 0 and bodies["ogre"] == [2, 2] and bodies["horse"] == [1, 2] and bodies["archer"] == [1, 1]
+    main(["check", "maps/ogre_corridor.toml"])
+    assert "10 x 10 ft body" in capsys.readouterr().out
+
+
 def test_reach_json_fields(capsys):
     code, data = run_json(capsys, "reach", CORRIDOR, "hero")
     assert code == 0 and data["budget_ft"] == 40

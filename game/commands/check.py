@@ -23,7 +23,7 @@ def run(args) -> int:
         "ruleset": sc.ruleset.id, "map": summary,
         "figures": [{"id": f.id, "name": f.label, "side": f.side, "x": f.x, "y": f.y, "facing": FACINGS[f.facing],
                      "altitude_ft": f.altitude_ft, "move_ft": f.move_ft, "turning_ft": f.turning_ft,
-                     "flyer": f.flyer, "weapons": list(f.weapons)} for f in sc.figures],
+                     "flyer": f.flyer, "weapons": list(f.weapons), "footprint": list(f.footprint)} for f in sc.figures],
         "actions": len(sc.actions),
     }
     if args.json:
@@ -41,8 +41,9 @@ def run(args) -> int:
     for f in data["figures"]:
         extra = f", {f['flyer']} flyer at {f['altitude_ft']} ft" if f["flyer"] != "none" else ""
         turn = f", turning {f['turning_ft']} ft" if f["turning_ft"] else ""
+        body = f", {f['footprint'][0] * 5} x {f['footprint'][1] * 5} ft body" if f["footprint"] != [1, 1] else ""
         print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
-              f"move {f['move_ft']} ft{turn}{extra}; {', '.join(f['weapons'])}")
+              f"move {f['move_ft']} ft{turn}{extra}{body}; {', '.join(f['weapons'])}")
     print("ok")
     return 0
 
@@ -59,7 +60,7 @@ def run_save(args) -> int:
         st = battle.status(f.id)
         figures.append({"id": f.id, "name": f.label, "side": f.side, "x": f.x, "y": f.y, "facing": FACINGS[f.facing],
                         "altitude_ft": f.altitude_ft, "hp": st.hp, "max_hp": st.max_hp, "able": st.able,
-                        "conditions": list(st.conditions), "weapons": list(f.weapons)})
+                        "conditions": list(st.conditions), "weapons": list(f.weapons), "footprint": list(f.footprint)})
     data = {"save": str(args.scenario), "title": battle.setup.title, "ruleset": battle.ruleset.id,
             "round": battle.round, "current": battle.current, "over": battle.is_over, "winner": battle.winner,
             "actions": len(battle.actions), "map": battle.map.summary(), "figures": figures}
