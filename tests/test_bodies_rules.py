@@ -163,3 +163,26 @@ def test_the_ai_counts_a_square_beside_any_square_of_a_big_body_as_one_to_strike
     ogre = b.figures["o"]
     assert _attack_altitude(ctx, entry, (4, 3), ogre, 5) == 0      # beside the ogre's square 3,3
     assert _attack_altitude(ctx, entry, (5, 3), ogre, 5) is None   # 10 ft from its nearest square
+
+
+def test_front_flank_and_rear_of_a_big_body_are_measured_from_its_middle():
+    """odnd flanking +1 / from behind +2 (Misc Combat Rules): behind the ogre is behind its whole
+    body, not behind its top-left square. An ogre facing N at 2,2 covers 2..3 x 2..3."""
+    from game.core.combat.reach import facing_arc
+    b = make_battle("odnd", OPEN, [fig("o", "red", 2, 2, "N", template="ogre"),
+                                   fig("r", "blue", 3, 4, "N"), fig("f", "blue", 4, 3, "N"), fig("t", "blue", 2, 1, "N")])
+    ogre = b.figures["o"]
+    assert facing_arc(ogre, b.figures["t"]) == 0 or facing_arc(ogre, b.figures["t"]) == 7   # in front
+    assert facing_arc(ogre, b.figures["r"]) in (4, 3, 5)                                    # behind
+    assert facing_arc(ogre, b.figures["f"]) in (2, 3)                                       # its right flank
+    breakdown = b.explain_attack("r", "o")
+    assert any(m.key == "rear" for m in breakdown.attack_mods), breakdown.attack_mods
+
+
+def test_a_big_body_has_its_back_to_a_wall_only_when_the_whole_back_is_against_it():
+    from game.core.combat.reach import back_to_wall
+    wall = "\n".join(["########", "#......#", "#......#", "#......#", "########"])
+    b = make_battle("odnd", wall, [fig("o", "red", 2, 1, "S", template="ogre"), fig("p", "blue", 5, 3, "N")])
+    assert back_to_wall(b, b.figures["o"])           # facing S, its back (row 0) is the wall
+    b2 = make_battle("odnd", wall, [fig("o", "red", 2, 2, "S", template="ogre"), fig("p", "blue", 5, 3, "N")])
+    assert not back_to_wall(b2, b2.figures["o"])

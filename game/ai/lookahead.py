@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from ..core.actions import Defend, GmPlace, SetAgainstCharge, Stand
 from ..core.battle.budgets import turn_still_to_come
-from ..core.geometry import FACINGS, bearing_octant, relative_arc
+from ..core.geometry import FACINGS, bearing_octant
+from ..core.moves.body_sight import centre
 from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
@@ -240,7 +241,7 @@ def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
 
 def _square_rank(victim, sq, cost: float) -> tuple:
     """Squares the foe would strike from: behind the victim first, then its flanks, then cheap ones."""
-    arc = relative_arc(victim.pos, victim.facing, sq)
+    arc = (bearing_octant(centre(victim.cells), (sq[0] + 0.5, sq[1] + 0.5)) - victim.facing) % 8   # as facing_arc
     return (-min(arc, 8 - arc), cost, sq)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ...core.actions import Attack, Charge, EndTurn, Move
 from ...core.combat.reach import cell_pairs
-from ...core.geometry import FACINGS, bearing_octant, relative_arc
+from ...core.geometry import FACINGS, bearing_octant
+from ...core.moves.body_sight import centre
 from ...core.moves.path import Step
 from ..context import Context
 from ..decision import Plan
@@ -103,7 +104,7 @@ def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
 def _attack_square_heuristic(ctx: Context, sq, alt, e, cost: float) -> float:
     """A cheap first sort of squares to strike e from: its back and flanks, height, no other foes near."""
     mods = ctx.rs.section("modifiers")
-    arc = relative_arc(e.pos, e.facing, sq)
+    arc = (bearing_octant(centre(e.cells), (sq[0] + 0.5, sq[1] + 0.5)) - e.facing) % 8   # as facing_arc
     h = 0.0
     if arc in mods["rear_arcs"]:
         h += 2 * (mods["rear_bonus"] or 0.5)

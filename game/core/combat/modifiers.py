@@ -6,7 +6,7 @@ attack, missiles, cover, the target's defenses, damage); each reads the battle v
 named modifiers with the rule that grants them. The resolver's real attack, the what-if view, the
 AI's odds and the CLI all use it, so they can never disagree.
 
-Where things stand comes from Positioning: sight() for cover and concealment, relative_arc
+Where things stand comes from Positioning: sight() for cover and concealment, facing_arc
 for front, flank and rear, the engagement zone for who is fighting whom.
 """
 from __future__ import annotations
@@ -17,11 +17,11 @@ from fractions import Fraction
 
 from ..cover import COVER_INDEX
 from ..events import Modifier
-from ..geometry import ARC_NAMES, bearing_octant, relative_arc
+from ..geometry import ARC_NAMES
 from ..refusals import Refusal
 from .breakdown import AttackContext, Breakdown, plain_number
 from .dice import parse_dice
-from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, fighting, gap_ft,
+from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, facing_arc, fighting, gap_ft,
                     height_ft, in_melee_reach, melee_reach_ft, range_band, weapon_data)
 
 
@@ -166,7 +166,7 @@ def _attacker_conditions(s: _Sheet) -> None:
 def _facing(s: _Sheet) -> None:
     """Rear and flank, from where the attacker stands against the target's facing."""
     r = s.rules
-    arc = relative_arc(s.target.pos, s.target.facing, s.attacker.pos)
+    arc = facing_arc(s.target, s.attacker)
     s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
     s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
     if not s.from_rear and r["surprise_as_rear"] and s.t_state.has("surprised"):
@@ -321,7 +321,7 @@ def _unexpected(s: _Sheet) -> None:
     if s.t_state.off_guard and sur["unaware_hit"]:
         s.add(s.att, "unaware", "target not expecting any attack", sur["unaware_hit"], sur["unaware_rule"])
         _defense_kept(s, sur["unaware_defense"], "unaware", sur["unaware_rule"])
-    elif (sur["in_combat_hit"] and relative_arc(s.target.pos, s.target.facing, s.attacker.pos) in sur["in_combat_arcs"]
+    elif (sur["in_combat_hit"] and facing_arc(s.target, s.attacker) in sur["in_combat_arcs"]
           and tuple(sorted((s.attacker.id, s.target.id))) not in s.battle.state.fought
           and any(f.id != s.attacker.id for f in fighting(s.battle, s.target))):
         s.add(s.att, "unexpected", "first blow from behind while it fights another: not expected",
@@ -486,7 +486,7 @@ def _target_stances(s: _Sheet) -> None:
     if not style:
         return
     value = defense_bonus(style, s.t_prof, t_state.defense_amount)
-    faced = relative_arc(s.target.pos, s.target.facing, s.attacker.pos) in (0, 1, 7)
+    faced = facing_arc(s.target, s.attacker) in (0, 1, 7)
     used = t_state.defended_against
     if s.kind == "ranged" and style["ranged_penalty"]:
         s.add(s.att, "target-dodging", f"target dodging ({style['style']})", style["ranged_penalty"], r["dodging_rule"])
@@ -562,13 +562,13 @@ def defense_bonus(style: dict, profile: dict, amount: int = 0) -> int:
 
 def opposite_ally(battle, attacker, target):
     """An ally of the attacker on the far side of the target, within 5 ft of it (flanking)."""
-    toward_attacker = bearing_octant(target.pos, attacker.pos)
+    toward_attacker = facing_arc(target, attacker)      # octants counted from the target's facing
     for ally in battle.figures.values():
         if ally.side != attacker.side or ally.id == attacker.id or not battle.able(ally.id):
             continue
         if gap_ft(battle, ally, target) > 5:
             continue
-        if (bearing_octant(target.pos, ally.pos) - toward_attacker) % 8 == 4:
+        if (facing_arc(target, ally) - toward_attacker) % 8 == 4:
             return ally
     return None
 

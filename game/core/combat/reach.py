@@ -6,7 +6,7 @@ another square, facing another way) is another, so "what if" answers use these s
 """
 from __future__ import annotations
 
-from ..geometry import DIRECTION_DELTAS, distance_ft
+from ..geometry import DIRECTION_DELTAS, bearing_octant, distance_ft
 from ..moves.body_sight import body_sight, centre
 from ..moves.los import crossed_squares
 
@@ -113,10 +113,20 @@ def range_band(weapon: dict, dist: float) -> tuple[int, str]:
     return -1, "out of range"
 
 
+def facing_arc(target, attacker) -> int:
+    """Octant of the attacker from the target's facing (0 front, 4 directly behind), between the
+    bodies' middles: a body bigger than a square has one front, flanks and rear (for one square
+    the middles give the same octant as the squares)."""
+    return (bearing_octant(centre(target.cells), centre(attacker.cells)) - target.facing) % 8
+
+
 def back_to_wall(battle, fig) -> bool:
+    """Every square straight behind the body (behind each of its squares, outside it) is a wall
+    or off the map (a choice for bodies bigger than a square: the whole back against the wall)."""
     dx, dy = DIRECTION_DELTAS[(fig.facing + 4) % 8]
-    x, y = fig.x + dx, fig.y + dy
-    return not battle.map.in_bounds(x, y) or bool(battle.map.blocks_move[y, x])
+    body = set(fig.cells)
+    behind = {(x + dx, y + dy) for x, y in body} - body
+    return all(not battle.map.in_bounds(x, y) or bool(battle.map.blocks_move[y, x]) for x, y in behind)
 
 
 def melee_weapon(battle, fig) -> str:
