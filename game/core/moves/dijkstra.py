@@ -74,6 +74,25 @@ def walker_steps(rules) -> list:
     return table
 
 
+def walker_state_steps(rules) -> list:
+    """Per walker state k = idx * 2 + parity (lazily): (next state, cost) for each legal step, the
+    parity and its cost worked out once (the inner loop then only adds and compares)."""
+    grid = rules.grid
+    key = ("walker-states", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    table = grid.tables.get(key)
+    if table is None:
+        table = grid.tables[key] = [None] * (2 * len(grid.passable))
+    return table
+
+
+def _walker_state_row(rules, table, k: int) -> tuple:
+    idx, par = k >> 1, k & 1
+    row = table[idx]
+    if row is None:
+        row = table[idx] = _walker_row(rules, idx)
+    return tuple(((n << 1) | (par ^ flips), odd if par else even) for n, flips, even, odd in row)
+
+
 def _walker_row(rules, idx: int) -> tuple:
     grid = rules.grid
     passable, wall, elevation, difficult, offsets = grid.passable, grid.wall, grid.elevation, grid.difficult, grid.offsets
@@ -122,6 +141,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
         return _advance_walker_heap(result, goal_idx, reached, heuristic)
     rules = result.rules
     table = walker_steps(rules)
+    state_table = walker_state_steps(rules)
     foes = rules.foes or None
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
@@ -148,14 +168,13 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
             settled[k] = g
             if idx == goal_idx and goal_level is None and reached((idx, -1, par, 0, elevation[idx])):
                 goal_level = level
-            row = table[idx]
-            if row is None:
-                row = table[idx] = _walker_row(rules, idx)
-            for n, flips, even, odd in row:
-                ng = g + (odd if par else even)
-                if ng > budget or (foes is not None and n in foes):
+            steps = state_table[k]
+            if steps is None:
+                steps = state_table[k] = _walker_state_row(rules, table, k)
+            for nk, cost in steps:
+                ng = g + cost
+                if ng > budget or (foes is not None and nk >> 1 in foes):
                     continue
-                nk = (n << 1) | (par ^ flips)
                 old = best.get(nk)
                 if old is None or ng < old:
                     best[nk] = ng
@@ -163,7 +182,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
                     if heuristic is None:
                         buckets[ng // unit].append(nk)
                     else:
-                        buckets[(ng + heuristic(n, par ^ flips, 0)) // unit].append(nk)
+                        buckets[(ng + heuristic(nk >> 1, nk & 1, 0)) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
