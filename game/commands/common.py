@@ -58,3 +58,14 @@ def emit_json(data) -> None:
 
 def ft(value) -> str:
     return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def check_battle_counts(args) -> None:
+    """--runs, --max-rounds and --workers of the commands that play many battles (simulate, ladder)."""
+    from ..core.errors import RulesError
+    if args.runs < 1:
+        raise RulesError(f"--runs {args.runs}: play at least one battle")
+    if args.max_rounds < 1:
+        raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise RulesError(f"--workers {args.workers}: must be at least 1")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..core.errors import RulesError
 from ..io.paths import MAPS_DIR
-from .common import emit_json
+from .common import check_battle_counts, emit_json
 
 
 def register(subparsers) -> None:
@@ -54,12 +54,7 @@ def run(args) -> int:
     from ..io.scenarios import load_scenario
     from ..play.ladder import LEVELS, bundled_battles, format_report, ladder
     from ..play.simulate import default_workers, setups_for
-    if args.runs < 1:
-        raise RulesError(f"--runs {args.runs}: play at least one battle")
-    if args.max_rounds < 1:
-        raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
-    if args.workers is not None and args.workers < 1:
-        raise RulesError(f"--workers {args.workers}: must be at least 1")
+    check_battle_counts(args)
     levels = [lv.strip() for lv in args.levels.split(",")] if args.levels else list(LEVELS)
     paths = [Path(p) for p in args.scenarios] or bundled_battles(MAPS_DIR)
     if not paths:

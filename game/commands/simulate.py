@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..core.errors import RulesError
-from .common import emit_json
+from .common import check_battle_counts, emit_json
 
 
 def register(subparsers) -> None:
@@ -71,12 +71,7 @@ class _Bar:
 def run(args) -> int:
     from ..play.simulate import default_workers, format_report, setups_for, simulate
     from ..io.scenarios import load_scenario
-    if args.runs < 1:
-        raise RulesError(f"--runs {args.runs}: play at least one battle")
-    if args.max_rounds < 1:
-        raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
-    if args.workers is not None and args.workers < 1:
-        raise RulesError(f"--workers {args.workers}: must be at least 1")
+    check_battle_counts(args)
     difficulty = _difficulty(args.difficulty)
     scenario = load_scenario(args.scenario)
     rulesets = _rulesets(args.ruleset, scenario)

@@ -371,14 +371,7 @@ class SightMap:
         never block a line, so only the ground, walls and sealed corners count (charge lanes ask this)."""
         if a == b:
             return True
-        ter = self.terrain
-        key = (a, b, altitude_a, altitude_b)
-        got = ter.visible.get(key)
-        if got is None:
-            if len(ter.visible) > _CACHE_LIMIT:
-                ter.visible.clear()
-            got = ter.visible[key] = self._visible(a, b, altitude_a, altitude_b)
-        return got
+        return _remembered(self.terrain.visible, (a, b, altitude_a, altitude_b), self._visible)
 
     def _visible(self, a, b, altitude_a, altitude_b) -> bool:
         ter = self.terrain
@@ -419,14 +412,7 @@ class SightMap:
 
         Used for "not separated by an obstacle" (engagement, reach), which is stricter than sight.
         """
-        ter = self.terrain
-        key = (a, b, altitude_a, altitude_b)
-        got = ter.clear.get(key)
-        if got is None:
-            if len(ter.clear) > _CACHE_LIMIT:
-                ter.clear.clear()
-            got = ter.clear[key] = self._clear_line(a, b, altitude_a, altitude_b)
-        return got
+        return _remembered(self.terrain.clear, (a, b, altitude_a, altitude_b), self._clear_line)
 
     def _clear_line(self, a, b, altitude_a, altitude_b) -> bool:
         ha = self._height(a[0], a[1], altitude_a)
@@ -448,3 +434,13 @@ class SightMap:
 
 def _mean_degree(values: list[int]) -> int:
     return int(math.floor(sum(values) / len(values) + 0.5))
+
+
+def _remembered(cache: dict, key: tuple, compute) -> bool:
+    """A terrain-only answer for (a, b, altitude_a, altitude_b), kept per map (cleared when full)."""
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        got = cache[key] = compute(*key)
+    return got
