@@ -57,3 +57,25 @@ def test_the_drawn_body_follows_the_facing():
     assert sum(_plate(app, (5, 10))[1]) < sum(red_plate) and red_plate not in _plate(app, (3, 10))
     shot(app, "bodies-horse-turned")
     assert replace(horse, facing=2).cells == ((4, 10), (3, 10))
+
+
+def test_the_hovered_move_shows_the_squares_the_body_will_cover():
+    from test_ui_helpers import hover, pixel
+    app = make_app("ogre_corridor.toml", cell=40)
+    advance_to(app, "ogre")
+    only_overlays(app, "path")
+    app.settle()
+    c = app.camera.cell
+
+    def edge_pixels(square):
+        x, y = app.camera.to_screen(*square)
+        x += app.map_rect.x
+        y += app.map_rect.y
+        return [pixel(app, (x + c // 2, y + 3)), pixel(app, (x + 3, y + c // 2))]
+
+    before = edge_pixels((2, 7))
+    hover(app, (1, 6))
+    app.settle()
+    assert app.hover.preview is not None and app.hover.preview.allowed
+    assert theme.PATH in edge_pixels((2, 7)) and theme.PATH not in before   # the far corner of the 2 x 2 body
+    shot(app, "bodies-path-end")

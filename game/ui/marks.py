@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from ..core.geometry import FACINGS
+from ..core.moves.bodies import cells
 from . import theme
 from .describe import ft, move_word
 from .overlays import blit_squares
@@ -71,8 +72,9 @@ def label_size(c: int) -> int:
     return max(11, min(15, c // 3))
 
 
-def draw_path_line(screen, camera, preview) -> None:
-    """Beneath the tokens: the path's line, step dots, facing changes and the end ring with its facing."""
+def draw_path_line(screen, camera, preview, footprint=(1, 1)) -> None:
+    """Beneath the tokens: the path's line, step dots, facing changes and the end ring with its facing;
+    for a body bigger than a square, the squares it will cover where the move ends."""
     import pygame
     steps = preview.planned.path.steps
     c = camera.cell
@@ -90,6 +92,10 @@ def draw_path_line(screen, camera, preview) -> None:
         else:
             pygame.draw.circle(screen, colour, (cx, cy), max(2, c // 9))
     end = steps[-1]
+    if tuple(footprint) != (1, 1):
+        for x, y in cells(end.x, end.y, end.facing, tuple(footprint)):
+            sx, sy = camera.to_screen(x, y)
+            pygame.draw.rect(screen, colour, (sx + 2, sy + 2, c - 4, c - 4), max(2, c // 14), border_radius=max(2, c // 8))
     ex, ey = camera.centre_of((end.x, end.y))
     ring = max(4, int(c * 0.44))
     pygame.draw.circle(screen, colour, (ex, ey), ring, max(2, c // 12))

@@ -126,7 +126,7 @@ class Scene:
                              hovered.id if hovered else None, show_refused=ui.mode == "charge")
         preview = self._path_preview(app)
         if preview is not None:
-            marks.draw_path_line(view, cam, preview)
+            marks.draw_path_line(view, cam, preview, fig.footprint if fig is not None else (1, 1))
         self._draw_tokens(view, app)
         marks.draw_event_marks(view, cam, marks.marked_events(app.battle.events, ui.picked_event))
         for attacker, target, hit, t in anim.flashes():
