@@ -6,10 +6,12 @@ import pytest
 
 from game.ai import AI, AIController
 from game.ai.brain import DIFFICULTIES
+from game.ai.odds import Odds
 from game.core.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge, Stand
 from game.core.ascii_map import parse_ascii_map
 from game.core.battle import Battle, BattleSetup
 from game.core.errors import RulesError
+from game.core.events import EventKind
 from game.core.geometry import relative_arc
 from game.core.scenario import figure_from_entry
 from game.io.rulesets import load_ruleset
@@ -428,3 +430,36 @@ def test_cnc_announcing_a_dodge_weighs_the_blow_it_gives_up():
     assert isinstance(action, EndTurn), ai.last_decision.explain()
     nothing = ai.last_decision.plans[ai.last_decision.chosen]
     assert any(name.startswith("free to strike on its number") and value > 0 for name, value in nothing.reasons)
+
+
+def test_bfrpg_archer_shoots_carefully_past_a_fragile_friend():
+    """bfrpg offers a careful shot into a melee (a penalty, no near miss into a friend): with the
+    only foe fighting a friend on its last hit point, the archer takes it, scored by the resolver's
+    own Breakdown for the careful shot. ch17 offers none, so its archer never asks for one."""
+    figures = [
+        {"id": "bow", "side": "blue", "template": "archer", "x": 2, "y": 6, "facing": "E"},
+        {"id": "friend", "side": "blue", "template": "foot", "x": 9, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 10, "y": 6, "facing": "W"},
+    ]
+    b = make_battle("bfrpg", figures)
+    b.states["friend"].hp = 1
+    ai = AI("normal")
+    action = first_action(ai, b, "bow")
+    best = ai.last_decision.best
+    shot = next(a for a in best.actions if isinstance(a, Attack))
+    assert shot.target == "foe" and shot.careful, ai.last_decision.explain()
+    x, y, facing, _alt = best.end
+    explained = b.explain_attack("bow", "foe", shot.weapon, at=(x, y), facing=facing, careful=True)
+    assert not explained.friends_in_melee
+    assert any(m.key == "into-melee" and m.value < 0 for m in explained.attack_mods)
+    assert best.data["p_hit"] == pytest.approx(Odds.of(b, explained).p_hit)
+    assert "careful" in best.label
+    if isinstance(action, Attack):
+        b.apply(action)       # the resolver takes it as a careful shot: no friendly fire
+        assert not any(e.kind == EventKind.FRIENDLY_FIRE for e in b.events)
+
+    b = make_battle("ch17", figures)
+    b.states["friend"].hp = 1
+    ai = AI("normal")
+    first_action(ai, b, "bow")
+    assert not any(getattr(a, "careful", False) for p in ai.last_decision.plans for a in p.actions)

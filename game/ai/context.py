@@ -144,19 +144,20 @@ class Context:
 
     def odds(self, attacker: Figure, target: Figure, weapon: str | None = None, *, placed: tuple[Figure, ...] = (),
              charge: bool = False, set_vs_charge: bool = False, parting_shot: bool = False, after_move: bool = False,
-             free_attack: bool = False, battle=None) -> Odds:
+             free_attack: bool = False, careful: bool = False, battle=None) -> Odds:
         """The odds of attacker's attack on target with these figures placed (attacker or target among
-        them, standing where they say), read from the resolver's Breakdown for that position."""
+        them, standing where they say), read from the resolver's Breakdown for that position.
+        `careful`: a shot into a melee taking the ruleset's penalty so as never to hit a friend."""
         battle = battle or self.battle
         key = (id(battle), attacker.id, target.id, weapon,
                tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed), charge, set_vs_charge, parting_shot,
-               free_attack)
+               free_attack, careful)
         got = self._odds.get(key)
         if got is None:
             source = battle if not placed else (self.view(placed) if battle is self.battle else battle.hypothetical(*placed))
             bd = source.explain_attack(attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge,
                                        parting_shot=parting_shot, free_attack=free_attack,
-                                       surprise_round=self.round == 1)
+                                       careful=careful, surprise_round=self.round == 1)
             single = charge or set_vs_charge or parting_shot or free_attack
             got = self._odds[key] = Odds.of(battle, bd, 1 if single else self.attacks(attacker, after_move))
         return got

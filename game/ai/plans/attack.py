@@ -15,7 +15,7 @@ from ..context import Context
 from ..decision import Plan
 from ..odds import Odds
 from ..threat import Threats, add_exposure
-from .scoring import add_potential, cover_proxy, end_facing, score_attack, through_figures
+from .scoring import add_potential, careful_shot, cover_proxy, end_facing, score_attack, through_figures
 from .stance import with_stance
 
 ANNOUNCE_CROWDED = 0.7      # a second charger at the same foe seldom still has its lane
@@ -39,10 +39,12 @@ def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
         odds = ctx.best_odds(me, e, after_move=ctx.moved > 0)
         if odds is None:
             continue
+        safe = careful_shot(ctx, e, odds, after_move=ctx.moved > 0)
+        odds = safe or odds
         w = odds.breakdown.weapon
         weapon = None if w == me.ready_weapon else w
-        label = f"attack {e.label}" + ("" if weapon is None else f" with {w}")
-        actions = (Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
+        label = ("shoot carefully at " if safe else "attack ") + e.label + ("" if weapon is None else f" with {w}")
+        actions = (Attack(figure=me.id, target=e.id, weapon=weapon, careful=safe is not None), EndTurn(figure=me.id))
         if ctx.strike_later:
             # d100 declarations, bfrpg's movement turn: stay put now, strike when the blows come.
             actions, label = (EndTurn(figure=me.id),), f"stay and strike {e.label} when the blows come"
@@ -135,12 +137,14 @@ def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) 
     odds = ctx.best_odds(me_there, e, placed=(me_there,), after_move=True)
     if odds is None:
         return None
+    safe = careful_shot(ctx, e, odds, attacker=me_there, placed=(me_there,), after_move=True)
+    odds = safe or odds
     w = odds.breakdown.weapon
     weapon = None if w == me.ready_weapon else w
     ranged = odds.breakdown.kind == "ranged"
     move = Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]], altitude_ft=end[3] if flyer else None)
-    actions = (move, Attack(figure=me.id, target=e.id, weapon=weapon), EndTurn(figure=me.id))
-    label = f"move to {sq[0]},{sq[1]} and {'shoot' if ranged else 'attack'} {e.label}"
+    actions = (move, Attack(figure=me.id, target=e.id, weapon=weapon, careful=safe is not None), EndTurn(figure=me.id))
+    label = f"move to {sq[0]},{sq[1]} and {'shoot carefully at' if safe else 'shoot' if ranged else 'attack'} {e.label}"
     if ctx.strike_later:
         actions = (move, EndTurn(figure=me.id))
         label = f"{'declare a move' if ctx.declaring else 'move'} to {sq[0]},{sq[1]} to {'shoot' if ranged else 'strike'} {e.label} when the blows come"

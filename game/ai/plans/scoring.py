@@ -2,6 +2,8 @@
 resolver lists), the worth of where a plan ends for next round, and cheap first sorts."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...core.battle.strikes import into_melee_row
 from ...core.combat.reach import fighting
 from ...core.geometry import bearing_octant, turn_octants
@@ -57,11 +59,33 @@ def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
         lost = ctx.damage_value(foe, odds) if foe is not None else 0.0
         return share * (at_friend.expected(ctx.hp(friend)) * worth + lost)
     if how == "margin":
-        return odds.p_miss_by_less_than(rules["into_melee_margin"], attack_rules(ctx.rs)) * odds.mean_damage * worth
+        # A near miss strikes the friend for the missile's damage, no roll to hit: what that takes
+        # from it (its hit points and, if fragile, its life) is priced as any blow is.
+        near_miss = odds.p_miss_by_less_than(rules["into_melee_margin"], attack_rules(ctx.rs))
+        if not near_miss:
+            return 0.0
+        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
+        struck = replace(at_friend, p_hit=1.0, attacks=1)
+        return min(1.0, near_miss * odds.attacks) * ctx.damage_value(friend, struck)
     if how == "reroll-allies":
         at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
         return (1 - odds.p_hit) * at_friend.p_hit * at_friend.mean_damage * worth
     return 0.0
+
+
+def careful_shot(ctx: Context, target, odds: Odds, attacker=None, placed=(), after_move=False) -> Odds | None:
+    """The careful shot into this melee, if the ruleset offers one (the resolver's Breakdown with
+    `careful` set clears the friends at risk) and it is worth more than the plain shot less what
+    the plain shot may cost a friend; else None."""
+    bd = odds.breakdown
+    if bd.kind != "ranged" or not bd.friends_in_melee:
+        return None
+    weapon = None if bd.weapon == (attacker or ctx.me).ready_weapon else bd.weapon
+    safe = ctx.odds(attacker or ctx.me, target, weapon, placed=placed, after_move=after_move, careful=True)
+    if not safe.allowed or safe.breakdown.friends_in_melee:
+        return None          # no careful shot under this ruleset (or the big-target exemption already)
+    plain = ctx.damage_value(target, odds) - friendly_fire_cost(ctx, odds, bd.friends_in_melee)
+    return safe if ctx.damage_value(target, safe) > plain + 1e-9 else None
 
 
 def pressure(ctx: Context) -> float:
