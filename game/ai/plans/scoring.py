@@ -41,13 +41,14 @@ def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -
 def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
     """What a shot into a melee may cost a friend there, by the ruleset's into-melee rule as the
     resolver rolls it: the Shooting Into Melee table before the roll (d100 + weapon rank), a miss by
-    less than the margin, or a miss flying on at the friends (their own Breakdowns)."""
+    less than the margin, or a miss flying on at the friends (their own Breakdowns). What a blow
+    takes from the friend is priced as a blow on a foe is (hit points, capped at what it has, and
+    the chance to fell it), so a shot is weighed on one scale."""
     rules = ctx.rs.section("modifiers")
     how = rules["into_melee"]
     friend = ctx.active.get(friends[0])
     if friend is None or how == "none":
         return 0.0
-    worth = ctx.hp_worth(friend)
     if how == "table":
         foes = {odds.breakdown.target} | {f.id for f in fighting(ctx.battle, friend) if f.side != ctx.me.side}
         row, _exact = into_melee_row(rules, len(friends), len(foes))
@@ -57,7 +58,7 @@ def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
         at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon)
         foe = ctx.active.get(odds.breakdown.target)
         lost = ctx.damage_value(foe, odds) if foe is not None else 0.0
-        return share * (at_friend.expected(ctx.hp(friend)) * worth + lost)
+        return share * (ctx.damage_value(friend, at_friend) + lost)
     if how == "margin":
         # A near miss strikes the friend for the missile's damage, no roll to hit: what that takes
         # from it (its hit points and, if fragile, its life) is priced as any blow is.
@@ -69,7 +70,7 @@ def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
         return min(1.0, near_miss * odds.attacks) * ctx.damage_value(friend, struck)
     if how == "reroll-allies":
         at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
-        return (1 - odds.p_hit) * at_friend.p_hit * at_friend.mean_damage * worth
+        return min(1.0, (1 - odds.p_hit) * odds.attacks) * ctx.damage_value(friend, replace(at_friend, attacks=1))
     return 0.0
 
 
