@@ -30,6 +30,22 @@ def test_comrades_beside_a_melee_pair_are_not_cover(ruleset_id):
         assert any(n.startswith("choice: ") for n in bd.notes)
 
 
+@pytest.mark.parametrize("ruleset_id", ["bfrpg", "cnc"])
+def test_the_sight_the_window_shows_is_the_cover_the_attack_counts(ruleset_id):
+    """The same position as above (choice-cover-between): the resolver's sight answer, which the
+    window's overlay and tooltip read, gives the comrades beside the pair no cover either, while
+    the figures-in-the-way geometry alone would."""
+    from game.ui.rulesview import RulesView
+    figures = [fig("att", "blue", 4, 4, "E"), fig("tgt", "red", 5, 4, "W"),
+               fig("a1", "blue", 5, 3, "S"), fig("a2", "blue", 5, 5, "N"),
+               fig("r1", "red", 4, 3, "S"), fig("r2", "red", 4, 5, "N")]
+    b = make_battle(ruleset_id, OPEN, figures)
+    shown = RulesView(b).sight("att", "tgt")
+    assert shown == b.sight("att", "tgt")
+    assert shown.cover == "none"
+    assert b.positioning().sight("att", "tgt").cover != "none"     # the bare geometry counts them
+
+
 def test_a_comrade_in_the_line_of_fire_is_still_cover():
     """bfrpg:cover-and-concealment: shooting through an ally to an enemy is hard cover (1/2: -4);
     cnc:cover: the same figure raises AC by +4."""

@@ -253,8 +253,8 @@ class RulesView:
 
     def sight(self, viewer_id: str, target_id: str):
         """Line of sight and cover between two figures on the field, or None (one has left it)."""
-        pos = self.positioning
-        value = self._get(("sight", viewer_id, target_id), lambda: pos.sight(viewer_id, target_id))
+        snapshot = self.snapshot
+        value = self._get(("sight", viewer_id, target_id), lambda: snapshot.sight(viewer_id, target_id))
         return None if isinstance(value, RulesError) else value
 
 

@@ -21,6 +21,7 @@ from ..actions import Action, GmPlace
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
 from ..combat.morale import rout_chance
+from ..combat.reach import cover_sight
 from ..combat.state import FigureState, combat_profile
 from ..errors import RulesError
 from ..events import Event
@@ -164,6 +165,12 @@ class Battle:
     def legal_actions(self, figure_id: str) -> list[Action]:
         """A reasonable list of what the figure may do now (every entry passes check())."""
         return queries.legal_actions(self, figure_id)
+
+    def sight(self, viewer_id: str, target_id: str):
+        """Line of sight and cover from one figure to another as an attack between them counts them
+        (where the ruleset counts only figures on the line between, those beside it are set aside)."""
+        positioning = self.positioning()
+        return cover_sight(self, positioning.figure(viewer_id), positioning.figure(target_id))[0]
 
     def explain_attack(self, attacker_id: str, target_id: str, weapon: str | None = None, *,
                        at: tuple[int, int] | None = None, facing: int | None = None, altitude_ft: int | None = None,
