@@ -58,9 +58,15 @@ def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> 
         return attacker.id in (battle.state_of(target.id).holding,) or target.id in (battle.state_of(attacker.id).holding,)
     # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
     # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
-    neighbours = (max(abs(attacker.x - target.x), abs(attacker.y - target.y)) == 1
-                  and abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) <= 5)
-    if not neighbours and gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
+    squares_apart = max(abs(attacker.x - target.x), abs(attacker.y - target.y))
+    if squares_apart > 1:
+        # Every diagonal rule measures at least 5 ft a square along the longer leg: far figures are
+        # out of reach without working out heights and distances.
+        reach = melee_reach_ft(battle, attacker, weapon_name)
+        if 5 * squares_apart > reach or gap_ft(battle, attacker, target) > reach:
+            return False
+    elif abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) > 5 and \
+            gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
         return False
     return battle.positioning().sight_map.clear_line(attacker.pos, target.pos, attacker.altitude_ft, target.altitude_ft)
 
@@ -137,12 +143,12 @@ def melee_weapon(battle, fig) -> str:
     return "fist"
 
 
-def between(a, b, square) -> bool:
-    """Does the line from a's centre to b's centre cross `square` (through its inside, not just a
-    corner)? `square` may be a figure: any cell of its body (the centres are the bodies' middles)."""
-    cells = set(square.cells) if hasattr(square, "cells") else {tuple(square)}
+def centre_line(a, b) -> set:
+    """The squares the line from a's centre to b's centre crosses through their inside (not just a
+    corner); the centres are the bodies' middles."""
     (x0, y0), (x1, y1) = centre(a.cells), centre(b.cells)
-    return any((x, y) in cells for x, y, _t in crossed_squares(x0, y0, x1, y1))
+    return {(x, y) for x, y, _t in crossed_squares(x0, y0, x1, y1)}
+
 
 
 def cover_sight(battle, attacker, target):
@@ -152,10 +158,13 @@ def cover_sight(battle, attacker, target):
     sight = positioning.sight_between(attacker, target)
     if not battle.ruleset.section("cover")["figure_must_be_between"]:
         return sight, ()
+    in_the_way = {(bx, by) for bx, by, what in sight.blockers if what == "figure"}
+    if not in_the_way:
+        return sight, ()
+    line = centre_line(attacker, target)     # worked out once, not once per figure
     others = [f for f in positioning.figures if f.id not in (attacker.id, target.id)]
-    inside = [f for f in others if between(attacker, target, f)]
-    aside = tuple(f for f in others if f not in inside and any((bx, by) in f.cells for bx, by, what in sight.blockers
-                                                                  if what == "figure"))
+    inside = [f for f in others if not line.isdisjoint(f.cells)]
+    aside = tuple(f for f in others if f not in inside and not in_the_way.isdisjoint(f.cells))
     if not aside:
         return sight, ()
     standing = {cell: f.altitude_ft for f in inside for cell in f.cells}
