@@ -195,6 +195,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
 def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     rules = result.rules
     table = walker_steps(rules)
+    state_table = walker_state_steps(rules)
     foes = rules.foes
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
@@ -219,19 +220,18 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
         settled[k] = g
         if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.grid.elevation[idx])):
             goal_level = key
-        row = table[idx]
-        if row is None:
-            row = table[idx] = _walker_row(rules, idx)
-        for n, flips, even, odd in row:
-            ng = g + (odd if par else even)
-            if ng > budget or (foes and n in foes):
+        steps = state_table[k]
+        if steps is None:
+            steps = state_table[k] = _walker_state_row(rules, table, k)
+        for nk, cost in steps:
+            ng = g + cost
+            if ng > budget or (foes and nk >> 1 in foes):
                 continue
-            nk = (n << 1) | (par ^ flips)
             old = best.get(nk)
             if old is None or ng < old - EPS:
                 best[nk] = ng
                 parents[nk] = k
-                push(heap, (ng if heuristic is None else ng + heuristic(n, par ^ flips, 0), nk))
+                push(heap, (ng if heuristic is None else ng + heuristic(nk >> 1, nk & 1, 0), nk))
     result.complete = True
 
 
