@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 
-from ..geometry import turn_octants
+from ..geometry import SQUARE_FT, turn_octants
 from .rules import EPS, PASS_OVER_FT
 
 _SQRT2 = 2 ** 0.5
@@ -85,6 +85,29 @@ def walker_state_steps(rules) -> list:
     return table
 
 
+def walker_state_groups(rules) -> list:
+    """Per walker state (lazily): its steps grouped by cost, cheapest first, as (cost, next
+    states), for the search without a goal: one addition and one budget check per group, and none
+    left once a group is over budget. Each group keeps the steps' order, and its states all go
+    into one bucket, so the queue holds them in the order the per-step loop would."""
+    grid = rules.grid
+    key = ("walker-groups", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    table = grid.tables.get(key)
+    if table is None:
+        table = grid.tables[key] = [None] * (2 * len(grid.passable))
+    return table
+
+
+def _walker_state_groups(rules, table, state_table, k: int) -> tuple:
+    steps = state_table[k]
+    if steps is None:
+        steps = state_table[k] = _walker_state_row(rules, table, k)
+    by_cost: dict = {}
+    for nk, cost in steps:
+        by_cost.setdefault(cost, []).append(nk)
+    return tuple((cost, tuple(by_cost[cost])) for cost in sorted(by_cost))
+
+
 def _walker_state_row(rules, table, k: int) -> tuple:
     idx, par = k >> 1, k & 1
     row = table[idx]
@@ -122,6 +145,9 @@ def _walker_row(rules, idx: int) -> tuple:
     return tuple(row)
 
 
+_NONE_YET = 1 << 62   # no way into a state found yet (an int: the costs it is compared with are)
+
+
 def walker_unit(rules) -> int | None:
     """The step all a walker's costs (and the A* bound) are whole multiples of, for a bucket queue;
     None when there is none (euclidean diagonals)."""
@@ -142,8 +168,12 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     rules = result.rules
     table = walker_steps(rules)
     state_table = walker_state_steps(rules)
+    group_table = walker_state_groups(rules)
     foes = rules.foes or None
     budget = rules.budget + EPS
+    # No step costs less than a square's 5 ft (difficult ground only adds): a state settled with
+    # less than that left has nowhere to go, and the edge of a reachable set is most of its states.
+    last_to_leave = budget - SQUARE_FT * min(1, rules.difficult_multiplier)
     parity_dominates = rules.parity_dominates
     settled, best, parents = result.k_settled, result.k_best, result.k_parents
     buckets = result.k_buckets
@@ -160,6 +190,8 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
                 continue
             g = best[k]
             idx = k >> 1
+            if foes is not None and idx in foes:
+                continue    # never settled, so never left: cheaper to ask once here than on every step into it
             par = k & 1
             if par and parity_dominates:
                 g0 = settled.get(k - 1)
@@ -168,21 +200,35 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
             settled[k] = g
             if idx == goal_idx and goal_level is None and reached((idx, -1, par, 0, elevation[idx])):
                 goal_level = level
+            if g > last_to_leave:
+                continue
+            if heuristic is None:
+                groups = group_table[k]
+                if groups is None:
+                    groups = group_table[k] = _walker_state_groups(rules, table, state_table, k)
+                for cost, nks in groups:
+                    ng = g + cost
+                    if ng > budget:
+                        break
+                    into = buckets[ng // unit]
+                    for nk in nks:
+                        if ng < best.get(nk, _NONE_YET):
+                            best[nk] = ng
+                            parents[nk] = k
+                            into.append(nk)
+                continue
             steps = state_table[k]
             if steps is None:
                 steps = state_table[k] = _walker_state_row(rules, table, k)
             for nk, cost in steps:
                 ng = g + cost
-                if ng > budget or (foes is not None and nk >> 1 in foes):
+                if ng > budget:
                     continue
                 old = best.get(nk)
                 if old is None or ng < old:
                     best[nk] = ng
                     parents[nk] = k
-                    if heuristic is None:
-                        buckets[ng // unit].append(nk)
-                    else:
-                        buckets[(ng + heuristic(nk >> 1, nk & 1, 0)) // unit].append(nk)
+                    buckets[(ng + heuristic(nk >> 1, nk & 1, 0)) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:

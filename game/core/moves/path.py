@@ -55,8 +55,10 @@ class Path:
         return [(s.x, s.y) for s in self.steps]
 
 
-@dataclass
+@dataclass(slots=True)
 class ReachEntry:
+    """One square of a reachable set. Its two dicts are read-only: entries may share them."""
+
     cost_ft: float
     facings: dict[int, float] = field(default_factory=dict)      # end facing -> least cost
     altitudes: dict[int, float] = field(default_factory=dict)    # altitude above floor -> least cost

@@ -296,15 +296,16 @@ class SearchResult:
                     least[k >> 1] = cost
         out = {}
         new = ReachEntry.__new__
-        every_facing: dict = {}     # cost -> {facing: cost}, copied (copying beats building)
+        # cost -> ({facing: cost}, {0: cost}): squares at one cost share these two read-only
+        # dicts (nothing writes into an entry's dicts; whoever narrows them assigns new ones).
+        by_cost: dict = {}
         for idx, cost in least.items():
-            facings = every_facing.get(cost)
-            if facings is None:
-                facings = every_facing[cost] = dict.fromkeys(ALL_FACINGS, cost)
+            shared = by_cost.get(cost)
+            if shared is None:
+                shared = by_cost[cost] = (dict.fromkeys(ALL_FACINGS, cost), {0: cost})
             entry = new(ReachEntry)
             entry.cost_ft = cost
-            entry.facings = facings.copy()
-            entry.altitudes = {0: cost}
+            entry.facings, entry.altitudes = shared
             entry.can_end = idx not in blocked
             out[squares[idx]] = entry
         return out
