@@ -14,7 +14,7 @@ from .geometry import FACINGS, parse_facing
 
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
 DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
-_BOOL_KEYS = ("exit", "subdue", "careful")
+_BOOL_KEYS = ("exit", "subdue", "careful", "unhorse")
 _INT_KEYS = ("amount", "altitude_ft", "x", "y")
 MAX_PATH_STEPS = 1000
 
@@ -78,6 +78,13 @@ class Attack(Action):
     weapon: str | None = None         # default: the ready weapon
     subdue: bool = False              # strike to subdue (flat of the blade)
     careful: bool = False             # into a melee: take the penalty so as never to hit a friend
+    unhorse: bool = False             # a polearm's try to pull a rider off its mount ([mounts] polearm_dismount)
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        if not self.unhorse:
+            data.pop("unhorse")       # only written when asked for, so older logs read the same
+        return data
 
 
 @dataclass(frozen=True)
@@ -161,6 +168,20 @@ class Release(Action):
 
 
 @dataclass(frozen=True)
+class Mount(Action):
+    """Get on a mount (`mount`: its id): from then on the figure rides it ([mounts] mount_cost)."""
+    kind: ClassVar[str] = "mount"
+    mount: str = ""
+
+
+@dataclass(frozen=True)
+class Dismount(Action):
+    """Get off the mount onto `to`, a free square beside its body (default: the first free one)."""
+    kind: ClassVar[str] = "dismount"
+    to: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
 class EndTurn(Action):
     kind: ClassVar[str] = "end-turn"
 
@@ -180,7 +201,8 @@ class GmPlace(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in
                                          (Move, Turn, Charge, SetAgainstCharge, Attack, Aim, Defend, Disengage, Hold,
-                                          Stand, Grapple, Trip, Push, Overbear, Escape, Release, EndTurn, GmPlace)}
+                                          Stand, Grapple, Trip, Push, Overbear, Escape, Release, Mount, Dismount, EndTurn,
+                                          GmPlace)}
 
 
 def action_from_json(data: dict) -> Action:

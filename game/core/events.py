@@ -72,6 +72,12 @@ class EventKind(StrEnum):
     TRIP = "trip"
     PUSH = "push"
     OVERBEAR = "overbear"
+    # mounts and riders
+    MOUNT = "mount"
+    DISMOUNT = "dismount"
+    THROWN = "thrown"
+    UNHORSE = "unhorse"
+    HITS_MOUNT = "hits-mount"
     # missiles after a miss
     FLIES_ON = "flies-on"
     SCATTER = "scatter"

@@ -33,6 +33,9 @@ class Figure:
     # A winged flyer that stalled last round (flew under a third of its speed across) must spend
     # its next move diving at its full rate. The resolver sets it after a stall, clears it after.
     must_dive: bool = False
+    # The id of the figure it rides ("" on foot): a rider stands on its mount's saddle square, covers
+    # no square of its own and faces as its mount (game/core/mounts.py). The resolver keeps it.
+    mount: str = ""
     stats: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

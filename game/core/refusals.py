@@ -204,6 +204,26 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "stand.no-movement": lambda p: (f"getting up costs half {p['who']}'s move ({feet(p['need_ft'])} ft); it has "
                                     f"{feet(p['left_ft'])} ft left{_rule(p)}"),
     "stand.getting-up": lambda p: f"{p['who']} is getting up this round and can do nothing else",
+    # ----- mounts and riders -----
+    "mount.ridden": lambda p: (f"{p['who']} is ridden by {p['rider']}: it goes where its rider guides it, so "
+                               f"{p['rider']}'s action moves it ({p['what']} {p['rider']}){_rule(p)}"),
+    "mount.cannot": lambda p: f"{p['who']} cannot ride {p['mount']}: {p['why']}{_rule(p)}",
+    "mount.not-beside": lambda p: (f"{p['who']} must stand beside {p['mount']} to get on it ({feet(p['gap_ft'])} ft "
+                                   f"away){_rule(p)}"),
+    "mount.whole-turn": lambda p: (f"getting {p['way']} takes {p['who']}'s whole turn, and it has already moved or "
+                                   f"attacked this round{_rule(p)}"),
+    "mount.no-movement": lambda p: (f"getting {p['way']} costs half the round's movement ({feet(p['need_ft'])} ft of "
+                                    f"{p['whose']} move); {feet(p['left_ft'])} ft is left{_rule(p)}"),
+    "mount.declare": lambda p: (f"in these rules getting {p['way']} is declared at the start of the round, in "
+                                f"{p['who']}'s declaration, and takes its round{_rule(p)}"),
+    "mount.pair": lambda p: (f"{p['what']} a rider or a ridden mount is not in the rules here: pull the rider off "
+                             f"with an attack where the document allows it, or attack the rider or the mount"),
+    "dismount.not-riding": lambda p: f"{p['who']} is not riding anything",
+    "dismount.square": lambda p: f"{p['who']} cannot get down on {p['x']},{p['y']}: {p['why']}",
+    "unhorse.none": lambda p: f"{p['ruleset']} has no rule for pulling a rider off its mount{_rule(p)}",
+    "unhorse.weapon": lambda p: (f"only {p['fit']} may pull a rider off here; {p['who']}'s {p['weapon']} cannot"
+                                 f"{_rule(p)}"),
+    "unhorse.not-riding": lambda p: f"{p['target']} is not riding: there is nobody to pull off a mount",
     # ----- manoeuvres: grapple, trip, push, overbear -----
     "manoeuvre.none": lambda p: f"{p['ruleset']} has no {p['what']}: its document has no rule for it",
     "manoeuvre.not-beside": lambda p: (f"{p['who']} must stand beside {p['target']} to {p['what']} it "
@@ -240,6 +260,8 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "disengage.on-turn": lambda p: "disengage on the figure's turn",
     "disengage.announce": lambda p: (f"{p['who']} must announce a disengagement at the start of the round (in its "
                                      f"declaration); walking away now is a hasty disengagement{_rule(p)}"),
+    "disengage.rider": lambda p: (f"{p['who']} rides {p['mount']}: it leaves melee by moving its mount (the "
+                                  f"disengagement styles are for figures on foot: engine choice)"),
     "disengage.not-in-melee": lambda p: f"{p['who']} is not in melee; just move",
     "disengage.already-acted": lambda p: (f"{p['who']} has already acted this round: disengaging takes the whole "
                                           f"action"),

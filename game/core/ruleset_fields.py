@@ -38,6 +38,8 @@ PUSHES = ("none", "desperate-defense")
 OVERBEARS = ("none", "special-ac")
 SCATTERS = ("none", "diagram")
 STAND_COSTS = ("turn", "half-move", "round-end")
+MOUNT_COSTS = ("half-move", "turn")      # getting on or off a mount ([mounts])
+SAVES = ("death", "paralysis")
 DECLARABLE = ("move", "turn", "defend", "stand", "charge", "disengage")
 
 

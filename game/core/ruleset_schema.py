@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cover import COVER_DEGREES
 from .geometry import DIAGONAL_RULES
-from .ruleset_fields import (ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
+from .ruleset_fields import (MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
 from .schema import Field, plain_name, section_name, shown
 
 SCHEMA = {
@@ -407,6 +407,52 @@ SCHEMA = {
         "overbear_max_larger": Field("int", "a defender this many size categories larger or more cannot be knocked over", 2,
                                      minimum=1, maximum=5),
         "overbear_rule": _section("section cited for overbearing", "overbearing"),
+    },
+    "mounts": {
+        "rule": _section("section cited for riding: the rider's move is its mount's, mounting and dismounting",
+                         "choice-mounts"),
+        "mount_cost": Field("str", "what getting on a mount costs: half-move (half the round's movement of rider and "
+                            "mount) or turn (the rider's whole turn)", "half-move", choices=MOUNT_COSTS),
+        "dismount_cost": Field("str", "what getting off costs: half-move (half the rider's movement this round) or "
+                               "turn (the rider's whole turn)", "half-move", choices=MOUNT_COSTS),
+        "cost_rule": _section("section cited for those costs", "choice-mount-cost"),
+        "shared_initiative": Field("bool", "a ridden mount acts on its rider's initiative number (the rider's roll "
+                                   "serves both; per-attack initiative keeps the mount's own rolls)", True),
+        "initiative_rule": _section("section cited for the shared initiative", "choice-mounts"),
+        "miss_hits_mount": Field("int", "an attack on a rider that misses it by this much or less, but would hit the "
+                                 "mount, hits the mount (0: never)", 0, minimum=0, maximum=5),
+        "only_one_charges": Field("bool", "only one of rider and mount delivers a mounted charge; the other does not "
+                                  "attack that round", False),
+        "ridden_mount_counts_mounted": Field("bool", "a ridden mount counts as mounted when attacked (the mounted "
+                                             "modifiers against attackers on foot)", False),
+        "mounted_rule": _section("section cited for the ridden mount's mounted modifiers", "choice-mounts"),
+        "throw_damage": Field("str", "damage to a rider thrown from its mount ('' the ruleset's falling damage for a "
+                              "fall of throw_fall_ft)", "", check=_dice_or_empty,
+                              words="dice as a string, like \"1d6\", or \"\" for the falling rule"),
+        "throw_fall_ft": Field("int", "how far a thrown rider falls, when throw_damage is ''", 10, minimum=5, maximum=30),
+        "flee_save": Field("str", "the save a rider makes to keep its seat when its mount flees ('' none: it is "
+                           "thrown)", "", choices=("",) + SAVES),
+        "flee_save_ability": Field("str", "ability modifier added to that save", "none", choices=ABILITIES),
+        "throw_rule": _section("section cited when a mount that falls or flees throws its rider", "choice-thrown-rider"),
+        "jousting": Field("bool", "a rider charging with a lance and hit by a lance charger it charges saves or is "
+                          "unhorsed", False),
+        "joust_weapons": Field("list[str]", "the weapons of a joust", ["lance"], check=_names),
+        "joust_save": Field("str", "the unhorsing save", "death", choices=SAVES),
+        "joust_save_ability": Field("str", "ability modifier added to it", "str", choices=ABILITIES),
+        "joust_damage_step": Field("int", "-1 to the save for every full this many points of damage taken", 5,
+                                   minimum=1, maximum=50),
+        "joust_stun_margin": Field("int", "failing by this much or more also stuns", 5, minimum=1, maximum=30),
+        "joust_stun_rounds": _dice_field("rounds stunned", "1d3"),
+        "joust_out_margin": Field("int", "failing by this much or more knocks out", 10, minimum=1, maximum=30),
+        "joust_out_rounds": _dice_field("rounds knocked out", "2d4"),
+        "joust_rule": _section("section cited for jousting", "choice-mounts"),
+        "polearm_dismount": Field("bool", "an attack with a polearm may try to pull a rider off (attack option "
+                                  "unhorse): a hit makes the rider save or be dismounted", False),
+        "polearm_weapons": Field("list[str]", "weapons that may try it", ["polearm"], check=_names),
+        "polearm_save": Field("str", "the rider's save", "paralysis", choices=SAVES),
+        "polearm_levels_per_bonus": Field("int", "+1 to the save for every this many levels the rider is above the "
+                                          "attacker", 3, minimum=1, maximum=20),
+        "polearm_rule": _section("section cited for the polearm dismount", "choice-mounts"),
     },
     "missiles": {
         "miss_flies_on": Field("bool", "a missile that misses flies on along its line and may hit what it meets", False),

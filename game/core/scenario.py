@@ -10,6 +10,7 @@ from .battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
 from .errors import DataFileError, RulesError
 from .figure import Figure
 from .geometry import FACINGS, parse_facing
+from .mounts import seated, too_small_words
 from .moves.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
 from .schema import Field, check_value, key_text, plain_name, validate
@@ -32,8 +33,8 @@ def _names(values: list) -> str | None:
 FIGURE_SCHEMA = {
     "id": Field("str", "unique id used on the command line, e.g. hero", check=plain_name),
     "side": Field("str", "which side it fights for, e.g. red or blue", check=plain_name),
-    "x": Field("int", "column, from 0 at the left", minimum=0),
-    "y": Field("int", "row, from 0 at the top", minimum=0),
+    "x": Field("int", "column, from 0 at the left (a rider may leave it out: it sits on its mount)", None, minimum=0),
+    "y": Field("int", "row, from 0 at the top (a rider may leave it out: it sits on its mount)", None, minimum=0),
     "name": Field("str", "display name", "", check=_one_line),
     "template": Field("str", "a template from the ruleset's bestiary", "", check=_one_line),
     "facing": Field("str", "facing", "N", choices=FACINGS),
@@ -46,6 +47,8 @@ FIGURE_SCHEMA = {
     "footprint": Field("list[int]", "squares the body covers, [across, along] the facing (overrides the template)",
                        _UNSET, lengths=(2,), check=footprint_problem, words=SHAPES_WORDS),
     "running": Field("bool", "has already run this round (no sidestep)", False),
+    "mount": Field("str", "id of the figure it rides (a rider that starts mounted): it sits on that figure's front "
+                   "square and moves with it", "", check=lambda v: plain_name(v) if v else None),
     "stats": Field("table", "combat statistics overriding the template's (keys: see FIGURE_STAT_FIELDS)"),
 }
 
@@ -196,7 +199,46 @@ def build_figures(checked: dict, ruleset: Ruleset, bmap: BattleMap, path: str) -
             raise DataFileError(path, f"{where}.id", f"id {fid!r} is already used by figures[{seen_ids[fid]}]; ids must be unique")
         seen_ids[fid] = i
         figures.append(figure_from_entry(entry, ruleset, bmap, path, where, seen_squares))
-    return figures
+    return seat_riders(figures, path, [f"figures[{i}]" for i in range(1, len(figures) + 1)])
+
+
+def seat_riders(figures: list[Figure], path: str, keys: list[str]) -> list[Figure]:
+    """Each rider on its mount's saddle square (game/core/mounts.py), or one clear message: a mount that
+    is no figure here, the rider itself, a rider, a foe, not a size larger, or carries two riders."""
+    by_id = {f.id: f for f in figures}
+    carried: dict[str, str] = {}
+    out = []
+    for fig, key in zip(figures, keys):
+        if not fig.mount:
+            out.append(fig)
+            continue
+        where = f"{key}.mount"
+        mount = by_id.get(fig.mount)
+        why = ""
+        if mount is None:
+            why = f"no figure {fig.mount!r} to ride; figures: {', '.join(by_id)}"
+        elif mount.id == fig.id:
+            why = "a figure cannot ride itself"
+        elif mount.mount:
+            why = f"{mount.id!r} rides {mount.mount!r} itself; a mount carries a rider, it is not one"
+        elif mount.side != fig.side:
+            why = f"{mount.id!r} is on side {mount.side!r} and {fig.id!r} on {fig.side!r}: a rider starts on a mount of its own side"
+        elif mount.id in carried:
+            why = f"{mount.id!r} already carries {carried[mount.id]!r}; a mount carries one rider"
+        elif too_small_words(fig, mount):
+            why = too_small_words(fig, mount)
+        elif fig.id in {f.mount for f in figures}:
+            why = f"{fig.id!r} carries a rider itself, so it cannot ride"
+        if why:
+            raise DataFileError(path, where, why)
+        carried[mount.id] = fig.id
+        sat = seated(fig, mount)
+        given = fig.stats.get("placed")
+        if given is not None and tuple(given) != sat.pos:
+            raise DataFileError(path, key, f"{fig.id!r} rides {mount.id!r}, whose front square is {sat.x},{sat.y}: put "
+                                f"it there or leave out x and y (it is placed on {given[0]},{given[1]})")
+        out.append(replace(sat, stats={k: v for k, v in sat.stats.items() if k != "placed"}))
+    return out
 
 
 def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str, where: str,
@@ -218,6 +260,11 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
                                 f"{', '.join(sorted(ruleset.section('weapons')))}")
     x, y = entry["x"], entry["y"]
     facing = parse_facing(entry["facing"])
+    if entry.get("mount"):      # a rider covers no square of its own: seat_riders puts it on its mount
+        return _rider_from_entry(entry, values, ruleset, path, where, facing)
+    for key in ("x", "y"):
+        if entry[key] is None:
+            raise DataFileError(path, f"{where}.{key}", f"missing required key ({FIGURE_SCHEMA[key].doc})")
     footprint = tuple(values["footprint"])
     body = cells(x, y, facing, footprint)
     big = "" if len(body) == 1 else f" (its {footprint[0]} x {footprint[1]} body facing {FACINGS[facing]} covers {_squares_words(body)})"
@@ -239,18 +286,39 @@ def figure_from_entry(entry: dict, ruleset: Ruleset, bmap: BattleMap, path: str,
     given = {key: list(entry[key]) if key in ("weapons", "footprint") else entry[key]
              for key in TEMPLATE_FIELDS if entry.get(key) is not None}
     stats = {"template": entry["template"], **({"given": given} if given else {})}
-    for stat, value in entry["stats"].items():
-        spec = FIGURE_STAT_FIELDS.get(stat)
-        if spec is None:
-            raise DataFileError(path, f"{where}.stats.{key_text(stat)}", "unknown statistic; allowed: "
-                                + ", ".join(sorted(FIGURE_STAT_FIELDS)))
-        stats[stat] = check_value(value, spec, path, f"{where}.stats.{stat}")
+    stats.update(_checked_stats(entry, path, where))
     return Figure(
         id=entry["id"], side=entry["side"], x=x, y=y, facing=facing, footprint=footprint,
         name=entry["name"] or values.get("name") or entry["id"], altitude_ft=entry["altitude_ft"],
         move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
         weapons=tuple(values["weapons"]), running=entry["running"], stats=stats,
     )
+
+
+def _rider_from_entry(entry: dict, values: dict, ruleset: Ruleset, path: str, where: str, facing: int) -> Figure:
+    """A figure that starts on its mount: everything but its square, which its mount gives."""
+    given = {key: list(entry[key]) if key in ("weapons", "footprint") else entry[key]
+             for key in TEMPLATE_FIELDS if entry.get(key) is not None}
+    stats = {"template": entry["template"], **({"given": given} if given else {})}
+    stats.update(_checked_stats(entry, path, where))
+    placed = (entry["x"], entry["y"])
+    if None not in placed:
+        stats["placed"] = placed     # checked against the saddle square by seat_riders, then dropped
+    return Figure(id=entry["id"], side=entry["side"], x=placed[0] or 0, y=placed[1] or 0, facing=facing,
+                  footprint=tuple(values["footprint"]), name=entry["name"] or values.get("name") or entry["id"],
+                  move_ft=values["move_ft"], turning_ft=values["turning_ft"], flyer=values["flyer"], size=values["size"],
+                  weapons=tuple(values["weapons"]), running=entry["running"], stats=stats, mount=entry.get("mount", ""))
+
+
+def _checked_stats(entry: dict, path: str, where: str) -> dict:
+    stats = {}
+    for stat, value in entry["stats"].items():
+        spec = FIGURE_STAT_FIELDS.get(stat)
+        if spec is None:
+            raise DataFileError(path, f"{where}.stats.{key_text(stat)}", "unknown statistic; allowed: "
+                                + ", ".join(sorted(FIGURE_STAT_FIELDS)))
+        stats[stat] = check_value(value, spec, path, f"{where}.stats.{stat}")
+    return stats
 
 
 def _squares_words(body) -> str:

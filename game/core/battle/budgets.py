@@ -111,6 +111,10 @@ def reloading_words(battle, fid: str) -> str:
 def movement_left(battle, fid: str) -> float:
     st = battle.state_of(fid)
     fig = battle.figures[fid]
+    if fig.mount:       # a rider moves at its mount's move: what it may still do is what the mount has left
+        if st.standing_up or (st.attacked and not battle.ruleset.section("round")["move_after_attack"]):
+            return 0.0
+        return movement_left(battle, fig.mount)
     if battle.ruleset.d100:
         return 0.0 if fid in battle.state.move_orders else float(fig.move_ft)
     if st.attacked and not battle.ruleset.section("round")["move_after_attack"]:

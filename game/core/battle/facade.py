@@ -26,6 +26,7 @@ from ..combat.state import FigureState, combat_profile
 from ..errors import RulesError
 from ..events import Event
 from ..figure import Figure
+from ..mounts import riders_of, seated
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
@@ -43,7 +44,7 @@ class Battle:
         self.ruleset = setup.ruleset
         self.rng = random.Random(setup.seed)
         self.profiles: dict[str, dict] = {f.id: combat_profile(self.ruleset, f) for f in setup.figures}
-        self.state = BattleState(figures={f.id: f for f in setup.figures}, states={})
+        self.state = BattleState(figures={f.id: f for f in setup.figures}, states={}, riders=riders_of(setup.figures))
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._redo: list[Action] = []
@@ -118,7 +119,9 @@ class Battle:
             states = self.state.states
             present = [f for f in self.figures.values() if states[f.id].acts_before_falling
                        or not states[f.id].out_of_fight]
-            mounted = frozenset(f.id for f in present if self.profiles[f.id]["mounted"])
+            # A charge by a rider or its ridden mount keeps the mounted charge's limits, as a one-figure knight's.
+            mounted = frozenset(f.id for f in present if self.profiles[f.id]["mounted"] or f.mount
+                                or f.id in self.state.riders)
             self._positioning = Positioning(self.map, self.ruleset, present, mounted)
         return self._positioning
 
@@ -314,6 +317,9 @@ class Battle:
     # ----- called by the rules modules while an action is applied -----
     def set_figure(self, fig: Figure) -> None:
         self.state.figures[fig.id] = fig
+        rider = self.state.riders.get(fig.id)
+        if rider:       # a rider sits on its mount wherever the mount goes (game/core/mounts.py)
+            self.state.figures[rider] = seated(self.state.figures[rider], fig)
         self._positioning = None
 
     def figures_moved(self) -> None:

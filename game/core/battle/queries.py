@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Escape, Grapple, Hold, Move, Overbear,
-                       Push, Release, SetAgainstCharge, Stand, Trip)
+from ..actions import (Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, Grapple, Hold, Mount,
+                       Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip)
 from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
 from ..errors import RulesError
@@ -16,10 +16,11 @@ from .budgets import movement_left, move_allowed_after_attack, require_can_move,
 from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
 from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
+from .riding import require_not_ridden
 
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
 ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "grapple",
-                "trip", "push", "overbear", "escape", "release", "end-turn")
+                "trip", "push", "overbear", "escape", "release", "mount", "dismount", "end-turn")
 MOVE_MODES = ("walk", "run", "withdraw", "sidestep", "jog")
 
 
@@ -93,6 +94,7 @@ def _first_allowed(battle, actions: list[Action], if_none: Refusal) -> Refusal |
 
 def _probe_move(battle, fig) -> Refusal | None:
     require_turn(battle, fig.id)
+    require_not_ridden(battle, fig, "move")
     rs = battle.ruleset
     st = battle.state_of(fig.id)
     if battle.state.phase == "declare":
@@ -112,6 +114,7 @@ def _probe_move(battle, fig) -> Refusal | None:
 
 def _probe_turn(battle, fig) -> Refusal | None:
     require_turn(battle, fig.id)
+    require_not_ridden(battle, fig, "turn")
     if battle.ruleset.d100 and battle.state.phase != "declare":
         refuse("turn.declared-with-move")
     return None
@@ -180,7 +183,17 @@ _PROBES = {
     "overbear": _probe_manoeuvre("overbear"),
     "escape": lambda battle, fig: battle.check(Escape(fig.id)),
     "release": lambda battle, fig: battle.check(Release(fig.id)),
+    "mount": lambda battle, fig: _probe_mount(battle, fig),
+    "dismount": lambda battle, fig: battle.check(Dismount(fig.id)),
 }
+
+
+def _probe_mount(battle, fig) -> Refusal | None:
+    """Any figure of its side it could ride, nearest first."""
+    mounts = sorted((f for f in battle.figures.values() if f.side == fig.side and f.id != fig.id and battle.able(f.id)),
+                    key=lambda f: (gap_ft(battle, fig, f), f.id))
+    return _first_allowed(battle, [Mount(fig.id, mount=f.id) for f in mounts[:4]],
+                          Refusal.of("mount.cannot", who=fig.label, mount="anything", why="no figure of its side to ride"))
 
 
 def _defend_actions(battle, figure_id: str) -> list[Action]:
@@ -254,6 +267,8 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
 
 
 def _may_move(battle, figure_id: str) -> bool:
+    if figure_id in battle.state.riders:       # a ridden mount moves only as its rider guides it
+        return False
     s = battle.state
     if s.phase == "declare":
         return figure_id not in s.move_orders

@@ -12,6 +12,8 @@ from ..errors import RulesError
 from ..events import Event, EventKind
 from ..geometry import distance_ft
 from .holds import release
+from ..mounts import body_of
+from .riding import ride_along, throw_rider
 from .walking import on_edge, walk
 
 ROUTED = "routed"
@@ -25,7 +27,8 @@ def rout(battle, fid: str, rule: str) -> list[Event]:
     st.conditions[ROUTED] = 0
     fig = battle.figures[fid]
     release(battle, fid)
-    return [Event(kind=EventKind.FLEE, rule=rule, actor=fid, outcome="routed", squares=(fig.pos,),
+    thrown = throw_rider(battle, fid, "fled")       # a mount that bolts throws its rider (bfrpg Mounted Combat)
+    return thrown + [Event(kind=EventKind.FLEE, rule=rule, actor=fid, outcome="routed", squares=(fig.pos,),
                   text=f"{fig.label} is routed: on each of its turns it runs for the nearest map edge and leaves "
                        f"the battle over it{battle.ruleset.choice_words(battle.ruleset.cite('leaving-the-map'))} "
                        f"({rule})", data={"cause": "rout"})]
@@ -72,8 +75,13 @@ def flight(battle, fid: str, flee) -> list[Event]:
     events = [Event(kind=EventKind.FLEE, rule=leave_rule, actor=fid, outcome="runs", squares=(fig.pos, best),
                     text=f"{fig.label} is routed and runs for the map edge, to {best[0]},{best[1]} ({leave_rule})",
                     data={"cause": "rout", "to": list(best)})]
-    events.extend(walk(battle, fig, planned, mode))
+    body = body_of(battle, fid)         # a routed rider runs on its mount
+    events.extend(walk(battle, body, planned, mode))
+    if body.id != fid:
+        ride_along(battle, fid, body.id, planned.path.total_ft, mode)
     moved = battle.figures[fid]
     if battle.able(fid) and on_edge(battle, moved):
         events.extend(flee(battle, fid, leave_rule, "rout"))
+        if body.id != fid and battle.able(body.id):
+            events.extend(flee(battle, body.id, leave_rule, "rout"))
     return events

@@ -13,7 +13,7 @@ from ..figure import Figure
 from ..geometry import FACINGS
 from ..refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
-from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry
+from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry, seat_riders
 from ..schema import Field, check_value, key_text, validate
 from .state import BattleSetup
 
@@ -149,7 +149,7 @@ def _figures_from_save(checked: list, raw: list, ruleset: Ruleset, bmap: BattleM
         # A save writes every movement number; which of them its scenario set itself is kept apart.
         kept = {k: v for k, v in fig.stats.items() if k != "given"}
         figures.append(replace(fig, name=entry["name"] or fig.name, stats={**kept, **({"given": given} if given else {})}))
-    return tuple(figures)
+    return tuple(seat_riders(figures, where, [f"figures[{i}]" for i in range(1, len(figures) + 1)]))
 
 
 def _given_from_save(given, where: str, key: str) -> dict:
@@ -176,6 +176,7 @@ def replay(battle, actions: list, where: str = "save") -> None:
 def figure_json(f: Figure) -> dict:
     return {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "facing": f.facing, "name": f.name,
             "altitude_ft": f.altitude_ft, "move_ft": f.move_ft, "turning_ft": f.turning_ft, "flyer": f.flyer,
-            "size": f.size, "weapons": list(f.weapons), "footprint": list(f.footprint), "running": f.running, "stats": dict(f.stats)}
+            "size": f.size, "weapons": list(f.weapons), "footprint": list(f.footprint), "running": f.running, "stats": dict(f.stats),
+            **({"mount": f.mount} if f.mount else {})}
 
 

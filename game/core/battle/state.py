@@ -68,6 +68,7 @@ class BattleState:
     fought: set[tuple[str, str]] = field(default_factory=set)
     over: bool = False
     winner: str | None = None
+    riders: dict[str, str] = field(default_factory=dict)    # mount id -> the id of the figure riding it
 
     def copy(self) -> "BattleState":
         return BattleState(
@@ -81,7 +82,7 @@ class BattleState:
             segment=self.segment, declarations_open=self.declarations_open, current=self.current,
             pending_fallen=list(self.pending_fallen),
             morale={side: dict(record) for side, record in self.morale.items()},
-            fought=set(self.fought), over=self.over, winner=self.winner,
+            fought=set(self.fought), over=self.over, winner=self.winner, riders=dict(self.riders),
         )
 
 

@@ -16,7 +16,7 @@ from ..combat.modifiers import attack_breakdown
 from ..combat.reach import fighting, in_melee_reach, melee_weapon, weapon_data
 from ..combat.state import condition_until
 from ..events import Event, EventKind, Modifier
-from . import missiles
+from . import missiles, mount_strikes
 
 # What each kind of strike is called in the log.
 STRIKE_WORDS = {
@@ -102,6 +102,10 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
         if tst.charging == bd.attacker and rs.section("modifiers")["charge_negated_if_hit_first"]:
             tst.charge_negated = True
         events.extend(_after_hit(battle, bd, result))
+        if mount_strikes.is_joust(battle, bd, kind):
+            events.extend(mount_strikes.joust_unhorse(battle, bd, result.damage))
+    elif not result.hit:
+        events.extend(mount_strikes.miss_hits_mount(battle, bd, result))
     if result.fumble:
         events.extend(_apply_fumble(battle, bd, result))
     if friend_hit:

@@ -16,6 +16,7 @@ from ..combat.state import FigureState, condition_until
 from ..events import Event, EventKind
 from .budgets import attacks_left, reloading_words, slot_phases
 from .holds import release_all
+from .riding import rider_falls, throw_rider
 from .rout import ROUTED, flight
 from .segments import run_segments_to
 
@@ -316,6 +317,8 @@ def figure_fell(battle, fid: str) -> list[Event]:
                             text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
                                  f"action before it falls{rs.choice_words(rule)}"))
     release_all(battle, fid)
+    rider_falls(battle, fid)                        # a fallen rider lets go of its mount
+    events.extend(throw_rider(battle, fid, "fell"))  # a fallen mount throws its rider
     battle.figures_moved()
     events.extend(morale_after_loss(battle, battle.figures[fid].side, battle.rng))
     return events
@@ -344,7 +347,9 @@ def flee(battle, fid: str, rule: str, cause: str) -> list[Event]:
         return []
     st.conditions["fled"] = 0
     st.fled = True
+    rider_falls(battle, fid)
     battle.figures_moved()
     return [Event(kind=EventKind.FLEE, rule=rule, actor=fid,
                   text=f"{battle.figures[fid].label} flees the battle{battle.ruleset.choice_words(rule)}",
-                  outcome="fled", squares=(battle.figures[fid].pos,), data={"cause": cause})]
+                  outcome="fled", squares=(battle.figures[fid].pos,), data={"cause": cause})
+            ] + throw_rider(battle, fid, "fled")

@@ -13,6 +13,7 @@ from ..figure import Figure
 from ..geometry import FACINGS
 from ..moves.path import movement_after
 from ..moves.positioning import PlannedMove
+from ..mounts import rider_of
 from .budgets import attacks_left, turn_still_to_come
 from .strikes import free_attack, may_free_attack, resolve
 
@@ -52,13 +53,15 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
     for shot in sorted(planned.parting_shots, key=lambda s: s.step_index):
         if allowed_shots is not None and shot.attacker_id not in allowed_shots:
             continue
-        if not may_free_attack(battle, shot.attacker_id, fig.id):
+        # A blow at a ridden mount goes at its rider (bfrpg Mounted Combat: attacks go at the rider).
+        aimed_at = rider_of(battle, fig.id) or fig.id
+        if not may_free_attack(battle, shot.attacker_id, aimed_at):
             continue
         i = shot.step_index
         step = path.steps[i]
         nxt = path.steps[min(i + 1, len(path.steps) - 1)]
         battle.set_figure(battle.figures[fig.id].moved_to(step.x, step.y, nxt.facing, step.altitude_ft))
-        events.extend(free_attack(battle, shot.attacker_id, fig.id, shot.rule, shot.reason, parting=True))
+        events.extend(free_attack(battle, shot.attacker_id, aimed_at, shot.rule, shot.reason, parting=True))
         if not battle.able(fig.id):
             stop_at = step
             break
@@ -116,6 +119,8 @@ def strike_closing_foe(battle, foe: Figure, mover: Figure, reason: str) -> list[
 
 def closing_reach_attacks(battle, mover_id: str, start_pos) -> list[Event]:
     events = []
+    if rider_of(battle, mover_id):      # the pair closes: the reach weapon strikes the rider (it sat on start_pos)
+        mover_id = rider_of(battle, mover_id)
     mover = battle.figures[mover_id]
     before = replace(mover, x=start_pos[0], y=start_pos[1])
     for foe in list(battle.figures.values()):

@@ -286,3 +286,11 @@ def parry(battle, defender_id: str, attack_total: int, damage: int, rng) -> tupl
     if btotal > damage:
         return True, [proll, block], words + ": the blow is absorbed"
     return False, [proll, block], words + ": the blow gets through"
+
+
+def roll_damage(battle, bd: Breakdown, rng) -> AttackResult:
+    """The damage a hit with this breakdown does (no roll to hit): a blow that lands on another figure
+    than the one it was rolled against (bfrpg Mounted Combat: a near miss on a rider hits its mount)."""
+    result = AttackResult(hit=True, outcome="hit")
+    _damage_d20(battle, bd, rng, result)
+    return result

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ..cover import COVER_INDEX
 from ..events import Modifier
 from ..geometry import ARC_NAMES
+from ..mounts import counts_mounted, fights_mounted
 from ..refusals import Refusal
 from .breakdown import AttackContext, Breakdown, plain_number
 from .dice import parse_dice
@@ -236,27 +237,31 @@ def _ground(s: _Sheet) -> None:
 
 def _mounts(s: _Sheet) -> None:
     r = s.rules
-    if s.a_prof["mounted"]:
+    # A rider on its mount fights mounted as a one-figure knight does; a ridden mount counts as mounted when
+    # attacked where the ruleset says so (bfrpg Mounted Combat: the mount gets the +1 AC too).
+    a_mounted, t_mounted = fights_mounted(s.battle, s.attacker.id), counts_mounted(s.battle, s.target.id)
+    if a_mounted:
         # Attacking from a mount (cnc Situational Modifiers; bfrpg Mounted Combat: shooting from a mount
         # moving faster than 30 ft in the round).
         if s.kind == "melee":
             s.add(s.att, "from-mount", "melee from a mount", r["from_mount_melee"], r["from_mount_rule"])
         else:
             s.add(s.att, "from-mount", "shooting from a mount", r["from_mount_ranged"], r["from_mount_rule"])
-            if s.a_state.moved_ft > r["from_mount_moving_over_ft"]:
-                s.add(s.att, "from-mount", f"shooting from a mount that moved {plain_number(s.a_state.moved_ft)} ft",
+            moved = s.battle.state_of(s.attacker.mount).moved_ft if s.attacker.mount else s.a_state.moved_ft
+            if moved > r["from_mount_moving_over_ft"]:
+                s.add(s.att, "from-mount", f"shooting from a mount that moved {plain_number(moved)} ft",
                       r["from_mount_moving_ranged"], r["from_mount_rule"])
     if s.kind != "melee":
         return
-    a_mounted, t_mounted = s.a_prof["mounted"], s.t_prof["mounted"]
     cancel = r["polearm_cancels_mounted"] and (
         (not a_mounted and s.weapon["set"]) or
         (not t_mounted and weapon_data(s.battle, s.target.ready_weapon)["set"]))
     if a_mounted and not t_mounted and not cancel:
         s.add(s.att, "mounted", "mounted against a foe on foot", r["mounted_hit"], r["mounted_rule"])
     if t_mounted and not a_mounted and not cancel:
-        s.add(s.att, "mounted", "on foot against a mounted foe", r["vs_mounted_hit"], r["mounted_rule"])
-        s.add(s.dfn, "mounted", "mounted against a foe on foot", r["mounted_defense"], r["mounted_rule"])
+        rule = r["mounted_rule"] if fights_mounted(s.battle, s.target.id) else s.rs.section("mounts")["mounted_rule"]
+        s.add(s.att, "mounted", "on foot against a mounted foe", r["vs_mounted_hit"], rule)
+        s.add(s.dfn, "mounted", "mounted against a foe on foot", r["mounted_defense"], rule)
     if cancel and a_mounted != t_mounted:
         s.notes.append("a polearm or long spear cancels the mounted modifiers")
 
@@ -402,7 +407,10 @@ def _target_movement(s: _Sheet) -> None:
         s.add(s.att, "target-running", "target running", r["running_target_ranged"], rule)
     elif t_state.moved_ft == 0 and not t_state.ran_last_action:
         s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], rule)
-    if moved > 0 and s.t_prof["mounted"]:
+    if s.target.mount:      # a rider moves as its mount moved
+        order = s.battle.state.move_orders.get(s.target.mount)
+        moved = max(s.battle.state_of(s.target.mount).moved_ft, order.cost_ft if order is not None else 0.0)
+    if moved > 0 and counts_mounted(s.battle, s.target.id):
         s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
 
 

@@ -162,7 +162,8 @@ def cover_sight(battle, attacker, target):
     if not in_the_way:
         return sight, ()
     line = centre_line(attacker, target)     # worked out once, not once per figure
-    others = [f for f in positioning.figures if f.id not in (attacker.id, target.id)]
+    pair = {attacker.id, target.id, attacker.mount, target.mount} - {""}   # a rider's mount is no cover for it
+    others = [f for f in positioning.figures if f.id not in pair and f.mount not in pair]
     inside = [f for f in others if not line.isdisjoint(f.cells)]
     aside = tuple(f for f in others if f not in inside and not in_the_way.isdisjoint(f.cells))
     if not aside:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..events import Event, EventKind, Modifier
+from ..mounts import rides_on_riders_number, seat_mounts_in_slots
 from .dice import die, parse_dice
 
 
@@ -146,7 +147,7 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
     events: list[Event] = []
     actors = []
     for f in battle.figures.values():
-        if not battle.able(f.id):
+        if not battle.able(f.id) or rides_on_riders_number(battle, f.id):
             continue
         why = no_initiative(battle, f.id)
         if why:
@@ -180,7 +181,9 @@ def roll_initiative(battle, rng) -> tuple[list[Slot], list[Event]]:
                                 data={"number": numbers[f.id]}))
     for fid, n in numbers.items():
         battle.state_of(fid).initiative = [n]
-    return order_slots(battle, numbers), events
+    slots = order_slots(battle, numbers)
+    events.extend(seat_mounts_in_slots(battle, slots))
+    return slots, events
 
 
 def no_initiative(battle, figure_id: str) -> tuple[str, str] | None:
@@ -237,7 +240,9 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     fig = battle.figures[figure_id]
     n = prof["attacks"]
     mods: list[Modifier] = []
-    order = battle.state.move_orders.get(figure_id)
+    if fig.mount:       # a rider's declared move is its mount's walk
+        fig = battle.figures[fig.mount]
+    order = battle.state.move_orders.get(fig.id)
     free = rs.section("movement")["free_step_ft"]
     style = rs.defense(state.defense) if state.defense else None
     if style and not style["can_attack"]:

@@ -88,10 +88,11 @@ def overlap(body_a, body_b) -> bool:
 
 
 def occupancy(figures, excluding: str | None = None) -> dict:
-    """Every square covered by a figure's body -> that figure (all but `excluding`)."""
+    """Every square covered by a figure's body -> that figure (all but `excluding`). A rider covers
+    no square of its own: its mount's body holds the squares (game/core/mounts.py)."""
     out = {}
     for f in figures:
-        if f.id != excluding:
+        if f.id != excluding and not f.mount:
             for cell in f.cells:
                 out[cell] = f
     return out

@@ -4,7 +4,7 @@ The CLI, the renderer's overlays and the AI all read from this, so they never di
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..battlemap import BattleMap
 from ..errors import RulesError
@@ -63,11 +63,21 @@ class Positioning:
                 return f
         raise RulesError(f"no figure {figure_id!r}; figures here: {', '.join(f.id for f in self.figures)}")
 
+    def body(self, figure_id: str) -> Figure:
+        """The figure whose body moves when this one moves: a rider's mount (it rides; its move is the
+        mount's move, turning distance and footprint), else the figure itself."""
+        fig = self.figure(figure_id)
+        if fig.mount:
+            for f in self.figures:
+                if f.id == fig.mount:
+                    return f
+        return fig
+
     def occupants(self, excluding: str) -> dict[tuple[int, int], Figure]:
         return occupancy(self.figures, excluding)
 
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
-        fig = self.figure(figure_id)
+        fig = self.body(figure_id)
         if mode == "charge":
             return charge_reach(self.planner, fig, self.occupants(fig.id), fig.id in self.mounted)
         return self.planner.reachable(fig, mode, self.occupants(fig.id))
@@ -75,10 +85,10 @@ class Positioning:
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
              facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
         """The cheapest legal move to target (among equally cheap ones, the fewest parting shots),
-        or RulesError saying why there is none."""
-        fig = self.figure(figure_id)
+        or RulesError saying why there is none. A rider's move is its mount's (body())."""
         if mode == "charge":
-            return self._plan_charge(fig, target)
+            return self._plan_charge(figure_id, target)
+        fig = self.body(figure_id)
         self.planner.refuse_mode(fig, mode)
         x, y = target
         if not self.map.in_bounds(x, y):
@@ -104,7 +114,7 @@ class Positioning:
         with the search's own rules, so a route the planner chose comes back with identical Steps.
         RulesError names the first step that breaks a rule: "step 3, to 4,5: ...".
         """
-        fig = self.figure(figure_id)
+        fig = self.body(figure_id)
         if mode == "charge":
             raise RulesError("a charge runs along its lane toward a target: use the charge action for that foe")
         self.planner.refuse_mode(fig, mode)
@@ -130,12 +140,13 @@ class Positioning:
         """A path together with the parting shots taking it would give foes."""
         return PlannedMove(path, tuple(self.engagement.parting_shots(fig, path.steps, path.mode, self.figures)))
 
-    def _plan_charge(self, fig: Figure, target: tuple[int, int]) -> PlannedMove:
+    def _plan_charge(self, figure_id: str, target: tuple[int, int]) -> PlannedMove:
+        fig = self.body(figure_id)
         foe = self.occupants(fig.id).get(target)
         if foe is None or foe.side == fig.side:
             raise RulesError(f"a charge is made at a foe: name a square with an enemy on it (for example "
                              f"{', '.join(f'{f.x},{f.y}' for f in self.figures if f.side != fig.side) or 'none here'})")
-        lane = self.charge_lane(fig.id, foe.id)
+        lane = self.charge_lane(figure_id, foe.id)
         if not lane.legal:
             raise RulesError(lane.reason)
         heading = lane_facing(fig.pos, foe.pos)
@@ -152,7 +163,7 @@ class Positioning:
 
     def search(self, figure_id: str, mode: str = "walk") -> "MoveSearch":
         """One search from the figure's square, reusable for many targets (hover previews, the AI)."""
-        fig = self.figure(figure_id)
+        fig = self.body(figure_id)
         self.planner.refuse_mode(fig, mode)
         result = self._search(fig, mode)
         # Run in full when a path is first asked for: a flyer's reachable set (the sweep) needs no run,
@@ -166,11 +177,15 @@ class Positioning:
     def sight_between(self, a: Figure, b: Figure) -> Sight:
         """Sight and cover from figure a to figure b, wherever they stand (one of them may have just
         fallen and still strike, simultaneously), with the figures here in the way."""
-        standing = {cell: f.altitude_ft for f in self.figures if f.id not in (a.id, b.id) for cell in f.cells}
+        pair = {a.id, b.id, a.mount, b.mount} - {""}     # a rider and its mount are no cover for each other
+        standing = {cell: f.altitude_ft for f in self.figures if f.id not in pair and f.mount not in pair
+                    for cell in f.cells}
         return body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, standing)
 
     def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
-        a, b = self.figure(attacker_id), self.figure(target_id)
+        a, b = self.body(attacker_id), self.body(target_id)     # a rider charges on its mount, at a pair's body
+        if a.id != attacker_id:      # the rider's weapon charges on its mount's body
+            a = replace(a, weapons=self.figure(attacker_id).weapons)
         return charge_lane(self.planner, self.sight_map, a, b, self.occupants(a.id), a.id in self.mounted)
 
     def threats(self) -> dict:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, EndTurn, Escape, GmPlace, Grapple, Hold, Move,
-                        Overbear, Push, Release, SetAgainstCharge, Stand, Trip, Turn)
-from . import attacking, charging, disengaging, grappling, moving, shoving, stances, standing, turn_taking
+from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, GmPlace, Grapple, Hold,
+                        Mount, Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip, Turn)
+from . import attacking, charging, disengaging, grappling, mounting, moving, shoving, stances, standing, turn_taking
 
 
 class Handler(NamedTuple):
@@ -37,6 +37,8 @@ HANDLERS: dict[type[Action], Handler] = {
     Trip: Handler(shoving.check_trip, shoving.apply_trip),
     Push: Handler(shoving.check_push, shoving.apply_push),
     Overbear: Handler(shoving.check_overbear, shoving.apply_overbear),
+    Mount: Handler(mounting.check_mount, mounting.apply_mount),
+    Dismount: Handler(mounting.check_dismount, mounting.apply_dismount),
     EndTurn: Handler(turn_taking.check_end_turn, turn_taking.apply_end_turn),
     GmPlace: Handler(turn_taking.check_gm_place, turn_taking.apply_gm_place, closes_declarations=False),
 }

@@ -13,6 +13,7 @@ from ...refusals import ActionRefused, refuse
 from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, current_phase, require_turn
 from ..segments import start_after_attack
 from ..strikes import resolve
+from ..mount_strikes import polearm_unhorse
 from ..walking import strike_first
 
 
@@ -22,6 +23,7 @@ class AttackPlan:
     target: Figure
     context: AttackContext
     breakdown: Breakdown
+    unhorse: bool = False      # a polearm's try to pull the rider off instead of a blow (odnd)
 
 
 def require_can_attack(battle, fig: Figure, target_id: str | None = None) -> None:
@@ -108,7 +110,21 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     require_may_attack_after_moving(battle, fig)
     if bd.kind == "ranged" and st.reload_until_round >= battle.round:
         refuse("attack.reloading", who=fig.label, weapon=weapon, ready_round=st.reload_until_round + 1)
-    return AttackPlan(fig, target, ctx, bd)
+    if action.unhorse:
+        require_may_unhorse(battle, fig, target, weapon)
+    return AttackPlan(fig, target, ctx, bd, action.unhorse)
+
+
+def require_may_unhorse(battle, fig: Figure, target: Figure, weapon: str) -> None:
+    """odnd: only a polearm may try to pull a rider off, and only a rider can be pulled off."""
+    rules = battle.ruleset.section("mounts")
+    rule = battle.ruleset.cite(rules["polearm_rule"])
+    if not rules["polearm_dismount"]:
+        refuse("unhorse.none", ruleset=battle.ruleset.name)
+    if weapon not in rules["polearm_weapons"]:
+        refuse("unhorse.weapon", rule=rule, who=fig.label, weapon=weapon, fit=", ".join(rules["polearm_weapons"]))
+    if not target.mount:
+        refuse("unhorse.not-riding", target=target.label)
 
 
 def refuse_breakdown(bd: Breakdown):
@@ -137,6 +153,8 @@ def apply_attack(battle, plan: AttackPlan) -> list[Event]:
     fig, target, bd = plan.figure, plan.target, plan.breakdown
     rs = battle.ruleset
     st = battle.state_of(fig.id)
+    if plan.unhorse:
+        return polearm_unhorse(battle, fig.id, bd)
     events: list[Event] = []
     if bd.kind == "melee" and not rs.d100:
         events.extend(strike_first(battle, fig.id, target.id))

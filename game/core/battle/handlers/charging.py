@@ -14,6 +14,9 @@ from ...refusals import refuse
 from ..budgets import attacks_left, current_phase, require_can_move, require_not_fatigued, require_turn
 from ..strikes import resolve
 from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, walk
+from ...mounts import body_of, fights_mounted
+from ..mount_strikes import one_of_the_pair_charges
+from ..riding import ride_along, require_not_ridden
 from .moving import plan_route
 
 
@@ -33,6 +36,7 @@ class SetPlan:
 
 def check_charge(battle, action: Charge) -> ChargePlan:
     fig = require_turn(battle, action.figure)
+    require_not_ridden(battle, fig, "charge")
     target = battle.figure(action.target)
     rs = battle.ruleset
     st = battle.state_of(fig.id)
@@ -52,7 +56,7 @@ def check_charge(battle, action: Charge) -> ChargePlan:
             refuse("charge.other-target", rule=rule, who=fig.label,
                    announced=battle.figures[st.announced_charge].label, target=target.label)
         refuse("charge.not-announced", rule=rule, who=fig.label)
-    if st.moved_ft > 0:
+    if st.moved_ft > 0 or battle.state_of(body_of(battle, fig.id).id).moved_ft > 0:
         refuse("charge.already-moved", who=fig.label)
     if st.attacked or attacks_left(battle, fig.id) <= 0:
         refuse("charge.no-attack", who=fig.label)
@@ -115,7 +119,11 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
                     text=f"{fig.label} charges {target.label}: {planned.path.steps[-1].note} ({ch_rule})",
                     squares=tuple((s.x, s.y) for s in planned.path.steps))]
     start = fig.pos
-    events.extend(walk(battle, fig, planned, "charge"))
+    body = body_of(battle, fig.id)      # a rider charges on its mount: the mount runs the lane
+    events.extend(walk(battle, body, planned, "charge"))
+    if body.id != fig.id:
+        ride_along(battle, fig.id, body.id, planned.path.total_ft, "charge")
+        events.extend(one_of_the_pair_charges(battle, fig.id, body.id))
     if not battle.able(fig.id):
         return events
     # the charged figure's answer: a set weapon, or a reach weapon striking the closing charger
@@ -162,7 +170,7 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
 def _set_outreaches(battle, setter: Figure, charger: Figure) -> bool:
     """odnd CHARGING ATTACKS: a set spear strikes first against unmounted chargers; against a mounted
     one (a lance) the longer weapon strikes first, equal reach strikes together."""
-    if not battle.profile(charger.id)["mounted"]:
+    if not fights_mounted(battle, charger.id):      # a rider on its mount charges mounted too
         return True
     return weapon_data(battle, setter.ready_weapon)["reach_ft"] > weapon_data(battle, charger.ready_weapon)["reach_ft"]
 

@@ -12,6 +12,7 @@ from ...geometry import bearing_octant
 from ...moves.positioning import PlannedMove, Positioning
 from ...refusals import refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
+from ..riding import require_not_ridden
 from ..walking import walk
 from .moving import plan_route
 
@@ -33,6 +34,9 @@ def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
     rs = battle.ruleset
     rules = rs.section("disengage")
     st = battle.state_of(fig.id)
+    require_not_ridden(battle, fig, "disengage")
+    if fig.mount:
+        refuse("disengage.rider", who=fig.label, mount=battle.figures[fig.mount].label)
     if style not in rules["styles"] or style not in STYLE_MODES:
         refuse("disengage.unknown-style", ruleset=rs.name, style=style, styles=", ".join(rules["styles"]),
                withdraw_hint=rs.section("parting_shots")["withdrawal_avoids"])

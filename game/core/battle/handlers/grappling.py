@@ -11,6 +11,7 @@ from ...combat import manoeuvres as rolls
 from ...combat.reach import gap_ft
 from ...events import Event, EventKind
 from ...figure import Figure
+from ...mounts import partner_of
 from ...refusals import refuse
 from ..budgets import require_turn
 from ..holds import free_square_beside, release, square_free, take_hold
@@ -62,6 +63,8 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
         refuse("attack.target-down", target=target.label)
     require_can_attack(battle, fig, target.id)
     require_attack_phase(battle, "melee")
+    if any(partner_of(battle, f.id) for f in (fig, target)):     # no document has manoeuvres by or on riders
+        refuse("mount.pair", what=what.capitalize() + " by or against")
     gap = gap_ft(battle, fig, target)
     if gap > ADJACENT_FT:
         refuse("manoeuvre.not-beside", who=fig.label, target=target.label, what=what, gap_ft=gap)

@@ -19,7 +19,9 @@ from ...moves.positioning import PlannedMove, Positioning
 from ...refusals import feet, refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..state import MoveOrder
+from ..riding import ride_along, require_not_ridden
 from ..turns import flee
+from ...mounts import body_of
 from ..walking import on_edge, walk
 
 AFTER_ATTACK = "after-attack"     # d100: a move declared to start after the figure's last attack
@@ -35,6 +37,7 @@ class MovePlan:
     exit: bool = False
     declared: bool = False        # d100: declared now, walked across the segments
     drags: str = ""               # the held figure it drags along (grapple)
+    rider: str = ""               # the rider whose move this is: `figure` is its mount, which walks
 
 
 @dataclass(frozen=True)
@@ -69,11 +72,13 @@ def carried_route(battle, fig: Figure, action: Move, mode: str) -> PlannedMove:
 
 def check_move(battle, action: Move) -> MovePlan:
     fig = require_turn(battle, action.figure)
+    require_not_ridden(battle, fig, "move")
+    body = body_of(battle, fig.id)
     st = battle.state_of(fig.id)
     rs = battle.ruleset
     if battle.state.phase == "declare":
         require_declared(battle, "move", "moves")
-        if fig.id in battle.state.move_orders:
+        if body.id in battle.state.move_orders:
             refuse("move.already-declared", who=fig.label)
         if st.standing_up:
             refuse("stand.getting-up", who=fig.label)
@@ -88,7 +93,7 @@ def check_move(battle, action: Move) -> MovePlan:
             return check_after_attack(battle, fig, action)
         planned = (carried_route(battle, fig, action, mode) if action.path is not None
                    else plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft))
-        return MovePlan(fig, planned, mode, declared=True)
+        return MovePlan(body, planned, mode, declared=True, rider=fig.id if fig.mount else "")
     if rs.d100:
         refuse("move.declared-in-segments", who=fig.label)
     require_can_move(battle, fig)
@@ -103,13 +108,15 @@ def check_move(battle, action: Move) -> MovePlan:
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
     style = rs.defense(st.defense) if st.defense else None
-    if style and style["max_move_ft"] > 0 and st.moved_ft + path.total_ft > style["max_move_ft"]:
+    moved = battle.state_of(body.id).moved_ft       # a rider's move is its mount's: the mount's budget
+    if style and style["max_move_ft"] > 0 and moved + path.total_ft > style["max_move_ft"]:
         refuse("move.stance-limit", who=fig.label, stance=style["style"], max_ft=style["max_move_ft"])
-    if st.moved_ft + path.total_ft > path.budget_ft + 1e-9:
-        refuse("move.too-far", who=fig.label, left_ft=max(0, path.budget_ft - st.moved_ft), needed_ft=path.total_ft)
+    if moved + path.total_ft > path.budget_ft + 1e-9:
+        refuse("move.too-far", who=body.label if body is not fig else fig.label, left_ft=max(0, path.budget_ft - moved),
+               needed_ft=path.total_ft)
     if action.exit and not on_edge(battle, path.end):
         refuse("move.exit-not-on-edge", who=fig.label)
-    return MovePlan(fig, planned, action.mode, exit=action.exit)
+    return MovePlan(body, planned, action.mode, exit=action.exit, rider=fig.id if fig.mount else "")
 
 
 def check_after_attack(battle, fig: Figure, action: Move) -> MovePlan:
@@ -131,7 +138,8 @@ def positioning_without(battle, fid: str) -> Positioning:
     full = battle.positioning()
     present = [f for f in full.figures if f.id != fid] if hasattr(full, "figures") else [
         f for f in battle.figures.values() if f.id != fid and battle.able(f.id)]
-    mounted = frozenset(f.id for f in present if battle.profile(f.id)["mounted"])
+    mounted = frozenset(f.id for f in present if battle.profile(f.id)["mounted"] or f.mount
+                        or f.id in battle.state.riders)
     return Positioning(battle.map, battle.ruleset, present, mounted)
 
 
@@ -196,6 +204,10 @@ def apply_move(battle, plan: MovePlan) -> list[Event]:
     if plan.drags:
         return apply_drag(battle, plan)
     events = walk(battle, fig, plan.planned, plan.mode)
+    if plan.rider:
+        ride_along(battle, plan.rider, fig.id, plan.planned.path.total_ft, plan.mode)
+    if plan.exit and plan.rider and battle.able(plan.rider) and battle.able(fig.id):
+        events.extend(flee(battle, plan.rider, battle.ruleset.cite("leaving-the-map"), "exit"))
     if plan.exit and battle.able(fig.id):
         events.extend(flee(battle, fig.id, battle.ruleset.cite("leaving-the-map"), "exit"))
     return events
@@ -226,6 +238,8 @@ def _declare(battle, plan: MovePlan) -> list[Event]:
 # ----- turning on the spot -----
 def check_turn(battle, action: Turn) -> TurnPlan:
     fig = require_turn(battle, action.figure)
+    require_not_ridden(battle, fig, "turn")
+    fig = body_of(battle, fig.id)       # a rider turns its mount
     if battle.state.phase == "declare":
         require_declared(battle, "turn", "facing changes")
     elif battle.ruleset.d100:

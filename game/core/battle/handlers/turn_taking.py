@@ -7,6 +7,7 @@ from ...actions import EndTurn, GmPlace
 from ...errors import RulesError
 from ...events import Event, EventKind
 from ...figure import Figure
+from ...mounts import body_of
 from ...geometry import FACINGS, parse_facing
 from ...refusals import refuse
 from ...moves.positioning import PlannedMove
@@ -70,7 +71,8 @@ def apply_end_turn(battle, plan: EndTurnPlan) -> list[Event]:
 
 
 def check_gm_place(battle, action: GmPlace) -> PlacePlan:
-    fig = battle.figure(action.figure)
+    battle.figure(action.figure)
+    fig = body_of(battle, action.figure)     # placing a rider places its mount: the pair goes together
     x = fig.x if action.x is None else action.x
     y = fig.y if action.y is None else action.y
     try:
@@ -94,7 +96,8 @@ def check_gm_place(battle, action: GmPlace) -> PlacePlan:
         if bmap.blocks_move[cy, cx] and not (fig.flyer != "none" and altitude > 0):
             refuse("place.wall", x=cx, y=cy)
     for other in battle.figures.values():
-        if other.id != fig.id and not set(other.cells).isdisjoint(placed.cells) and battle.able(other.id):
+        if (other.id != fig.id and not other.mount and not set(other.cells).isdisjoint(placed.cells)
+                and battle.able(other.id)):
             taken = next(c for c in placed.cells if c in other.cells)
             refuse("place.occupied", x=taken[0], y=taken[1], other=other.label)
     return PlacePlan(fig, placed)
