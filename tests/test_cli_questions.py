@@ -8,7 +8,8 @@ def test_legal_lists_every_kind_with_the_resolvers_reason(capsys):
     assert main(["legal", "maps/corridor.toml", "hero", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data["actions"]) == ["move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold",
-                                     "stand", "grapple", "trip", "push", "overbear", "escape", "release", "end-turn"]
+                                     "stand", "grapple", "trip", "push", "overbear", "escape", "release", "mount", "dismount",
+                                     "end-turn"]
     current = data["current"]
     if current != "hero":
         move = data["actions"]["move"]

@@ -433,7 +433,9 @@ SCHEMA = {
         "flee_save": Field("str", "the save a rider makes to keep its seat when its mount flees ('' none: it is "
                            "thrown)", "", choices=("",) + SAVES),
         "flee_save_ability": Field("str", "ability modifier added to that save", "none", choices=ABILITIES),
-        "throw_rule": _section("section cited when a mount that falls or flees throws its rider", "choice-thrown-rider"),
+        "throw_rule": _section("section cited when a mount that flees (or a joust or polearm) throws its rider",
+                               "choice-thrown-rider"),
+        "fell_rule": _section("section cited when a mount that falls (dead, down) throws its rider", "choice-thrown-rider"),
         "jousting": Field("bool", "a rider charging with a lance and hit by a lance charger it charges saves or is "
                           "unhorsed", False),
         "joust_weapons": Field("list[str]", "the weapons of a joust", ["lance"], check=_names),

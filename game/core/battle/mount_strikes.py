@@ -34,7 +34,9 @@ def miss_hits_mount(battle, bd: Breakdown, result) -> list[Event]:
     mount = battle.figures[rider.mount]
     if not battle.able(mount.id):
         return []
-    mbd = attack_breakdown(battle, bd.attacker, mount.id, AttackContext(weapon=bd.weapon, free_attack=True))
+    keys = {m.key for m in bd.attack_mods}      # the blow keeps what it was: a charge, a set spear
+    mbd = attack_breakdown(battle, bd.attacker, mount.id, AttackContext(
+        weapon=bd.weapon, free_attack=True, charge="charge" in keys, set_vs_charge="set-vs-charge" in keys))
     rs = battle.ruleset
     rule = rs.cite(_rules(battle)["rule"])
     if result.total < mbd.defense_total:

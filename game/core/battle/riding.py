@@ -77,9 +77,7 @@ def throw_rider(battle, mount_id: str, cause: str) -> list[Event]:
         return []
     rs = battle.ruleset
     rules = rs.section("mounts")
-    rule = rs.cite(rules["throw_rule"])
-    if cause == "fell" and not rs.choice(rule):      # the document throws riders of fleeing mounts only
-        rule = rs.cite("choice-thrown-rider")
+    rule = rs.cite(rules["fell_rule"] if cause == "fell" else rules["throw_rule"])
     mount = battle.figures[mount_id]
     rider = battle.figures[rider_id]
     if not battle.able(rider_id):
