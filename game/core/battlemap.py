@@ -31,6 +31,7 @@ class Spawn:
     altitude_ft: int = 0
     properties: dict = field(default_factory=dict)
     footprint: tuple[int, int] = (1, 1)     # squares [across, along] the facing (a Tiled rectangle's tiles)
+    mount: str = ""                         # the name of the spawn it rides (a rider that starts mounted)
 
 
 @dataclass(eq=False)

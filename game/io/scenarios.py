@@ -88,16 +88,29 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
     ruleset = _ruleset(ruleset_id or bmap.default_ruleset or "bfrpg", path)
     entries = []
     counts: dict[str, int] = {}
+    ids_by_name: dict[str, str] = {}
     for spawn in bmap.spawns:
         counts[spawn.side] = counts.get(spawn.side, 0) + 1
         template = spawn.template if ruleset.template(spawn.template) else "foot"
+        fid = f"{spawn.side}{counts[spawn.side]}"
+        if spawn.name:
+            ids_by_name.setdefault(spawn.name, fid)
         entries.append({
-            "id": f"{spawn.side}{counts[spawn.side]}", "side": spawn.side, "x": spawn.x, "y": spawn.y,
+            "id": fid, "side": spawn.side, "x": spawn.x, "y": spawn.y,
             "name": spawn.name, "template": template, "facing": spawn.facing,
             "altitude_ft": spawn.altitude_ft, "running": False, "stats": {},
             **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons")},
             "footprint": None if tuple(spawn.footprint) == (1, 1) else list(spawn.footprint),
+            "mount": spawn.mount,
         })
+    for entry in entries:       # a spawn's `mount` names the spawn it rides; the figure rides that figure
+        if entry["mount"]:
+            if entry["mount"] not in ids_by_name:
+                names = ", ".join(sorted(ids_by_name)) or "none"
+                raise DataFileError(path, f"spawn {entry['name'] or entry['id']!r}.mount",
+                                    f"no spawn named {entry['mount']!r} to ride (spawn names: {names})")
+            entry["mount"] = ids_by_name[entry["mount"]]
+            entry["x"] = entry["y"] = None      # it sits on its mount's front square
     if not entries:
         entries = _default_figures(bmap)
     if not entries:

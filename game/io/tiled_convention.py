@@ -29,7 +29,7 @@ from .tiled_properties import Prop, as_bool, as_degree, as_int, as_text, short
 BOOL_KEYS = ("wall", "blocks_move", "blocks_sight", "difficult", "water", "door")
 DEGREE_KEYS = ("cover", "concealment")
 SQUARE_KEYS = (*BOOL_KEYS, *DEGREE_KEYS, "elevation", "height")
-SPAWN_KEYS = ("side", "template", "name", "facing", "altitude")
+SPAWN_KEYS = ("side", "template", "name", "facing", "altitude", "mount")
 MAP_KEYS = ("ruleset", "title", "description")
 ELEVATION_RANGE = (-10_000, 10_000)
 ALTITUDE_RANGE = (0, 10_000)
@@ -330,6 +330,9 @@ class _Builder:
         for obj, layer, defaults in self.spawn_objects:
             spawn = self._spawn(obj, layer, defaults)
             label = short(spawn.name or f"object {obj.id}")
+            if spawn.mount:     # a rider covers no square: it sits on its mount (checked when figures are made)
+                spawns.append(spawn)
+                continue
             body = cells(spawn.x, spawn.y, FACINGS.index(spawn.facing), spawn.footprint)
             for x, y in body:   # a big body needs every one of its squares
                 if battle.blocks_move[y, x] and spawn.altitude_ft <= battle.obstacle_height_ft[y, x]:
@@ -386,6 +389,7 @@ class _Builder:
             altitude_ft=as_int(props["altitude"], self.shown, where, *ALTITUDE_RANGE, " ft") if "altitude" in props else 0,
             properties=extra,
             footprint=footprint,
+            mount=as_text(props["mount"], self.shown, where).strip() if "mount" in props else "",
         )
 
     def _spawn_body(self, obj, layer: ObjectLayer, square, facing: str) -> tuple[tuple[int, int], tuple[int, int]]:
