@@ -29,9 +29,10 @@ class Intent:
 
 
 def on_square(figures, square, able) -> list:
-    """Everyone on a square, the living first (drawn on top, picked by a click), then the fallen."""
+    """Everyone on a square, the living first (drawn on top, picked by a click), then the fallen; a rider
+    before its mount (a click on the saddle square picks the rider, on the mount's other squares the mount)."""
     here = [f for f in figures if square in f.cells]    # any square of a big body picks it
-    return sorted(here, key=lambda f: (not able(f.id), -f.altitude_ft))
+    return sorted(here, key=lambda f: (not able(f.id), -f.altitude_ft, not f.mount))
 
 
 def move_mode_for(ui, rules, figure_id: str, square) -> str:

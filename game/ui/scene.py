@@ -126,7 +126,8 @@ class Scene:
                              hovered.id if hovered else None, show_refused=ui.mode == "charge")
         preview = self._path_preview(app)
         if preview is not None:
-            marks.draw_path_line(view, cam, preview, fig.footprint if fig is not None else (1, 1))
+            body = app.battle.figures.get(fig.mount, fig) if fig is not None else None    # a rider moves its mount
+            marks.draw_path_line(view, cam, preview, body.footprint if body is not None else (1, 1))
         self._draw_tokens(view, app)
         marks.draw_event_marks(view, cam, marks.marked_events(app.battle.events, ui.picked_event))
         for attacker, target, hit, t in anim.flashes():
@@ -198,6 +199,8 @@ class Scene:
         drawn = []
         for f in app.battle.figures.values():
             pose = anim.pose(f.id)
+            if pose is None and f.mount:      # a rider rides along while its mount walks
+                pose = anim.pose(f.mount)
             look = Look.of(rules.status(f.id))
             if anim.still_standing(f.id):
                 look = replace(look, able=True, conditions=())
@@ -206,19 +209,23 @@ class Scene:
             x, y = (f.x, f.y) if pose is None else (pose[0], pose[1])
             shown = f if pose is None else replace(f, facing=pose[2], altitude_ft=pose[3])
             drawn.append((look.able, shown.altitude_ft > 0, y, f.id, x, shown, look))
-        drawn.sort(key=lambda d: d[:4])
-        # Figures sharing a square (a holder in its held figure's square) are drawn side by side.
+        # Riders after every mount, so each is drawn over its mount's front square.
+        drawn.sort(key=lambda d: (d[0], d[1], bool(d[5].mount), d[2], d[3]))
+        # Figures sharing a square (a holder in its held figure's square) are drawn side by side; a rider
+        # sits on its mount instead, smaller.
         sharing: dict = {}
-        for able, _air, y, fid, x, _shown, _look in drawn:
-            if able:
+        for able, _air, y, fid, x, shown, _look in drawn:
+            if able and not shown.mount:
                 sharing.setdefault((x, y), []).append(fid)
         named = self._names_that_fit(drawn, cam.cell, emphasised) if show_names else emphasised
         out = []
         for able, _air, y, fid, x, shown, look in drawn:
             sprite, dx, dy = self.sprites.sprite(cam.cell, self.fonts, shown, look,
                                                  selected=fid == ui.selected and able, current=fid == current and able,
-                                                 highlighted=fid in involved, named=fid in named)
-            group = sharing.get((x, y), []) if able else []
+                                                 highlighted=fid in involved, named=fid in named,
+                                                 riding=bool(shown.mount) and able,
+                                                 ridden=fid in app.battle.state.riders and able)
+            group = sharing.get((x, y), []) if able and not shown.mount else []
             shift = (group.index(fid) - (len(group) - 1) / 2) * 0.45 if len(group) > 1 else 0.0
             out.append((sprite, dx, dy, x + 0.5 + shift, y + 0.5))
         # The emphasised last, so their name tags are not hidden under the next row's tokens.

@@ -41,6 +41,9 @@ class Look:
         return "fled" in self.conditions
 
 
+RIDER_SCALE = 0.62     # a rider's token is this much of its size on foot
+
+
 def token_centre(camera, fig, pose=None) -> tuple[int, int, int]:
     """Screen centre of the token (raised for flyers) and the lift in pixels; `pose` overrides
     where it stands ((x, y, facing, altitude) while it walks)."""
@@ -53,8 +56,10 @@ def token_centre(camera, fig, pose=None) -> tuple[int, int, int]:
 
 
 def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: bool = False, current: bool = False,
-                highlighted: bool = False, ghost: bool = False, named: bool = True) -> None:
-    """Draw a token with its (anchor) square's centre at `centre`."""
+                highlighted: bool = False, ghost: bool = False, named: bool = True, riding: bool = False,
+                ridden: bool = False) -> None:
+    """Draw a token with its (anchor) square's centre at `centre`; a rider (`riding`) smaller, on its
+    mount's front square, and a ridden mount's token on its hindmost square, so both read at once."""
     import pygame
     c = cell
     gx, gy = centre
@@ -65,9 +70,15 @@ def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: boo
         draw_footprint(screen, gx, gy, c, fig, colour, look.able, selected or current)
         mid = int(round(body_middle(fig) * c))
         gx, gy = gx + mid, gy + mid
+        if ridden and look.able and fig.footprint[0] == 1:      # the rider sits on the front square
+            tail_x, tail_y = offsets(fig.facing, fig.footprint)[-1]
+            gx, gy = gx + tail_x * c, gy + tail_y * c
     lift = int(min(fig.altitude_ft, MAX_LIFT_FT) / MAX_LIFT_FT * c * 0.45) if fig.altitude_ft else 0
     cx, cy = gx, gy - lift
     radius = max(3, int(c * (0.46 if fig.size in ("large", "giant") else 0.38) * body_scale(fig)))
+    if riding:
+        radius = max(3, int(radius * RIDER_SCALE))
+        cy -= max(1, c // 10)     # sits up on the saddle, over the mount's own token
     if not look.able:
         _draw_body(screen, gx, gy, radius, c, colour, fonts, fig, named)
         return
@@ -90,6 +101,8 @@ def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: boo
         pygame.draw.circle(screen, colour, (cx, cy), radius)
         pygame.draw.circle(screen, theme.lighter(colour, 45), (cx - radius // 4, cy - radius // 4), max(1, radius // 3))
         pygame.draw.circle(screen, (15, 15, 20), (cx, cy), radius, max(1, c // 20))
+        if riding:      # a light rim sets the rider apart from the mount's plate beneath it
+            pygame.draw.circle(screen, (240, 240, 240), (cx, cy), radius + 1, max(1, c // 24))
     if selected:
         pygame.draw.circle(screen, theme.SELECT, (cx, cy), radius + max(2, c // 14), max(2, c // 14))
     draw_wedge(screen, cx, cy, fig.facing, radius, c)
