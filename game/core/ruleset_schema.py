@@ -438,7 +438,7 @@ SCHEMA = {
         "fell_rule": _section("section cited when a mount that falls (dead, down) throws its rider", "choice-thrown-rider"),
         "jousting": Field("bool", "a rider charging with a lance and hit by a lance charger it charges saves or is "
                           "unhorsed", False),
-        "joust_weapons": Field("list[str]", "the weapons of a joust", ["lance"], check=_names),
+        "joust_weapons": Field("list[str]", "the weapons of a joust", ["lance"], check=_names, lengths=tuple(range(9))),
         "joust_save": Field("str", "the unhorsing save", "death", choices=SAVES),
         "joust_save_ability": Field("str", "ability modifier added to it", "str", choices=ABILITIES),
         "joust_damage_step": Field("int", "-1 to the save for every full this many points of damage taken", 5,
@@ -450,7 +450,7 @@ SCHEMA = {
         "joust_rule": _section("section cited for jousting", "choice-mounts"),
         "polearm_dismount": Field("bool", "an attack with a polearm may try to pull a rider off (attack option "
                                   "unhorse): a hit makes the rider save or be dismounted", False),
-        "polearm_weapons": Field("list[str]", "weapons that may try it", ["polearm"], check=_names),
+        "polearm_weapons": Field("list[str]", "weapons that may try it", ["polearm"], check=_names, lengths=tuple(range(9))),
         "polearm_save": Field("str", "the rider's save", "paralysis", choices=SAVES),
         "polearm_levels_per_bonus": Field("int", "+1 to the save for every this many levels the rider is above the "
                                           "attacker", 3, minimum=1, maximum=20),
