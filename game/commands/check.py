@@ -23,7 +23,8 @@ def run(args) -> int:
         "ruleset": sc.ruleset.id, "map": summary,
         "figures": [{"id": f.id, "name": f.label, "side": f.side, "x": f.x, "y": f.y, "facing": FACINGS[f.facing],
                      "altitude_ft": f.altitude_ft, "move_ft": f.move_ft, "turning_ft": f.turning_ft,
-                     "flyer": f.flyer, "weapons": list(f.weapons), "footprint": list(f.footprint)} for f in sc.figures],
+                     "flyer": f.flyer, "weapons": list(f.weapons), "footprint": list(f.footprint), "mount": f.mount}
+                    for f in sc.figures],
         "actions": len(sc.actions),
     }
     if args.json:
@@ -42,8 +43,9 @@ def run(args) -> int:
         extra = f", {f['flyer']} flyer at {f['altitude_ft']} ft" if f["flyer"] != "none" else ""
         turn = f", turning {f['turning_ft']} ft" if f["turning_ft"] else ""
         body = f", {f['footprint'][0] * 5} x {f['footprint'][1] * 5} ft body" if f["footprint"] != [1, 1] else ""
+        rides = f", riding {f['mount']}" if f["mount"] else ""
         print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
-              f"move {f['move_ft']} ft{turn}{extra}{body}; {', '.join(f['weapons'])}")
+              f"move {f['move_ft']} ft{turn}{extra}{body}{rides}; {', '.join(f['weapons'])}")
     print("ok")
     return 0
 

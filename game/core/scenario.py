@@ -61,7 +61,7 @@ FIGURE_STAT_FIELDS = {
 
 # One [[actions]] table: an action's JSON form (game/core/actions.py) plus `wait`.
 ACTION_ENTRY_SCHEMA = {
-    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, stand, end-turn", check=plain_name),
+    "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, stand, grapple, trip, push, overbear, escape, release, mount, dismount, end-turn", check=plain_name),
     "figure": Field("str", "id of the figure acting", check=plain_name),
     "to": Field("list[int]", "destination square [x, y] (move, disengage)", None, lengths=(2,), minimum=0),
     "mode": Field("str", "movement mode: walk, jog, run, withdraw, sidestep", None, check=plain_name),
@@ -72,6 +72,8 @@ ACTION_ENTRY_SCHEMA = {
     "weapon": Field("str", "weapon to attack with (default: the ready one)", None, check=plain_name),
     "subdue": Field("bool", "attack: strike to subdue", None),
     "careful": Field("bool", "attack: a careful shot into a melee", None),
+    "unhorse": Field("bool", "attack: a polearm's try to pull a rider off its mount (odnd)", None),
+    "mount": Field("str", "mount: the figure to get on", None, check=plain_name),
     "style": Field("str", "defend: parry, dodge, ...; disengage: retreat, hasty, fighting", None, check=plain_name),
     "amount": Field("int", "defend (defending): strike chance traded for defense", None, minimum=0, maximum=1000),
     "until": Field("str", "hold: the figure to wait for", None, check=plain_name),
