@@ -51,6 +51,12 @@ def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
 
 
 def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> bool:
+    squares_apart = max(abs(attacker.x - target.x), abs(attacker.y - target.y))
+    if squares_apart > 1 and 5 * squares_apart > melee_reach_ft(battle, attacker, weapon_name) \
+            and not (attacker.big or target.big):
+        # Every diagonal rule measures at least 5 ft a square along the longer leg: most figures on
+        # a field are out of reach without anything more worked out (asked for every pair, often).
+        return False
     if attacker.big or target.big:
         return _bodies_in_reach(battle, attacker, target, weapon_name)
     if attacker.pos == target.pos:
@@ -58,12 +64,8 @@ def in_melee_reach(battle, attacker, target, weapon_name: str | None = None) -> 
         return attacker.id in (battle.state_of(target.id).holding,) or target.id in (battle.state_of(attacker.id).holding,)
     # Neighbouring squares (diagonals too, whatever the distance rule) at about the same height
     # are always within arm's reach: a euclidean 7.07 ft diagonal is still the next square.
-    squares_apart = max(abs(attacker.x - target.x), abs(attacker.y - target.y))
     if squares_apart > 1:
-        # Every diagonal rule measures at least 5 ft a square along the longer leg: far figures are
-        # out of reach without working out heights and distances.
-        reach = melee_reach_ft(battle, attacker, weapon_name)
-        if 5 * squares_apart > reach or gap_ft(battle, attacker, target) > reach:
+        if gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):
             return False
     elif abs(height_ft(battle.map, attacker) - height_ft(battle.map, target)) > 5 and \
             gap_ft(battle, attacker, target) > melee_reach_ft(battle, attacker, weapon_name):

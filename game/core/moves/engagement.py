@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..battlemap import BattleMap
 from ..figure import Figure
-from ..geometry import distance_ft
+from ..geometry import SQUARE_FT, distance_ft
 from .bodies import bounds, cells
 from .los import SightMap, terrain
 from ..ruleset import Ruleset
@@ -105,6 +105,8 @@ class Engagement:
                                        self.obstacle_breaks or self.zone_ft <= 5)
         if pos == b.pos and (a_alt if a_alt is not None else a.altitude_ft) == b.altitude_ft:
             return True
+        if SQUARE_FT * max(abs(pos[0] - b.x), abs(pos[1] - b.y)) > self.zone_ft:
+            return False    # no distance rule makes squares nearer than their larger offset: most figures end here
         if self.gap_ft(a, pos, a_alt, b) > self.zone_ft:
             return False
         if self.obstacle_breaks or self.zone_ft <= 5:
@@ -122,9 +124,12 @@ class Engagement:
             return self._bodies_within(foe.cells, foe.altitude_ft, mine, altitude_ft, self.reach_ft(foe), True)
         if pos == foe.pos:
             return False
+        reach = self.reach_ft(foe)
+        if SQUARE_FT * max(abs(pos[0] - foe.x), abs(pos[1] - foe.y)) > reach:
+            return False
         d = distance_ft(self.diagonal, foe.pos, pos, self.height(foe.x, foe.y, foe.altitude_ft),
                         self.height(pos[0], pos[1], altitude_ft))
-        return d <= self.reach_ft(foe) and self.sight.clear_line(foe.pos, pos, foe.altitude_ft, altitude_ft)
+        return d <= reach and self.sight.clear_line(foe.pos, pos, foe.altitude_ft, altitude_ft)
 
     def threatened_squares(self, figure: Figure) -> list[tuple[int, int]]:
         reach = self.reach_ft(figure)
