@@ -13,7 +13,7 @@ anchor, checked by the search as any one-square figure's square).
 from __future__ import annotations
 
 from .bodies import is_square_body, offsets
-from .grid import FlatGrid
+from .grid import NEVER, FlatGrid
 from .rules import PASS_OVER_FT
 
 
@@ -28,7 +28,7 @@ class BodyGrid(FlatGrid):
         self.difficult = [False] * size
         # The anchor's own floor: a body stands level with its anchor (heights read by the search).
         self.elevation = base.elevation
-        self.top = [-1] * size
+        self.top = [NEVER] * size      # off the map (some cell is) or over a wall without a height: never
         self.lowest = list(base.elevation)
         for y in range(self.height):
             for x in range(self.width):
@@ -46,8 +46,9 @@ class BodyGrid(FlatGrid):
                 if not self.passable[i]:
                     # A flyer's body must be above every cell: the highest of what each one needs.
                     needs = [base.elevation[j] if base.passable[j] else base.top[j] for j in idxs]
-                    self.top[i] = -1 if any(n < 0 for n in needs) else max(needs)
-                    self.lowest[i] = self.elevation[i] if self.top[i] < 0 else self.top[i]
+                    self.top[i] = max(needs)
+                    if self.top[i] != NEVER:
+                        self.lowest[i] = self.top[i]
         self.any_difficult = any(self.difficult)
         self.offsets = base.offsets
         self.squares = base.squares
@@ -75,6 +76,20 @@ def spread_occupants(occupants: dict, rel: tuple, side: str) -> dict:
     return out
 
 
+def pass_over_heights(base: FlatGrid, occupants: dict, rel: tuple, side: str) -> dict:
+    """Anchor square -> the least height at which a flying body (cells `rel`) anchored there passes
+    over the foes it would cover: 10 ft above the floor of each foe's own square."""
+    out: dict = {}
+    for (qx, qy), other in occupants.items():
+        if other.side != side and base.in_bounds(qx, qy):
+            need = base.elevation[base.index(qx, qy)] + PASS_OVER_FT
+            for dx, dy in rel:
+                anchor = (qx - dx, qy - dy)
+                if need > out.get(anchor, -NEVER):
+                    out[anchor] = need
+    return out
+
+
 class LongBody:
     """The cells behind the head of a 1 x n body: do they fit where the head goes, facing that way?"""
 
@@ -87,6 +102,7 @@ class LongBody:
         self.grids = []
         self.foes = []
         self.held = []
+        self.pass_over = []     # per facing: head idx -> least height to fly over the foes the body covers
         for facing in range(8):
             rel = offsets(facing, footprint)
             self.grids.append(body_grid(base, rel, climb_step))
@@ -99,6 +115,8 @@ class LongBody:
                         foes[idx] = other
             self.foes.append(foes)
             self.held.append(held)
+            self.pass_over.append({base.index(*sq): need for sq, need in pass_over_heights(base, occupants, rel, side).items()
+                                   if base.in_bounds(*sq)})
 
     def blocked(self, idx: int, facing: int, height, step: int | None = None) -> bool:
         """Can the body not pass with its head at idx facing this way (walls, ledges, foes)? A
@@ -107,8 +125,7 @@ class LongBody:
         if self.flying:
             if grid.flyer_blocked(idx, height):
                 return True
-            foe = self.foes[facing].get(idx)
-            if foe is not None and height - grid.elevation[idx] < PASS_OVER_FT:
+            if idx in self.foes[facing] and height < self.pass_over[facing][idx]:
                 return True
         elif not grid.passable[idx] or idx in self.foes[facing]:
             return True
@@ -135,6 +152,14 @@ class LongBody:
             return height is None or not self.grids[facing].flyer_blocked(idx, height)
         return self.grids[facing].passable[idx]
 
+    def fitting(self, idx: int, facings, height) -> tuple:
+        """The end facings among these that the body, its head at idx and at this height, fits in."""
+        return tuple(g for g in facings if self.fits_end(idx, g, height))
+
+    def lowest(self, idx: int, facing: int) -> float:
+        """The least height a flying body with its head at idx, facing this way, may dive or descend to."""
+        return self.grids[facing].lowest[idx]
+
     def filter_entries(self, entries: dict, grid: FlatGrid) -> dict:
         """Reach entries keeping only the end facings the body fits in (it pivots about its head)."""
         for (x, y), entry in entries.items():
@@ -146,11 +171,13 @@ class LongBody:
 
 def big_body_setup(base: FlatGrid, figure, climb_step: int, occupants: dict, flying: bool,
                    corner_cutting: bool = True):
-    """(grid, occupants, long body or None) for a figure's search: itself for a one-square figure."""
+    """(grid, occupants, long body or None, pass-over heights by anchor square or None) for a
+    figure's search: itself for a one-square figure."""
     fp = figure.footprint
     if fp == (1, 1):
-        return base, occupants, None
+        return base, occupants, None, None
     if is_square_body(fp):
         rel = offsets(0, fp)
-        return body_grid(base, rel, climb_step), spread_occupants(occupants, rel, figure.side), None
-    return base, occupants, LongBody(base, fp, climb_step, occupants, figure.side, flying, corner_cutting)
+        return (body_grid(base, rel, climb_step), spread_occupants(occupants, rel, figure.side), None,
+                pass_over_heights(base, occupants, rel, figure.side))
+    return base, occupants, LongBody(base, fp, climb_step, occupants, figure.side, flying, corner_cutting), None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 
 from ..geometry import SQUARE_FT, turn_octants
-from .rules import EPS, PASS_OVER_FT
+from .rules import EPS
 
 _SQRT2 = 2 ** 0.5
 
@@ -403,6 +403,7 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
     flying = rules.flying
     winged = rules.winged
     foes = rules.foes
+    pass_over = rules.pass_over
     body = rules.body
     collapse = rules.collapse
     keeps = p.keeps_facing
@@ -469,7 +470,7 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
                 if flying:
                     if h < need:
                         continue
-                    if foes and nidx in foes and h - elevation[nidx] < PASS_OVER_FT:
+                    if foes and nidx in foes and h < pass_over[nidx]:
                         continue
                     nh = h
                 elif foes and nidx in foes:
@@ -509,7 +510,7 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
             # Altitude changes in place (bfrpg Maneuverability): a winged flyer climbs after its
             # straight stretch (free) and dives at its full rate; a floater rises and descends.
             moves = []
-            low = lowest[idx]
+            low = lowest[idx] if body is None else body.lowest(idx, f)
             if winged:
                 if may_climb and s >= climb_every and h + climb <= elevation[idx] + max_above:
                     moves.append(((idx, f, par, 0, h + climb), g, "climb"))

@@ -63,9 +63,10 @@ class Planner:
         # Ignoring turning, a winged flyer also climbs without its straight stretch first (a climb is
         # a maneuver like a turn), which lets the relaxed search drop facing: far fewer states.
         # A figure bigger than a square moves its anchor on the map as its body sees it (body_grid).
-        grid, occupants, body = big_body_setup(self.grid, figure, self.climb_step_ft, occupants or {}, figure.flyer != "none",
+        grid, occupants, body, pass_over = big_body_setup(self.grid, figure, self.climb_step_ft, occupants or {}, figure.flyer != "none",
                                                self.corner_cutting)
-        return MoveRules(grid, self.ruleset, figure, p, occupants, free_climbs=ignore_turning, body=body)
+        return MoveRules(grid, self.ruleset, figure, p, occupants, free_climbs=ignore_turning, body=body,
+                         pass_over=pass_over)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
                          goal: tuple | None = None, **relax) -> "SearchResult":
@@ -349,6 +350,8 @@ class SearchResult:
                 ends = ALL_FACINGS
             else:
                 ends = turnable[f] if s >= turning else keep[f]
+            if rules.body is not None:
+                ends = rules.body.fitting(idx, ends, h)    # a long body swings about its head
             facings = entry.facings
             for e in ends:
                 if cost < facings.get(e, 1e18):

@@ -117,7 +117,7 @@ class MoveRules:
     """Everything fixed for one figure's move; one step checked at a time."""
 
     def __init__(self, grid: FlatGrid, ruleset, figure: Figure, params: MoveParams, occupants: dict,
-                 free_climbs: bool = False, body=None):
+                 free_climbs: bool = False, body=None, pass_over: dict | None = None):
         self.grid = grid
         # A body one square wide and longer (body_grid.LongBody) lies along its facing: the search
         # keeps the facing for it and checks the cells behind the head. None for other figures.
@@ -160,10 +160,16 @@ class MoveRules:
             if 0 <= ox < width and 0 <= oy < height:
                 (self.foes if other.side != side else self.allies)[(oy + 1) * stride + ox + 1] = other
         self.ends_blocked = set(self.foes) | set(self.allies)
+        # The least height at which a flyer passes over the foes a step would put it on: 10 ft
+        # above each one's floor (a big body's anchors cover foes on other floors: `pass_over`).
+        elevation = grid.elevation
+        self.pass_over = {idx: elevation[idx] + PASS_OVER_FT for idx in self.foes}
+        if pass_over:
+            self.pass_over.update((grid.index(*sq), need) for sq, need in pass_over.items() if grid.in_bounds(*sq))
         self.start_idx = grid.index(figure.x, figure.y)
         floor = grid.elevation[self.start_idx]
         start_height = floor + figure.altitude_ft
-        lowest = grid.lowest[self.start_idx]
+        lowest = grid.lowest[self.start_idx] if body is None else body.lowest(self.start_idx, figure.facing)
         straight = min(figure.straight_ft, self.straight_cap) if self.tracks_straight else 0
         self.start = (self.start_idx, -1 if self.collapse else figure.facing,
                       figure.diagonals_moved % 2 if self.rule_510 else 0, straight, start_height)
@@ -303,7 +309,7 @@ class MoveRules:
                     raise RulesError(f"stepping diagonally from {px},{py} to {x},{y} would cut the corner of the "
                                      f"wall at {cx},{cy}")
         foe = self.foes.get(nidx)
-        if foe is not None and not (self.flying and h - grid.elevation[nidx] >= PASS_OVER_FT):
+        if foe is not None and not (self.flying and h >= self.pass_over[nidx]):
             over = f" ({who} flies under {PASS_OVER_FT} ft above it)" if self.flying else ""
             raise RulesError(f"{x},{y} is held by {foe.label}: foes block movement{over}")
         if self.body is not None and self.body.blocked(nidx, f if p.keeps_facing else d, nh, d):
@@ -334,7 +340,7 @@ class MoveRules:
         idx, f, par, s, h = state
         x, y, facing, altitude = to
         floor = grid.elevation[idx]
-        lowest = grid.lowest[idx]
+        lowest = grid.lowest[idx] if self.body is None else self.body.lowest(idx, f)
         if p.max_steps is not None:
             raise RulesError("a sidestep shifts one square to the side; it does not change altitude")
         if facing != here_facing:

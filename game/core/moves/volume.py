@@ -24,7 +24,7 @@ import numpy as np
 from ..geometry import turn_octants
 from .dijkstra import step_directions
 from .path import ReachEntry
-from .rules import ALL_FACINGS, EPS, PASS_OVER_FT
+from .rules import ALL_FACINGS, EPS
 
 MAX_CELLS = 6_000_000     # above this many states the arrays cost more than they save
 MAX_LEVELS = 400
@@ -33,8 +33,9 @@ _INF = float("inf")
 
 
 def applies(rules) -> bool:
-    """Flyers' free moves; a sidestep (one square) and a stalled flyer's forced dive are tiny searches."""
-    return rules.flying and rules.params.max_steps is None and not rules.must_dive
+    """Flyers' free moves; a sidestep (one square) and a stalled flyer's forced dive are tiny searches.
+    A body one square wide (rules.body) lies along its facing: the arrays know no cells behind a head."""
+    return rules.flying and rules.params.max_steps is None and not rules.must_dive and rules.body is None
 
 
 def _grid_arrays(grid) -> dict:
@@ -116,7 +117,7 @@ class _Volume:
             for foe_idx in rules.foes:
                 i = local.get(foe_idx)
                 if i is not None:
-                    enter_floor[i] = grid.elevation[foe_idx] + PASS_OVER_FT
+                    enter_floor[i] = rules.pass_over[foe_idx]
         enter_floor[ring] = _INF
         self.offs = np.array([dx + dy * ww for dx, dy in
                               ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))], dtype=np.int64)
