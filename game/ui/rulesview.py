@@ -18,6 +18,7 @@ from functools import cached_property
 
 from ..core.actions import Action, Charge, Disengage, Move
 from ..core.errors import RulesError
+from . import bodyreach
 
 # Previews that search paths (seconds for a flyer on a big map): worked out on the worker thread.
 _SEARCHING = (Move, Disengage, Charge)
@@ -27,10 +28,11 @@ _SEARCHING = (Move, Disengage, Charge)
 class ReachInfo:
     """The planner's reachable set for one figure and mode, and the movement it has left."""
     mode: str
-    entries: dict               # (x, y) -> planner ReachEntry
+    entries: dict               # (x, y) -> planner ReachEntry (the anchor square of a bigger body)
     budget_ft: float
     spent_ft: float
     error: str = ""
+    footprint: tuple = bodyreach.ONE_SQUARE
 
     @property
     def left_ft(self) -> float:
@@ -48,6 +50,33 @@ class ReachInfo:
     def ends(self) -> frozenset:
         """squares() as a set, for asking about one square (the hovered one, every frame)."""
         return frozenset(self.squares())
+
+    # ----- a body bigger than a square (game.ui.bodyreach) -----
+    def covered(self, altitude_ft: int | None = None) -> list[tuple[int, int]]:
+        """Every square the figure's body can cover where the move may end (squares() for one square)."""
+        if tuple(self.footprint) == bodyreach.ONE_SQUARE:
+            return self.squares(altitude_ft)
+        return list(self._body(altitude_ft)[1])
+
+    def end_covering(self, square, altitude_ft: int | None = None, facing: int | None = None):
+        """(anchor square, end facing or None) of the move a pointer on `square` means, or None when no
+        reachable end covers it (bodyreach.pick_end; a one-square figure: the square itself)."""
+        if tuple(self.footprint) == bodyreach.ONE_SQUARE:
+            return (square, None) if square in (self.ends if altitude_ft is None else self.squares(altitude_ft)) else None
+        anchors, index = self._body(altitude_ft)
+        return bodyreach.pick_end(index, anchors, square, facing)
+
+    @cached_property
+    def _bodies(self) -> dict:
+        return {}
+
+    def _body(self, altitude_ft) -> tuple:
+        """(the anchors the move may end on, the cover index) at this altitude, built once."""
+        got = self._bodies.get(altitude_ft)
+        if got is None:
+            ends = bodyreach.body_ends(self.entries, tuple(self.footprint), self.left_ft, altitude_ft)
+            got = self._bodies[altitude_ft] = (frozenset(self.squares(altitude_ft)), bodyreach.cover_index(ends))
+        return got
 
 
 class _Worker:
@@ -206,7 +235,8 @@ class RulesView:
                 info = ReachInfo(mode, {}, 0.0, spent, str(answer))
             else:
                 result, entries = answer
-                info = ReachInfo(mode, entries, result.params.budget_ft, spent)
+                info = ReachInfo(mode, entries, result.params.budget_ft, spent,
+                                 footprint=tuple(self.snapshot.figures[figure_id].footprint))
         with self._lock:
             self._cache[key] = info
         return info

@@ -63,14 +63,14 @@ class Scene:
             if ui.mode == "auto":
                 walk, run = rules.reach(fig.id, "walk"), rules.reach(fig.id, "run")
                 complete = walk is not None and run is not None
-                walk_sq = set(walk.squares(alt)) if walk else set()
-                run_sq = set(run.squares(alt)) - walk_sq if run else set()
+                walk_sq = set(walk.covered(alt)) if walk else set()
+                run_sq = set(run.covered(alt)) - walk_sq if run else set()
                 layers[0:0] = [("run", as_array(run_sq)), ("walk", as_array(walk_sq))]
             else:
                 info = rules.reach(fig.id, ui.mode)
                 complete = info is not None
                 style = "run" if ui.mode in ("run", "jog") else "walk"
-                layers.insert(0, (style, as_array(info.squares(alt) if info else [])))
+                layers.insert(0, (style, as_array(info.covered(alt) if info else [])))
         if ui.picked_event is not None and ui.picked_event < len(app.battle.events):
             layers.append(("highlight", as_array(app.battle.events[ui.picked_event].squares)))
         if complete:
