@@ -3,8 +3,10 @@ and a click (or hover) on any square of that area moves the body over it (real p
 pixels checked); one-square figures are unchanged."""
 from __future__ import annotations
 
+import pygame
+
 from game.core.moves.path import ReachEntry
-from game.ui import theme
+from game.ui import describe, theme
 from game.ui.rulesview import ReachInfo
 from test_ui_helpers import (advance_to, click, hover, make_app, only_overlays, pixel, shot, square_samples, step,
                              tinted)
@@ -49,6 +51,9 @@ def test_a_click_on_a_square_the_body_can_cover_moves_the_ogre_over_it():
     move = app.hover.intent.action
     assert move.to == (1, 6) and move.mode == "walk"       # the cheapest end covering 2,7 (1,7 would cost more)
     assert app.hover.preview is not None and app.hover.preview.allowed
+    panel = [t for t, _ in describe.hover_lines(app.ui, app.rules, app.selected_figure(), app.hover)]
+    assert any(t.startswith("walk to 1,6") for t in panel)               # the panel words the same move
+    assert app._cursor == pygame.SYSTEM_CURSOR_CROSSHAIR                   # and the cursor offers it
     # The hovered move outlines the body that would be moved: rows 6 and 7, not row 8.
     for sq in [(1, 6), (2, 7)]:
         assert theme.PATH in _edge_pixels(app, sq), sq
@@ -89,6 +94,21 @@ def test_a_one_square_figure_moves_to_the_square_pointed_at_as_before():
     click(app, (13, 6))
     app.settle()
     assert app.battle.figures["guard1"].pos == (13, 6)
+
+
+def test_a_riders_reach_is_the_area_its_horses_body_can_cover():
+    app = make_app("knights_spears.toml", cell=40)
+    advance_to(app, "knight1")
+    click(app, (4, 3))                           # the saddle: the rider
+    app.settle()
+    walk = app.rules.reach("knight1", "walk")
+    assert walk.footprint == (1, 2) and (4, 8) in walk.covered() and (4, 8) not in walk.ends
+    hover(app, (4, 8))
+    move = app.hover.intent.action
+    assert (move.figure, move.to, move.facing) == ("knight1", (4, 7), "N")   # head at 4,7, its tail on 4,8
+    click(app, (4, 8))
+    app.settle()
+    assert app.battle.figures["horse1"].cells == ((4, 7), (4, 8)) and app.battle.figures["knight1"].pos == (4, 7)
 
 
 # ----- which end a pointed square means (ReachInfo over the resolver's entries) -----

@@ -41,20 +41,21 @@ def move_mode_for(ui, rules, figure_id: str, square) -> str:
     return rules.auto_mode(figure_id, square)
 
 
-def move_target(ui, rules, me, square, facing: int | None) -> tuple[str, tuple[int, int], int | None]:
+def move_target(ui, rules, me, body, square, facing: int | None) -> tuple[str, tuple[int, int], int | None]:
     """(mode, square to move to, end facing) of a move pointed at `square`. A figure bigger than a
     square moves so that its body covers the pointed square: the end the resolver's reach offers
     for it (ReachInfo.end_covering: the anchor itself where it can end there, else the cheapest end
     whose body covers it), walking before running in auto mode as the overlay's shades show. While
-    the reach is still being searched, or where no end covers the square, the square is the anchor's."""
-    if tuple(me.footprint) != (1, 1):
+    the reach is still being searched, or where no end covers the square, the square is the anchor's.
+    `body` is the figure that moves (a rider's mount: rules.body), else `me`."""
+    if tuple(body.footprint) != (1, 1):
         explicit = ui.mode in MOVE_MODES and ui.mode != "auto"
         for mode in ((ui.mode,) if explicit else ("walk", "run")):
             info = rules.reach(me.id, mode)
             end = info.end_covering(square, ui.planned_altitude, facing) if info is not None else None
             if end is not None:
                 anchor, end_facing = end
-                if facing is None and not (anchor == me.pos and end_facing == me.facing):   # (its own body: no move)
+                if facing is None and not (anchor == body.pos and end_facing == body.facing):   # where it is: no move
                     facing = end_facing
                 return mode, anchor, facing
     return move_mode_for(ui, rules, me.id, square), square, facing
@@ -90,8 +91,9 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
     if ui.mode == "disengage":
         return Intent("act", Disengage(figure=me.id, to=square, style=ui.disengage_style))
     facing = ui.planned_facing if facing is None else facing
-    mode, to, facing = move_target(ui, rules, me, square, facing)
-    if to == me.pos and ui.planned_altitude is None and facing is None:
+    body = rules.body(me.id) or me       # a rider moves its mount
+    mode, to, facing = move_target(ui, rules, me, body, square, facing)
+    if to == body.pos and ui.planned_altitude is None and facing is None:
         return Intent("nothing")
     return Intent("act", Move(figure=me.id, to=to, mode=mode,
                               facing=None if facing is None else FACINGS[facing], altitude_ft=ui.planned_altitude))

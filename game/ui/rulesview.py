@@ -212,6 +212,12 @@ class RulesView:
     def on_field(self, figure_id: str) -> bool:
         return any(f.id == figure_id for f in self.positioning.figures)
 
+    def body(self, figure_id: str):
+        """The figure whose body moves when this one moves (a rider's mount; positioning.body), or
+        None for a figure no longer on the field."""
+        value = self._get(("body", figure_id), lambda: self.positioning.body(figure_id))
+        return None if isinstance(value, RulesError) else value
+
     def reach(self, figure_id: str, mode: str) -> ReachInfo | None:
         """Where the figure can move in this mode with what it has left; None while searching."""
         key = ("reach", figure_id, mode)
@@ -235,8 +241,9 @@ class RulesView:
                 info = ReachInfo(mode, {}, 0.0, spent, str(answer))
             else:
                 result, entries = answer
+                body = self.body(figure_id)
                 info = ReachInfo(mode, entries, result.params.budget_ft, spent,
-                                 footprint=tuple(self.snapshot.figures[figure_id].footprint))
+                                 footprint=tuple(body.footprint) if body is not None else bodyreach.ONE_SQUARE)
         with self._lock:
             self._cache[key] = info
         return info
