@@ -33,8 +33,8 @@ def flight(draw):
     footprint = draw(st.sampled_from(FOOTPRINTS))
     facing = draw(st.integers(0, 7))
     flyer = draw(st.sampled_from(["winged", "winged", "floater", "incorporeal"]))
-    mover = fig("m", "blue", *START, move_ft=draw(st.sampled_from([15, 20])), turning_ft=draw(st.sampled_from([0, 5, 10])),
-                flyer=flyer, altitude_ft=draw(st.sampled_from([0, 10, 20])), footprint=footprint)
+    mover = fig("m", "blue", *START, move_ft=draw(st.sampled_from([15, 20])),
+                turning_ft=draw(st.sampled_from([0, 5, 10])), flyer=flyer, altitude_ft=draw(st.sampled_from([0, 10, 20])), footprint=footprint)
     mover = replace(mover, facing=facing)
     if flyer == "winged" and mover.altitude_ft and draw(st.integers(0, 5)) == 0:
         mover, mode = replace(mover, must_dive=True), "walk"     # stalled: it must dive this move

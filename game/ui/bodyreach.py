@@ -45,8 +45,8 @@ def cover_index(ends: list) -> dict:
         cy = sum(y for _, y in body) / len(body)
         for sq in body:
             d2 = (sq[0] - cx) ** 2 + (sq[1] - cy) ** 2
-            index.setdefault(sq, []).append((round(cost, 6), d2, (anchor[1], anchor[0]), -1 if facing is None else facing,
-                                             anchor, facing))
+            order = (round(cost, 6), d2, (anchor[1], anchor[0]), -1 if facing is None else facing)
+            index.setdefault(sq, []).append((*order, anchor, facing))
     for got in index.values():
         got.sort(key=lambda c: c[:4])
     return index

@@ -115,8 +115,8 @@ class LongBody:
                         foes[idx] = other
             self.foes.append(foes)
             self.held.append(held)
-            self.pass_over.append({base.index(*sq): need for sq, need in pass_over_heights(base, occupants, rel, side).items()
-                                   if base.in_bounds(*sq)})
+            heights = pass_over_heights(base, occupants, rel, side)
+            self.pass_over.append({base.index(*sq): need for sq, need in heights.items() if base.in_bounds(*sq)})
 
     def blocked(self, idx: int, facing: int, height, step: int | None = None) -> bool:
         """Can the body not pass with its head at idx facing this way (walls, ledges, foes)? A

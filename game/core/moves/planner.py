@@ -63,8 +63,8 @@ class Planner:
         # Ignoring turning, a winged flyer also climbs without its straight stretch first (a climb is
         # a maneuver like a turn), which lets the relaxed search drop facing: far fewer states.
         # A figure bigger than a square moves its anchor on the map as its body sees it (body_grid).
-        grid, occupants, body, pass_over = big_body_setup(self.grid, figure, self.climb_step_ft, occupants or {}, figure.flyer != "none",
-                                               self.corner_cutting)
+        grid, occupants, body, pass_over = big_body_setup(self.grid, figure, self.climb_step_ft, occupants or {},
+                                                          figure.flyer != "none", self.corner_cutting)
         return MoveRules(grid, self.ruleset, figure, p, occupants, free_climbs=ignore_turning, body=body,
                          pass_over=pass_over)
 
