@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from .errors import DataFileError
 from .ruleset_checks import check_consistency
@@ -57,6 +58,13 @@ class Ruleset:
 
     def weapon(self, name: str) -> dict | None:
         return self.data["weapons"].get(name)
+
+    @cached_property
+    def melee_reach_by_weapon(self) -> dict[str, int]:
+        """How far each weapon strikes in melee: its reach (a missile weapon in hand: 5 ft), at least
+        the engagement zone. Worked out once: asked for every pair of figures, many times a turn."""
+        zone = self.data["engagement"]["zone_ft"]
+        return {name: max(5 if w["ranged"] else w["reach_ft"], zone) for name, w in self.data["weapons"].items()}
 
     def template(self, name: str) -> dict | None:
         return self.data["templates"].get(name)

@@ -45,7 +45,11 @@ def weapon_data(battle, name: str) -> dict:
 
 def melee_reach_ft(battle, fig, weapon_name: str | None = None) -> int:
     """How far a figure strikes in melee: its weapon's reach, at least the engagement zone."""
-    weapon = weapon_data(battle, weapon_name or fig.ready_weapon)
+    name = weapon_name or fig.ready_weapon
+    known = battle.ruleset.melee_reach_by_weapon.get(name)
+    if known is not None:
+        return known
+    weapon = weapon_data(battle, name)
     reach = 5 if weapon["ranged"] else weapon["reach_ft"]
     return max(reach, battle.ruleset.section("engagement")["zone_ft"])
 
