@@ -12,7 +12,6 @@ for front, flank and rear, the engagement zone for who is fighting whom.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..cover import COVER_INDEX
@@ -20,64 +19,13 @@ from ..events import Modifier
 from ..geometry import ARC_NAMES
 from ..mounts import counts_mounted, fights_mounted
 from ..refusals import Refusal
+from .attack_sheet import AttackSheet
 from .breakdown import AttackContext, Breakdown, plain_number
+from .defender_modifiers import (damage_bonus, sheet_damage_dice, dexterity, helplessness, shield, target_conditions,
+                                 target_stances)
 from .dice import parse_dice
-from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, facing_arc, fighting, gap_ft,
+from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, facing_arc, gap_ft,
                     height_ft, in_melee_reach, melee_reach_ft, range_band, weapon_data)
-
-
-@dataclass
-class _Sheet:
-    """The attack being worked out: who, with what, and the modifiers found so far."""
-    battle: object
-    ctx: AttackContext
-    attacker: object
-    target: object
-    a_prof: dict
-    t_prof: dict
-    a_state: object
-    t_state: object
-    weapon_name: str
-    weapon: dict
-    kind: str
-    dist: float
-    att: list = field(default_factory=list)
-    dfn: list = field(default_factory=list)
-    dmg: list = field(default_factory=list)
-    mult: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    refusals: list = field(default_factory=list)
-    band_index: int = -1
-    band: str = ""
-    from_rear: bool = False
-    from_flank: bool = False
-    friends: tuple = ()
-    auto_hit: str = ""
-    advantage: int = 0
-
-    @property
-    def rs(self):
-        return self.battle.ruleset
-
-    @property
-    def rules(self) -> dict:
-        return self.battle.ruleset.section("modifiers")
-
-    def add(self, where: list, key: str, name: str, value, rule: str) -> None:
-        if value:
-            source = self.rs.cite(rule)
-            where.append(Modifier(name, int(value), source, key))
-            self.choice_note(source)
-
-    def choice_note(self, source: str) -> None:
-        """A modifier resting on a documented choice says so in the explanation."""
-        text = self.rs.choice(source)
-        note = f"choice: {text} ({source})"
-        if text and note not in self.notes:
-            self.notes.append(note)
-
-    def sight(self):
-        return self.battle.positioning().sight_between(self.attacker, self.target)
 
 
 def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackContext | None = None) -> Breakdown:
@@ -85,7 +33,7 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
     ctx = context or AttackContext()
     attacker, target = battle.figures[attacker_id], battle.figures[target_id]
     weapon_name = ctx.weapon or attacker.ready_weapon
-    sheet = _Sheet(battle, ctx, attacker, target, battle.profile(attacker_id), battle.profile(target_id),
+    sheet = AttackSheet(battle, ctx, attacker, target, battle.profile(attacker_id), battle.profile(target_id),
                    battle.state_of(attacker_id), battle.state_of(target_id), weapon_name,
                    weapon_data(battle, weapon_name), attack_kind(battle, attacker, target, weapon_name),
                    gap_ft(battle, attacker, target))
@@ -100,7 +48,7 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
         resolution="d100" if d100 else "d20",
         base_attack=base_attack, attack_name=attack_name, attack_mods=tuple(sheet.att),
         base_defense=base_defense, defense_name=defense_name, defense_mods=tuple(sheet.dfn),
-        distance_ft=sheet.dist, range_band=sheet.band, damage=_damage_dice(sheet), damage_mods=tuple(sheet.dmg),
+        distance_ft=sheet.dist, range_band=sheet.band, damage=sheet_damage_dice(sheet), damage_mods=tuple(sheet.dmg),
         damage_multipliers=tuple(sheet.mult), subdue=ctx.subdue or sheet.weapon["subdual"], auto_hit=sheet.auto_hit,
         friends_in_melee=sheet.friends, advantage=sheet.advantage, rule=rs.cite(rs.section("attack")["rule"]),
         notes=tuple(sheet.notes),
@@ -109,7 +57,7 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
 
 
 # ----- can it be made at all, by position -----
-def _position(s: _Sheet) -> None:
+def _position(s: AttackSheet) -> None:
     if s.kind == "melee":
         if not in_melee_reach(s.battle, s.attacker, s.target, s.weapon_name):
             s.refusals.append(Refusal.of("attack.beyond-reach", target=s.target.label, distance_ft=plain_number(s.dist),
@@ -118,7 +66,7 @@ def _position(s: _Sheet) -> None:
         return
     gap = s.rules["missile_min_foe_gap_ft"]
     if gap:
-        close = [f for f in fighting(s.battle, s.attacker) if gap_ft(s.battle, s.attacker, f) <= gap]
+        close = [f for f in s.fighting(s.attacker) if gap_ft(s.battle, s.attacker, f) <= gap]
         if close:
             s.refusals.append(Refusal.of("attack.foe-too-close", rule=s.rs.cite("missile-too-close"),
                                          who=s.attacker.label, foe=close[0].label, gap_ft=gap))
@@ -132,7 +80,7 @@ def _position(s: _Sheet) -> None:
 
 
 # ----- the attacker -----
-def _ability(s: _Sheet) -> None:
+def _ability(s: AttackSheet) -> None:
     attack_rules = s.rs.section("attack")
     if s.kind == "melee":
         ability = attack_rules["melee_ability"]
@@ -148,7 +96,7 @@ def _ability(s: _Sheet) -> None:
     s.add(s.att, "ability", f"{ability.upper()} modifier", value, attack_rules["rule"])
 
 
-def _wounds(s: _Sheet) -> None:
+def _wounds(s: AttackSheet) -> None:
     """d100: a wounded attacker strikes worse."""
     for level in sorted(s.rules["wound_levels"], key=lambda w: w["at_or_below"]):
         if s.a_state.hp <= level["at_or_below"] < s.a_state.max_hp:
@@ -156,7 +104,7 @@ def _wounds(s: _Sheet) -> None:
             break
 
 
-def _attacker_conditions(s: _Sheet) -> None:
+def _attacker_conditions(s: AttackSheet) -> None:
     for name in sorted(s.a_state.conditions):
         cond = s.rs.condition(name)
         if cond and cond["attack"]:
@@ -164,7 +112,7 @@ def _attacker_conditions(s: _Sheet) -> None:
 
 
 # ----- where the attacker stands -----
-def _facing(s: _Sheet) -> None:
+def _facing(s: AttackSheet) -> None:
     """Rear and flank, from where the attacker stands against the target's facing."""
     r = s.rules
     arc = facing_arc(s.target, s.attacker)
@@ -189,7 +137,7 @@ def _facing(s: _Sheet) -> None:
             s.add(s.att, "flank", f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
 
 
-def _blindside(s: _Sheet) -> None:
+def _blindside(s: AttackSheet) -> None:
     """odnd Attacking From Behind: the round after a fight was opened from behind, the attacker rolls
     with advantage and the one caught from behind with disadvantage."""
     if not s.rules["rear_blindsides"]:
@@ -206,12 +154,12 @@ def _blindside(s: _Sheet) -> None:
         s.choice_note(rule)
 
 
-def _crowd(s: _Sheet) -> None:
+def _crowd(s: AttackSheet) -> None:
     """Many on one: surrounded (until the target has its back to a wall), multiple attackers."""
     if s.kind != "melee":
         return
     r = s.rules
-    crowd = [f for f in fighting(s.battle, s.target) if f.side == s.attacker.side]
+    crowd = [f for f in s.fighting(s.target) if f.side == s.attacker.side]
     if all(f.id != s.attacker.id for f in crowd):
         crowd.append(s.attacker)
     if r["surrounded_bonus"] and len(crowd) > r["surrounded_after"]:
@@ -226,7 +174,7 @@ def _crowd(s: _Sheet) -> None:
               r["multiple_attackers_rule"])
 
 
-def _ground(s: _Sheet) -> None:
+def _ground(s: AttackSheet) -> None:
     r = s.rules
     rise = height_ft(s.battle.map, s.attacker) - height_ft(s.battle.map, s.target)
     if rise >= r["high_ground_min_ft"]:
@@ -235,7 +183,7 @@ def _ground(s: _Sheet) -> None:
         s.add(s.att, "low-ground", f"lower ground ({plain_number(-rise)} ft below)", r["lower_penalty"], r["high_ground_rule"])
 
 
-def _mounts(s: _Sheet) -> None:
+def _mounts(s: AttackSheet) -> None:
     r = s.rules
     # A rider on its mount fights mounted as a one-figure knight does; a ridden mount counts as mounted when
     # attacked where the ruleset says so (bfrpg Mounted Combat: the mount gets the +1 AC too).
@@ -267,7 +215,7 @@ def _mounts(s: _Sheet) -> None:
 
 
 # ----- what kind of attack, and what the attacker did this round -----
-def _charge_and_set(s: _Sheet) -> None:
+def _charge_and_set(s: AttackSheet) -> None:
     r = s.rules
     charge_rule = s.rs.section("charge")["rule"]
     if s.ctx.charge:
@@ -285,7 +233,7 @@ def _charge_and_set(s: _Sheet) -> None:
                                    "set-vs-charge"))
 
 
-def _attack_kind(s: _Sheet) -> None:
+def _attack_kind(s: AttackSheet) -> None:
     r = s.rules
     battle = s.battle
     if s.ctx.parting_shot:
@@ -319,7 +267,7 @@ def _attack_kind(s: _Sheet) -> None:
         s.add(s.att, "ambush", "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
 
 
-def _unexpected(s: _Sheet) -> None:
+def _unexpected(s: AttackSheet) -> None:
     """d100 Surprise: an unaware target (no ambush) before its first fight, or one struck from behind while
     it fights another foe: a to-hit bonus, and it keeps only part of its defense."""
     sur = s.rs.section("surprise")
@@ -328,13 +276,13 @@ def _unexpected(s: _Sheet) -> None:
         _defense_kept(s, sur["unaware_defense"], "unaware", sur["unaware_rule"])
     elif (sur["in_combat_hit"] and facing_arc(s.target, s.attacker) in sur["in_combat_arcs"]
           and tuple(sorted((s.attacker.id, s.target.id))) not in s.battle.state.fought
-          and any(f.id != s.attacker.id for f in fighting(s.battle, s.target))):
+          and any(f.id != s.attacker.id for f in s.fighting(s.target))):
         s.add(s.att, "unexpected", "first blow from behind while it fights another: not expected",
               sur["in_combat_hit"], sur["in_combat_rule"])
         _defense_kept(s, sur["in_combat_defense"], "unexpected", sur["in_combat_rule"])
 
 
-def _defense_kept(s: _Sheet, fraction: str, key: str, rule: str) -> None:
+def _defense_kept(s: AttackSheet, fraction: str, key: str, rule: str) -> None:
     """The target keeps only `fraction` of its defense above the bare base (AC 10, DEF 0)."""
     part = Fraction(fraction)
     bonus = s.t_prof["def"] if s.rs.d100 else s.t_prof["ac"] - 10
@@ -344,7 +292,7 @@ def _defense_kept(s: _Sheet, fraction: str, key: str, rule: str) -> None:
     s.add(s.dfn, key, f"keeps only {fraction} of its defense", -lost, rule)
 
 
-def _missiles(s: _Sheet) -> None:
+def _missiles(s: AttackSheet) -> None:
     if s.kind != "ranged":
         return
     r = s.rules
@@ -363,9 +311,9 @@ def _missiles(s: _Sheet) -> None:
         else:
             s.add(s.att, "point-blank", "target within 5 ft of the shooter", r["ranged_engaged_penalty"],
                   r["ranged_rule"])
-    if fighting(battle, s.attacker):
+    if s.fighting(s.attacker):
         s.add(s.att, "missile-in-melee", f"{s.weapon_name} used in melee", s.weapon["in_melee_penalty"], r["ranged_rule"])
-    target_fighting = fighting(battle, s.target)
+    target_fighting = s.fighting(s.target)
     friends = tuple(f.id for f in target_fighting if f.side == s.attacker.side and f.id != s.attacker.id)
     if target_fighting and r["ranged_fighting_target"]:
         s.add(s.att, "into-melee", "target fighting in melee", r["ranged_fighting_target"], r["ranged_rule"])
@@ -386,7 +334,7 @@ def _missiles(s: _Sheet) -> None:
     s.friends = friends
 
 
-def _target_movement(s: _Sheet) -> None:
+def _target_movement(s: AttackSheet) -> None:
     """Missiles against a moving (or still) target: by how fast it moves this round where the ruleset has
     a speed table (d100: its declared move counts from the start of the round), else by whether it ran."""
     r = s.rules
@@ -414,13 +362,13 @@ def _target_movement(s: _Sheet) -> None:
         s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
 
 
-def _size(s: _Sheet) -> None:
+def _size(s: AttackSheet) -> None:
     table = s.rules["size_ranged"]
     if table:
         s.add(s.att, "size", f"{s.target.size} target", table[SIZE_ORDER.get(s.target.size, 2)], s.rules["size_ranged_rule"])
 
 
-def _cover(s: _Sheet) -> None:
+def _cover(s: AttackSheet) -> None:
     cover_rules = s.rs.section("cover_effects")
     if s.kind != "ranged" and not cover_rules["in_melee"]:
         return
@@ -437,135 +385,9 @@ def _cover(s: _Sheet) -> None:
             s.add(s.dfn if mode == "ac" else s.att, what, f"{degree} {what}", value, cover_rules["rule"])
 
 
-# ----- the target's side -----
-def _shield(s: _Sheet) -> None:
-    r = s.rules
-    if s.t_prof["shield"] == "none":
-        return
-    lost, rule = "", ""
-    if (s.from_rear and r["rear_no_shield"]) or (s.from_flank and r["flank_no_shield"]):
-        lost = "attacked from " + ("behind" if s.from_rear else "the flank")
-        rule = r["rear_rule"] if s.from_rear else r["flank_rule"]
-    elif s.ctx.parting_shot and r["parting_shot_no_shield"]:
-        lost, rule = "turned away from the attacker", s.rs.section("parting_shots")["rule"]
-    elif r["shield_attackers"] and s.attacker.id not in s.t_state.shield_used_by:
-        covers = r["shield_attackers"][["small", "medium", "large"].index(s.t_prof["shield"])]
-        if len(s.t_state.shield_used_by) >= covers:
-            lost = f"its {s.t_prof['shield']} shield already covers {covers} other attacker(s) this round"
-            rule = r["shield_rule"]
-    if lost:
-        s.add(s.dfn, "no-shield", f"no shield: {lost}", -s.t_prof["shield_bonus"], rule)
-
-
-def _dexterity(s: _Sheet) -> None:
-    r = s.rules
-    dex = s.t_prof["dex_mod"]
-    if dex <= 0:
-        return
-    t_state = s.t_state
-    lost = ""
-    if s.from_rear and r["rear_no_dex"]:
-        lost, rule = "attacked from behind", r["rear_rule"]
-    elif s.from_flank and r["flank_no_dex"]:
-        lost, rule = "attacked from the flank", r["flank_rule"]
-    elif t_state.charging and r["charge_no_dex"]:
-        lost, rule = "charging", s.rs.section("charge")["rule"]
-    elif t_state.has("surprised") and r["surprised_no_dex"]:
-        lost, rule = "surprised", s.rs.section("surprise")["rule"]
-    elif t_state.aim and t_state.aim.get("round") == s.battle.round and not r["aim_next_round"]:
-        lost, rule = "taking careful aim", r["aim_rule"]
-    if lost:
-        s.add(s.dfn, "no-dex", f"no DEX bonus: {lost}", -dex, rule)
-
-
-def _target_stances(s: _Sheet) -> None:
-    r = s.rules
-    t_state = s.t_state
-    if t_state.charging or t_state.announced_charge:
-        s.add(s.dfn, "charged", "charged this round" if t_state.charging else "announced a charge this round",
-              r["charge_defense"], s.rs.section("charge")["rule"])
-    if t_state.hasty:
-        s.add(s.dfn, "hasty", "disengaging hastily", r["hasty_defense"], s.rs.section("disengage")["rule"])
-    if t_state.withdrawing:
-        s.add(s.dfn, "withdrawal", "fighting withdrawal", r["withdraw_defense"], "fighting-withdrawal")
-    if not t_state.defense:
-        return
-    style = s.rs.defense(t_state.defense)
-    if not style:
-        return
-    value = defense_bonus(style, s.t_prof, t_state.defense_amount)
-    faced = facing_arc(s.target, s.attacker) in (0, 1, 7)
-    used = t_state.defended_against
-    if s.kind == "ranged" and style["ranged_penalty"]:
-        s.add(s.att, "target-dodging", f"target dodging ({style['style']})", style["ranged_penalty"], r["dodging_rule"])
-    if s.kind == "ranged" and style["melee_only"]:
-        s.notes.append(f"{s.target.label}'s {style['style']} counts against melee only")
-        s.choice_note(s.rs.cite(r["dodging_rule"]))
-    elif style["faced_only"] and not faced:
-        s.notes.append(f"{s.target.label}'s {style['style']} only works against attackers in front")
-    elif style["attackers"] and s.attacker.id not in used and len(used) >= style["attackers"]:
-        s.notes.append(f"{s.target.label}'s {style['style']} already covers {style['attackers']} attacker(s)")
-    else:
-        s.add(s.dfn, "stance", style["style"], value, style["rule"])
-
-
-def _target_conditions(s: _Sheet) -> None:
-    holder_exempt = s.rs.section("manoeuvres")["holder_exempt"]
-    for name in sorted(s.t_state.conditions):
-        cond = s.rs.condition(name)
-        if cond and name == "held" and holder_exempt and s.attacker.id in s.t_state.held_by:
-            s.notes.append(f"{s.target.label} is held by {s.attacker.label}: the held penalty counts only for others")
-            continue
-        if cond:
-            value = cond["ranged_defense"] if s.kind == "ranged" else cond["defense"]
-            s.add(s.dfn, "target-condition", f"target {name}", value, cond["rule"])
-
-
-def _helpless(s: _Sheet) -> None:
-    r = s.rules
-    if not (s.t_state.has("helpless") or s.t_state.has("unconscious")) or s.kind != "melee":
-        return
-    if r["helpless"] == "auto-double-max":
-        s.auto_hit = "helpless"
-        s.mult.append(Modifier("helpless: maximum damage doubled", 2, s.rs.cite("helpless"),
-                               "helpless"))
-    elif r["helpless"] == "bonus":
-        s.add(s.att, "helpless", "target helpless", r["helpless_hit"], "helpless")
-
-
-# ----- damage -----
-def _damage_bonus(s: _Sheet) -> None:
-    dmg_rules = s.rs.section("damage")
-    if s.kind == "melee":
-        ability = dmg_rules["melee_ability"]
-    elif s.weapon["thrown"] and not s.weapon["ranged"]:
-        ability = dmg_rules["thrown_ability"]
-    else:
-        ability = dmg_rules["propelled_ability"]
-    if ability != "none":
-        s.add(s.dmg, "ability", f"{ability.upper()} modifier", s.a_prof.get(f"{ability}_mod", 0), dmg_rules["rule"])
-
-
-def _damage_dice(s: _Sheet) -> str:
-    big = SIZE_ORDER.get(s.target.size, 2) >= 3
-    return s.weapon["damage_large"] if (big and s.weapon["damage_large"]) else s.weapon["damage"]
-
-
-# The order is the order the modifiers are listed in (the log, the tooltip, the CLI).
 _FAMILIES = (_position, _ability, _wounds, _attacker_conditions, _facing, _blindside, _crowd, _ground, _mounts, _charge_and_set,
-             _attack_kind, _unexpected, _missiles, _cover, _shield, _dexterity, _target_stances, _target_conditions, _helpless,
-             _damage_bonus)
-
-
-def defense_bonus(style: dict, profile: dict, amount: int = 0) -> int:
-    """What a defensive stance adds to AC/DEF."""
-    if style["formula"] == "trade":
-        return amount // 2
-    if style["formula"] == "weapon-rank":
-        rank_part = profile["weapon_rank"] * style["rank_multiplier"]
-        rank_part = math.ceil(rank_part) if style["round_up"] else math.floor(rank_part)
-        return style["bonus"] + rank_part
-    return style["bonus"]
+             _attack_kind, _unexpected, _missiles, _cover, shield, dexterity, target_stances, target_conditions, helplessness,
+             damage_bonus)
 
 
 def opposite_ally(battle, attacker, target):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ...actions import Aim, Defend, Hold
 from ...combat import rounds
-from ...combat.modifiers import defense_bonus
+from ...combat.defender_modifiers import defense_bonus
 from ...combat.reach import weapon_data
 from ...events import Event, EventKind
 from ...figure import Figure
