@@ -100,8 +100,16 @@ def _bodies_in_reach(battle, attacker, target, weapon_name) -> bool:
 def fighting(battle, fig) -> list:
     """Able foes within melee reach of fig, or whose reach fig stands in."""
     out = []
+    mine = melee_reach_ft(battle, fig)
     for other in battle.figures.values():
-        if other.side == fig.side or not battle.able(other.id):
+        if other.side == fig.side:
+            continue
+        # Far figures first, by their squares (see in_melee_reach): most of a field is, and that
+        # is cheaper to ask than whether they can still fight.
+        apart = max(abs(other.x - fig.x), abs(other.y - fig.y))
+        if apart > 1 and 5 * apart > max(mine, melee_reach_ft(battle, other)) and not (fig.big or other.big):
+            continue
+        if not battle.able(other.id):
             continue
         if in_melee_reach(battle, other, fig) or in_melee_reach(battle, fig, other):
             out.append(other)

@@ -56,6 +56,7 @@ class Positioning:
         # they stay true for its life; searches stopped at one goal are resumed for the next.
         self._searches: dict = {}
         self._explainers: dict = {}
+        self._standing: tuple | None = None
 
     def figure(self, figure_id: str) -> Figure:
         for f in self.figures:
@@ -178,9 +179,37 @@ class Positioning:
         """Sight and cover from figure a to figure b, wherever they stand (one of them may have just
         fallen and still strike, simultaneously), with the figures here in the way."""
         pair = {a.id, b.id, a.mount, b.mount} - {""}     # a rider and its mount are no cover for each other
-        standing = {cell: f.altitude_ft for f in self.figures if f.id not in pair and f.mount not in pair
-                    for cell in f.cells}
-        return body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, standing)
+        return body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, self._standing_except(pair))
+
+    def _standing_except(self, pair: set) -> dict:
+        """(x, y) -> altitude of the figures here standing on it, leaving out the pair's figures and
+        their riders (the last figure listed on a square counts, as a plain pass over all would).
+        Copied from one index per Positioning and mended on the pair's squares: asked for every
+        attack the AI weighs, and a field may hold hundreds of figures."""
+        if self._standing is None:
+            every: dict = {}
+            on_square: dict = {}
+            riders: dict = {}
+            by_id = {}
+            for f in self.figures:
+                by_id[f.id] = f
+                if f.mount:
+                    riders.setdefault(f.mount, []).append(f)
+                for cell in f.cells:
+                    every[cell] = f.altitude_ft
+                    on_square.setdefault(cell, []).append(f)
+            self._standing = (every, on_square, riders, by_id)
+        every, on_square, riders, by_id = self._standing
+        left_out = [by_id[i] for i in pair if i in by_id] + [r for i in pair for r in riders.get(i, ())]
+        standing = every.copy()
+        for f in left_out:
+            for cell in f.cells:
+                kept = [g for g in on_square[cell] if g.id not in pair and g.mount not in pair]
+                if kept:
+                    standing[cell] = kept[-1].altitude_ft
+                else:
+                    standing.pop(cell, None)
+        return standing
 
     def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
         a, b = self.body(attacker_id), self.body(target_id)     # a rider charges on its mount, at a pair's body
