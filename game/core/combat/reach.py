@@ -6,6 +6,9 @@ another square, facing another way) is another, so "what if" answers use these s
 """
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 from ..geometry import DIRECTION_DELTAS, bearing_octant, distance_ft
 from ..moves.body_sight import body_sight, centre
 from ..moves.los import crossed_squares
@@ -161,7 +164,15 @@ def centre_line(a, b) -> set:
     """The squares the line from a's centre to b's centre crosses through their inside (not just a
     corner); the centres are the bodies' middles."""
     (x0, y0), (x1, y1) = centre(a.cells), centre(b.cells)
-    return {(x, y) for x, y, _t in crossed_squares(x0, y0, x1, y1)}
+    ix, iy = math.floor(x0), math.floor(y0)
+    return {(x + ix, y + iy) for x, y in _line_from_first_square(x0 - ix, y0 - iy, x1 - ix, y1 - iy)}
+
+
+@lru_cache(maxsize=8192)
+def _line_from_first_square(x0: float, y0: float, x1: float, y1: float) -> tuple:
+    """crossed_squares of a centre line moved so that it starts in square (0, 0): the same squares
+    moved back (centres are whole or half squares, so the move is exact), worked out once per shape."""
+    return tuple((x, y) for x, y, _t in crossed_squares(x0, y0, x1, y1))
 
 
 
