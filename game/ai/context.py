@@ -58,6 +58,7 @@ class Context:
         mv = self.rs.section("movement")
         self.attack_fraction = Fraction(mv["attack_move_fraction"])
         self.free_step = float(mv["free_step_ft"])
+        self._strike_budgets: dict = {}
         self.moved = 0.0 if fresh_turn else float(self.status.moved_ft)
         self.move_left = float(self.me.move_ft) if self.declaring or fresh_turn else float(self.status.movement_left_ft)
         self.attack_budget = max(0.0, float(self.me.move_ft * self.attack_fraction) + self.free_step
@@ -131,7 +132,10 @@ class Context:
 
     def strike_budget(self, fig: Figure) -> float:
         """How far a foe may move on its turn and still strike (the ruleset's move-and-attack allowance)."""
-        return float(fig.move_ft * self.attack_fraction) + self.free_step
+        budget = self._strike_budgets.get(fig.move_ft)
+        if budget is None:      # exact fractions, worked out once per speed (asked for every foe, often)
+            budget = self._strike_budgets[fig.move_ft] = float(fig.move_ft * self.attack_fraction) + self.free_step
+        return budget
 
     # ----- odds, from the resolver -----
     def view(self, placed: tuple[Figure, ...]):
