@@ -318,6 +318,22 @@ def test_bfrpg_jousting_unhorses_on_a_failed_save():
     assert any(e.kind == EventKind.THROWN and e.target == "bertrand" for e in events)
 
 
+def test_bfrpg_jousters_keep_their_ac_against_each_other_but_not_against_bystanders():
+    """000 Jousting: the charge's AC penalty does not apply between the two jousters; it does against others."""
+    blue = pair(3, 4, "E", rider="aldric", horse="grey")
+    red = pair(13, 4, "W", rider="bertrand", horse="bay", side="red")
+    b = make_battle("bfrpg", OPEN, blue + red + [fig("archer", "red", 14, 8, "W", template="archer")])
+    until_turn(b, "aldric")
+    b.rng = Scripted([2, 1])      # the lance misses (and misses the horse)
+    b.apply(Charge("aldric", target="bertrand"))
+    assert b.state_of("aldric").charging == "bertrand"
+    back = b.explain_attack("bertrand", "aldric", charge=True)
+    assert "charged" not in {m.key for m in back.defense_mods}
+    assert any("joust" in n and "bfrpg:jousting" in n for n in back.notes)
+    shot = b.explain_attack("archer", "aldric")
+    assert "charged" in {m.key for m in shot.defense_mods}
+
+
 def test_odnd_polearm_pulls_a_rider_off():
     """001 MISC COMBAT RULES: a polearm hit lets the rider save vs paralysis to stay on, +1 per 3 levels above
     the attacker. Lancer level 4 vs a level-1 spearman: 3 levels above, +1."""

@@ -112,3 +112,11 @@ def seat_mounts_in_slots(battle, slots) -> list:
                                      f"{slot.number}{rs.choice_words(rule)} ({rule})",
                                 data={"number": slot.number, "rider": rider_id}))
     return events
+
+
+def jousting(battle, attacker_id: str, target_id: str, weapon: str) -> bool:
+    """A mounted charge with a jousting weapon at a rider who bears one too (bfrpg Jousting)."""
+    rules = battle.ruleset.section("mounts")
+    target = battle.figures[target_id]
+    return (bool(rules["jousting"]) and bool(target.mount) and fights_mounted(battle, attacker_id)
+            and weapon in rules["joust_weapons"] and target.ready_weapon in rules["joust_weapons"])

@@ -12,7 +12,7 @@ from ..combat.dice import die, parse_dice
 from ..combat.modifiers import attack_breakdown
 from ..combat.state import condition_until
 from ..events import Event, EventKind
-from ..mounts import fights_mounted
+from ..mounts import jousting
 from .budgets import attack_limit
 from .riding import landing_square, set_riding, thrown_damage
 
@@ -73,12 +73,7 @@ def one_of_the_pair_charges(battle, rider_id: str, mount_id: str) -> list[Event]
 # ----- unhorsing -----
 def is_joust(battle, bd: Breakdown, kind: EventKind) -> bool:
     """A mounted lance charge hitting a rider who bears a lance too (bfrpg Jousting)."""
-    rules = _rules(battle)
-    if not rules["jousting"] or kind != EventKind.CHARGE_ATTACK:
-        return False
-    target = battle.figures[bd.target]
-    return (bool(target.mount) and fights_mounted(battle, bd.attacker) and bd.weapon in rules["joust_weapons"]
-            and target.ready_weapon in rules["joust_weapons"])
+    return kind == EventKind.CHARGE_ATTACK and jousting(battle, bd.attacker, bd.target, bd.weapon)
 
 
 def joust_unhorse(battle, bd: Breakdown, damage: int) -> list[Event]:

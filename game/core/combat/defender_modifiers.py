@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..events import Modifier
+from ..mounts import jousting
 from .attack_sheet import AttackSheet
 from .reach import SIZE_ORDER, facing_arc
 
@@ -52,7 +53,11 @@ def dexterity(s: AttackSheet) -> None:
 def target_stances(s: AttackSheet) -> None:
     r = s.rules
     t_state = s.t_state
-    if t_state.charging or t_state.announced_charge:
+    if t_state.charging and t_state.charging == s.attacker.id and s.ctx.charge \
+            and jousting(s.battle, s.attacker.id, s.target.id, s.weapon_name):
+        s.notes.append(f"{s.attacker.label} and {s.target.label} joust: the charge's AC penalty does not count "
+                       f"between the two ({s.rs.cite(s.rs.section('mounts')['joust_rule'])})")
+    elif t_state.charging or t_state.announced_charge:
         s.add(s.dfn, "charged", "charged this round" if t_state.charging else "announced a charge this round",
               r["charge_defense"], s.rs.section("charge")["rule"])
     if t_state.hasty:
