@@ -10,7 +10,7 @@ log from the start.
 Questions (docs/resolver.md): `check(action)` (the refusal or None), `options(figure)` (each kind
 of action: allowed, or why not), `preview(action)` (what it would do: the path and parting
 shots, the odds), `explain_attack(...)` (the modifier breakdown, also from a square the attacker
-is not on), `legal_actions(figure)`, `rout_chance(figure)` (the morale check its fall would force).
+is not on), `explain_manoeuvre(action)` (a grapple's, trip's, push's odds and what it does), `legal_actions(figure)`, `rout_chance(figure)` (the morale check its fall would force).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from ..mounts import riders_of, seated
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
-from . import queries, rout, save_data, turns
+from . import manoeuvre_odds, queries, rout, save_data, turns
 from .budgets import attacks_left, current_phase, movement_left
 from .handlers import HANDLERS
 from .state import BattleSetup, BattleState, FigureStatus
@@ -190,6 +190,12 @@ class Battle:
                                        attacker.altitude_ft if altitude_ft is None else altitude_ft)
             view = BattleView(self, {attacker_id: placed})
         return attack_breakdown(view, attacker_id, target_id, AttackContext(weapon=weapon, **context))
+
+    def explain_manoeuvre(self, action: Action) -> "manoeuvre_odds.ManoeuvreOdds":
+        """The odds of a Grapple, Escape, Release, Trip, Push or Overbear, rolling nothing: the
+        refusal, or the chance of each outcome and what success does (prone, held, the square it
+        lands on, the fall and its damage dice), counted from the rolls the handler makes."""
+        return manoeuvre_odds.explain_manoeuvre(self, action)
 
     def rout_chance(self, figure_id: str) -> float:
         """Chance, rolling nothing, that felling this figure now would make its side fail a morale

@@ -16,6 +16,7 @@ from .budgets import movement_left, move_allowed_after_attack, require_can_move,
 from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
 from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
+from .manoeuvre_odds import ManoeuvreOdds, explain_plan
 from .riding import require_not_ridden
 
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
@@ -31,6 +32,7 @@ class Preview:
     refusal: Refusal | None
     planned: PlannedMove | None = None       # the path it would walk and the parting shots it would draw
     breakdown: Breakdown | None = None       # the attack it would make: every modifier and the odds
+    manoeuvre: ManoeuvreOdds | None = None   # a grapple, trip, push, ...: the chance of each outcome and what it does
 
     @property
     def allowed(self) -> bool:
@@ -44,6 +46,8 @@ class Preview:
             out["move"] = self.planned.to_json()
         if self.breakdown is not None:
             out["breakdown"] = self.breakdown.to_json()
+        if self.manoeuvre is not None:
+            out["manoeuvre"] = self.manoeuvre.to_json()
         return out
 
 
@@ -60,7 +64,7 @@ def preview(battle, action: Action) -> Preview:
         end = plan.planned.path.end
         breakdown = battle.explain_attack(plan.figure.id, plan.target.id, at=(end.x, end.y), facing=end.facing,
                                           charge=True, surprise_round=battle.round == 1)
-    return Preview(action, None, planned, breakdown)
+    return Preview(action, None, planned, breakdown, explain_plan(battle, plan, action))
 
 
 # ----- each kind of action: allowed, or why not -----

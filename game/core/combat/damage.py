@@ -97,6 +97,14 @@ def falling_dice(ruleset, fall_ft: int) -> tuple[Dice | None, bool, str]:
     return Dice(increments, 6), False, f"1d6 per 10 ft ({increments})"
 
 
+FALL_CHECK_NEED = 12       # the DEX check that may spare a short fall: d20 + DEX modifier at least this
+
+
+def fall_check_passes(battle, figure_id: str, face: int) -> bool:
+    """Whether a d20 `face` on the falling DEX check takes no damage (the roll and its odds both ask)."""
+    return face + battle.profile(figure_id)["dex_mod"] >= FALL_CHECK_NEED
+
+
 def fall(battle, figure_id: str, fall_ft: int, rng) -> list[Event]:
     rs = battle.ruleset
     dice, check, how = falling_dice(rs, fall_ft)
@@ -109,7 +117,7 @@ def fall(battle, figure_id: str, fall_ft: int, rng) -> list[Event]:
         save = die(rng, 20)
         rolls.append(save)
         dex = battle.profile(figure_id)["dex_mod"]
-        if save.total + dex >= 12:
+        if fall_check_passes(battle, figure_id, save.total):
             return [Event(kind=EventKind.FALL, rule=rule, actor=figure_id, rolls=tuple(rolls),
                           text=f"{fig.label} falls {fall_ft} ft: DEX check d20 {save.total}{dex:+d} succeeds, no damage"
                                f"{rs.choice_words(rule)} ({rule})")]

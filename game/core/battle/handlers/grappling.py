@@ -112,12 +112,7 @@ def apply_grapple(battle, plan: GrapplePlan) -> list[Event]:
     rule = rs.cite(rules["grapple_rule"])
     fig, target = plan.figure, plan.target
     spend_attack(battle, fig.id, target.id)
-    if how == "special-ac":
-        first = rolls.special_ac_roll(battle, fig.id, target.id, "grapple")
-    elif how == "touch-opposed":
-        first = rolls.touch_roll(battle, fig.id, target.id, "grapple")
-    else:
-        first = rolls.melee_roll(battle, fig.id, target.id, "grapple")
+    first = rolls.grapple_target(battle, how, fig.id, target.id).roll(battle.rng, "grapple")
     words = [first.words]
     all_rolls = list(first.rolls)
     outcome = "miss"
@@ -202,13 +197,9 @@ def apply_escape(battle, plan: EscapePlan) -> list[Event]:
     st.attacks_made += 1
     st.attacked = True
     extra: list[Event] = []
-    if how == "save":
-        prof = battle.profile(fig.id)
-        best = max(prof["str_mod"], prof["dex_mod"])
-        contest = rolls.save_roll(battle, fig.id, "death", (best, "the better of STR/DEX"))
-        free = contest.success
-    elif how == "grapple-roll":
-        contest = rolls.special_ac_roll(battle, fig.id, holder.id, "its own grapple")
+    one_roll = rolls.escape_target(battle, how, fig.id, holder.id)
+    if one_roll is not None:
+        contest = one_roll.roll(battle.rng, "save vs death ray" if how == "save" else "its own grapple")
         free = contest.success
     elif how == "grapple-check":
         kept = rolls.opposed_checks(battle, holder.id, fig.id)

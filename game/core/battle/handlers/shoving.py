@@ -64,22 +64,23 @@ def landing_problem(battle, target: Figure, to, most_ft: int) -> str | None:
     return None
 
 
+def fall_ft(battle, fig: Figure, to) -> int:
+    """How far a figure forced onto `to` falls (0: no fall): the drop from its floor to the landing's,
+    5 ft or more, for a figure on the ground."""
+    drop = int(battle.map.elevation_ft[fig.y, fig.x]) - int(battle.map.elevation_ft[to[1], to[0]])
+    return drop if drop >= 5 and fig.altitude_ft == 0 else 0
+
+
 def forced_move(battle, fid: str, to, rule: str) -> list[Event]:
     """Put the figure on `to` (it keeps its facing); a drop on the way is a fall with the ruleset's damage."""
     fig = battle.figures[fid]
     if tuple(to) == fig.pos:
         return []
     release_all(battle, fid)
-    start = int(battle.map.elevation_ft[fig.y, fig.x])
-    low = start
-    for sq in line_squares(fig.pos, tuple(to)):
-        low = min(low, int(battle.map.elevation_ft[sq[1], sq[0]]))
+    drop = fall_ft(battle, fig, to)
     battle.set_figure(fig.moved_to(to[0], to[1], fig.facing))
     battle.figures_moved()
-    drop = start - int(battle.map.elevation_ft[to[1], to[0]])
-    if drop >= 5 and fig.altitude_ft == 0:
-        return damage_mod.fall(battle, fid, drop, battle.rng)
-    return []
+    return damage_mod.fall(battle, fid, drop, battle.rng) if drop else []
 
 
 def knock_prone(battle, fid: str) -> None:
@@ -104,7 +105,7 @@ def apply_trip(battle, plan: ShovePlan) -> list[Event]:
     rule = rs.cite(rules["trip_rule"])
     fig, target = plan.figure, plan.target
     spend_attack(battle, fig.id, target.id)
-    roll = rolls.melee_roll(battle, fig.id, target.id, "trip")
+    roll = rolls.trip_target(battle, fig.id, target.id).roll(battle.rng, "trip")
     words = roll.words
     extra: list[Event] = []
     if roll.success:
@@ -170,7 +171,7 @@ def apply_overbear(battle, plan: ShovePlan) -> list[Event]:
     rule = rs.cite(rules["overbear_rule"])
     fig, target = plan.figure, plan.target
     spend_attack(battle, fig.id, target.id)
-    roll = rolls.special_ac_roll(battle, fig.id, target.id, "overbear", overbear=True)
+    roll = rolls.overbear_target(battle, fig.id, target.id).roll(battle.rng, "overbear")
     all_rolls = list(roll.rolls)
     words = roll.words
     battle.state_of(fig.id).conditions["overbearing"] = battle.round
