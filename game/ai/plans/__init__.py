@@ -24,6 +24,7 @@ from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure
 from .attack import attack_here_plans, charge_plans, move_attack_plans
+from .manoeuvre import manoeuvre_plans
 from .movement import approach_plans, flee_plans, withdraw_plans
 from .stance import defend_plans, hold_for_plans, hold_plan, set_plans, stand_plans, turn_plans
 
@@ -39,6 +40,7 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
     out += stand_plans(ctx, threats, hold)
     if ctx.announcing:
         return out + announcement_plans(ctx, threats, hold)
+    out += manoeuvre_plans(ctx, threats)
     if ctx.can_attack or ctx.declaring:
         out += attack_here_plans(ctx, threats)
         if not ctx.acted and not ctx.declaring and ctx.phase != "missile":
