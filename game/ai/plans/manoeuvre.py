@@ -135,7 +135,10 @@ def _grapple_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan 
     holder = ctx.placed(spot)
     rounds = hold_rounds(odds.escape_chance or 0.0)
     rate = max(ctx.threat_rate(target), 1e-9)
-    plan = Plan((action,), "", kind="manoeuvre", end=spot, data={"target": target.id})
+    # Scored (exposure, the look-ahead's copy) where it stands now: the square it shares with the
+    # held foe is one no figure may be placed on.
+    here = (me.x, me.y, me.facing, me.altitude_ft)
+    plan = Plan((action,), "", kind="manoeuvre", end=here, data={"target": target.id})
     value, removed, why = 0.0, 0.0, ""
     for o in odds.outcomes:
         if o.name in ("held", "pinned", "struggling"):
@@ -165,7 +168,7 @@ def _grapple_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan 
                 plan.add("holds it with bare hands: fists, not its weapon", -odds.chance * cost * min(rounds, 1.0))
     plan.add("acts this turn", TEMPO)
     plan.data.update(p_kill=removed, p_fell=removed)
-    v, parts = threats.exposure(spot, exclude={target.id: removed})
+    v, parts = threats.exposure(here, exclude={target.id: removed})
     add_exposure(plan, v, parts)
     plan.label = f"grapple {target.label}: {odds.chance:.0%} to hold it" + (f", {why}" if why else "")
     return plan
