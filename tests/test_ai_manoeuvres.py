@@ -5,6 +5,8 @@ such manoeuvre or a plain blow is clearly better.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.ai import AI
 from game.core.actions import Defend, EndTurn, Escape, Grapple, Release, Trip
@@ -156,3 +158,25 @@ def test_every_manoeuvre_the_ai_weighs_is_one_its_ruleset_allows(rid):
         if first.kind in MANOEUVRES:
             assert rules[MECHANISM_KEY[first.kind]] != "none", plan.label
             assert b.check(first) is None, plan.label
+
+
+# ----- the menu's squares, on any ground -----
+@settings(max_examples=25, deadline=None)
+@given(cells=st.lists(st.sampled_from(".....1234#"), min_size=48, max_size=48))
+def test_the_menu_trips_a_foe_to_every_allowed_square_below_it_and_only_allowed_ones(cells):
+    rows = ["".join(cells[i * 8:(i + 1) * 8]) for i in range(6)]
+    rows[3] = rows[3][:3] + "44" + rows[3][5:]          # both stand on the same 20 ft floor
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")], bmap="\n".join(rows))
+    trips = [a for a in b.legal_actions("a") if a.kind == "trip"]
+    assert all(b.check(a) is None for a in trips)
+    floor = b.map.elevation_ft
+    below = {(4 + dx, 3 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+             if (dx or dy) and b.map.in_bounds(4 + dx, 3 + dy) and floor[3, 4] - floor[3 + dy, 4 + dx] >= 5
+             and b.check(Trip("a", target="b", to=(4 + dx, 3 + dy))) is None}
+    offered = {a.to for a in trips if a.to is not None and b.explain_manoeuvre(a).fall_ft}
+    assert offered == below
+    for a in trips:
+        odds = b.explain_manoeuvre(a)
+        to = a.to or (4, 3)
+        drop = int(floor[3, 4] - floor[to[1], to[0]])
+        assert odds.fall_ft == (drop if drop >= 5 else 0)
