@@ -29,7 +29,6 @@ from ..odds import Odds
 from ..threat import Threats, add_exposure
 from .scoring import TEMPO, score_attack
 
-KINDS = ("grapple", "trip", "push", "overbear")
 SEPARATED_ROUNDS = 1.0     # a foe thrown down a drop it cannot climb needs about a round to come back up
 OPENED_ROUNDS = 1.0        # a foe knocked prone or held stays open to blows about a round
 
@@ -45,7 +44,9 @@ def manoeuvre_plans(ctx: Context, threats: Threats) -> list[Plan]:
         out += _holder_plans(ctx, threats)
     if not ctx.can_attack or ctx.phase in ("movement", "missile"):
         return out
-    beside = [e for e in ctx.enemies if ctx.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft) <= 7.5]
+    # A cheap first sort (bodies bigger than a square reach further from their anchor); the menu
+    # keeps only foes the resolver finds within 5 ft.
+    beside = [e for e in ctx.enemies if max(abs(e.x - me.x), abs(e.y - me.y)) <= 1 + max(e.footprint) + max(me.footprint)]
     if not beside:
         return out
     for action in manoeuvre_actions(battle, me, beside):
@@ -183,7 +184,7 @@ def _shove_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan | 
     plan = Plan((action,), "", kind="manoeuvre", end=spot, data={"target": target.id})
     hp = ctx.hp(target)
     p_kill = 0.0
-    what = {"trip": "trip", "push": "push", "overbear": "overbear"}[odds.kind]
+    what = odds.kind
     where = f" off the ledge to {to[0]},{to[1]}" if odds.fall_ft else (f" to {to[0]},{to[1]}" if to != target.pos else "")
     if odds.damage:
         blow = Odds(None, p, odds.damage)
