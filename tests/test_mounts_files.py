@@ -105,6 +105,17 @@ def test_bundled_scenario_checks_runs_and_simulates_under_every_ruleset(rid, cap
     assert main(["simulate", SCENARIO, "--ruleset", rid, "--runs", "1", "--max-rounds", "6", "--workers", "1"]) == 0
 
 
+def test_a_horse_whose_rider_was_thrown_weighs_its_blows_facing_ways_its_body_fits():
+    """The AI placed a free horse (1 x 2) on an attack square facing as it stood: on the map's last row
+    facing north its tail was off the map (bfrpg, seed 3: it raised IndexError)."""
+    from dataclasses import replace
+    from game.io.rulesets import load_ruleset
+    from game.play.simulate import play_battle, setups_for
+    setup = setups_for(load_scenario(SCENARIO), [load_ruleset("bfrpg")])["bfrpg"]
+    battle, _outcome, _info = play_battle(replace(setup, seed=3), max_rounds=6)
+    assert battle.round > 1
+
+
 # ----- the pair always moves as one -----
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rid=st.sampled_from(RULESETS), picks=st.lists(st.integers(0, 10_000), min_size=2, max_size=5),

@@ -166,7 +166,9 @@ def test_summary_is_a_pure_function_of_events():
 # AI battles that between them emit every kind a report counts (a few seconds, not minutes).
 KIND_BATTLES = (("maps/charge_demo.toml", "odnd", 1), ("maps/charge_demo.toml", "odnd", 2),
                 ("maps/charge_demo.toml", "bfrpg", 1), ("maps/corridor.toml", "cnc", 1),
-                ("maps/corridor.toml", "ch17", 1), ("maps/horse_field.toml", "ch17", 2))
+                ("maps/corridor.toml", "ch17", 1), ("maps/horse_field.toml", "ch17", 2),
+                ("maps/wall_walk.toml", "bfrpg", 2), ("maps/wall_walk.toml", "cnc", 2),
+                ("maps/knights_spears.toml", "bfrpg", 1), ("maps/knights_spears.toml", "bfrpg", 3))
 
 
 def test_every_kind_a_report_counts_is_emitted_by_the_resolver():

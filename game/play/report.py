@@ -37,6 +37,14 @@ NOTABLE = (
     ("friendly fire", lambda e, keys: e["kind"] == K.FRIENDLY_FIRE and e.get("outcome") != "miss"),
     ("morale checks", lambda e, keys: e["kind"] == K.MORALE and "rolls" in e),
     ("routs", lambda e, keys: e["kind"] == K.FLEE and e.get("data", {}).get("cause") == "rout"),
+    ("grapples", lambda e, keys: e["kind"] == K.GRAPPLE),
+    ("escapes from a hold", lambda e, keys: e["kind"] == K.ESCAPE),
+    ("trips", lambda e, keys: e["kind"] == K.TRIP),
+    ("overbears", lambda e, keys: e["kind"] == K.OVERBEAR),
+    ("falls", lambda e, keys: e["kind"] == K.FALL),
+    ("riders thrown", lambda e, keys: e["kind"] == K.THROWN),
+    ("near misses hitting the mount", lambda e, keys: e["kind"] == K.HITS_MOUNT),
+    ("missiles flying on", lambda e, keys: e["kind"] == K.FLIES_ON),
     ("figures down", lambda e, keys: e["kind"] == K.DOWN),
 )
 NOTABLE_KINDS = {  # the event kinds each count reads: a test checks every one is emitted in some battle
@@ -47,7 +55,9 @@ NOTABLE_KINDS = {  # the event kinds each count reads: a test checks every one i
     "high ground": ATTACK_KINDS, "attacks through cover": ATTACK_KINDS, "criticals": ATTACK_KINDS,
     "fumbles": ATTACK_KINDS, "fighting withdrawals": {K.MOVE}, "disengages": {K.DISENGAGE},
     "missiles into a melee": ATTACK_KINDS, "friendly fire": {K.FRIENDLY_FIRE}, "morale checks": {K.MORALE},
-    "routs": {K.FLEE}, "figures down": {K.DOWN},
+    "routs": {K.FLEE}, "grapples": {K.GRAPPLE}, "escapes from a hold": {K.ESCAPE}, "trips": {K.TRIP},
+    "overbears": {K.OVERBEAR}, "falls": {K.FALL}, "riders thrown": {K.THROWN},
+    "near misses hitting the mount": {K.HITS_MOUNT}, "missiles flying on": {K.FLIES_ON}, "figures down": {K.DOWN},
 }
 # Not worth a highlight line: counted, but routine.
 UNREMARKABLE = frozenset({"attacks", "hits"})
