@@ -9,11 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai import AI
-from game.core.actions import Defend, EndTurn, Escape, Grapple, Release, Trip
+from game.core.actions import Escape, Grapple, Release, Trip
 
-from test_combat_helpers import OPEN, fig, make_battle
-from test_manoeuvres import LEDGE, Scripted, battle_at_turn, next_round, until_phase
-from test_resolver import until_turn
+from test_combat_helpers import OPEN, fig
+from test_manoeuvres import LEDGE, Scripted, battle_at_turn, desperate_defender_on_a_cliff, next_round, until_phase
 
 RULESETS = ("bfrpg", "odnd", "cnc", "ch17", "spelljammer")
 MANOEUVRES = ("grapple", "trip", "push", "overbear", "escape", "release")
@@ -75,14 +74,7 @@ def test_bfrpg_ai_trips_a_foe_standing_at_the_ledge_off_it():
 
 def test_spelljammer_ai_pushes_a_desperate_defender_off_the_cliff():
     """004 desperate-defense: the opponent may force the defender up to 10 ft, even off a cliff."""
-    cliff = "\n".join(["5555........"] * 6)
-    b = make_battle("spelljammer", cliff, [fig("a", "blue", 2, 3, "E"), fig("b", "red", 3, 3, "W")])
-    until_turn(b, "b", declare=True)
-    b.apply(Defend("b", style="desperate-defense"))
-    for _ in range(20):
-        if b.current == "a" and b.state.phase != "declare":
-            break
-        b.apply(EndTurn(b.current))
+    b = desperate_defender_on_a_cliff()
     action, decision = decide(b, "a")
     assert action.kind == "push" and falls(b, action) == 25, decision.explain()
 

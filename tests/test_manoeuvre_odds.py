@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from game.core.actions import Defend, EndTurn, Escape, Grapple, Overbear, Push, Release, Trip
+from game.core.actions import EndTurn, Escape, Grapple, Overbear, Push, Release, Trip
 from game.core.events import EventKind
 
-from test_combat_helpers import fig, make_battle
-from test_manoeuvres import LEDGE, Scripted, battle_at_turn, until_phase
-from test_resolver import until_turn
+from test_combat_helpers import fig
+from test_manoeuvres import LEDGE, Scripted, battle_at_turn, desperate_defender_on_a_cliff, until_phase
 
 MANOEUVRE_EVENTS = (EventKind.GRAPPLE, EventKind.ESCAPE, EventKind.RELEASE, EventKind.TRIP, EventKind.PUSH,
                     EventKind.OVERBEAR)
@@ -169,14 +168,7 @@ def test_bfrpg_trip_odds_in_place_and_off_the_wall_walk_with_the_fall(to):
 
 
 def test_spelljammer_push_of_a_desperate_defender_over_the_cliff_is_certain_and_falls():
-    cliff = "\n".join(["5555........"] * 6)
-    b = make_battle("spelljammer", cliff, [fig("a", "blue", 2, 3, "E"), fig("b", "red", 3, 3, "W", stats={"hp": 40})])
-    until_turn(b, "b", declare=True)
-    b.apply(Defend("b", style="desperate-defense"))
-    for _ in range(20):
-        if b.current == "a" and b.state.phase != "declare":
-            break
-        b.apply(EndTurn(b.current))
+    b = desperate_defender_on_a_cliff({"hp": 40})
     odds = assert_odds_are_the_rolls(b, Push("a", target="b", to=(5, 3)))
     assert odds.chance == 1.0 and odds.fall_ft == 25 and odds.fall_dice == "2d6"
     assert "falls 25 ft: 2d6" in odds.words

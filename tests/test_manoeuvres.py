@@ -245,11 +245,11 @@ def test_ch17_touch_attack_then_grapple_checks_with_size_modifiers():
 
 
 # ----- spelljammer (004) Desperate Defense -----
-def test_spelljammer_desperate_defender_is_pushed_off_the_cliff():
-    """004 desperate-defense: the opponent may force the defender up to 10 ft in any direction, even off a
-    cliff; the fall is the engine's falling damage (the document gives none)."""
+def desperate_defender_on_a_cliff(b_stats=None):
+    """spelljammer: b (on the cliff top, 25 ft above the ground east of it) has declared a desperate
+    defence; a, beside it, is to act."""
     cliff = "\n".join(["5555........"] * 6)
-    b = make_battle("spelljammer", cliff, [fig("a", "blue", 2, 3, "E"), fig("b", "red", 3, 3, "W", stats={"hp": 40})])
+    b = make_battle("spelljammer", cliff, [fig("a", "blue", 2, 3, "E"), fig("b", "red", 3, 3, "W", stats=b_stats or {})])
     assert b.state.phase == "declare"
     until_turn(b, "b", declare=True)
     b.apply(Defend("b", style="desperate-defense"))
@@ -257,6 +257,13 @@ def test_spelljammer_desperate_defender_is_pushed_off_the_cliff():
         if b.current == "a" and b.state.phase != "declare":
             break
         b.apply(EndTurn(b.current))
+    return b
+
+
+def test_spelljammer_desperate_defender_is_pushed_off_the_cliff():
+    """004 desperate-defense: the opponent may force the defender up to 10 ft in any direction, even off a
+    cliff; the fall is the engine's falling damage (the document gives none)."""
+    b = desperate_defender_on_a_cliff({"hp": 40})
     assert b.check(Push("a", target="b", to=(6, 3))).key == "push.square"   # 15 ft
     events = b.apply(Push("a", target="b", to=(5, 3)))
     push = of_kind(events, EventKind.PUSH)[0]

@@ -60,6 +60,14 @@ class AttackSheet:
         if text and note not in self.notes:
             self.notes.append(note)
 
+    def ability(self, section: dict) -> str:
+        """The ability a section (attack or damage) adds for this kind of attack: melee, thrown, propelled."""
+        if self.kind == "melee":
+            return section["melee_ability"]
+        if self.weapon["thrown"] and not self.weapon["ranged"]:
+            return section["thrown_ability"]
+        return section["propelled_ability"]
+
     def sight(self):
         return self.battle.positioning().sight_between(self.attacker, self.target)
 

@@ -112,12 +112,7 @@ def helplessness(s: AttackSheet) -> None:
 # ----- damage -----
 def damage_bonus(s: AttackSheet) -> None:
     dmg_rules = s.rs.section("damage")
-    if s.kind == "melee":
-        ability = dmg_rules["melee_ability"]
-    elif s.weapon["thrown"] and not s.weapon["ranged"]:
-        ability = dmg_rules["thrown_ability"]
-    else:
-        ability = dmg_rules["propelled_ability"]
+    ability = s.ability(dmg_rules)
     if ability != "none":
         s.add(s.dmg, "ability", f"{ability.upper()} modifier", s.a_prof.get(f"{ability}_mod", 0), dmg_rules["rule"])
 

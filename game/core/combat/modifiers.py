@@ -81,19 +81,13 @@ def _position(s: AttackSheet) -> None:
 
 # ----- the attacker -----
 def _ability(s: AttackSheet) -> None:
-    attack_rules = s.rs.section("attack")
-    if s.kind == "melee":
-        ability = attack_rules["melee_ability"]
-    elif s.weapon["thrown"] and not s.weapon["ranged"]:
-        ability = attack_rules["thrown_ability"]
-    else:
-        ability = attack_rules["propelled_ability"]
+    ability = s.ability(s.rs.section("attack"))
     value = s.a_prof.get(f"{ability}_mod", 0) if ability != "none" else 0
     if ability == "dex" and s.ctx.charge and s.rules["charge_no_dex"]:
         value = min(0, value)
     if ability == "dex":
         value += sum(stuck[0] for stuck in s.a_state.stuck)
-    s.add(s.att, "ability", f"{ability.upper()} modifier", value, attack_rules["rule"])
+    s.add(s.att, "ability", f"{ability.upper()} modifier", value, s.rs.section("attack")["rule"])
 
 
 def _wounds(s: AttackSheet) -> None:

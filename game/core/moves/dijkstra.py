@@ -66,23 +66,24 @@ def make_heuristic(rules, target, altitude_ft):
 def walker_steps(rules) -> list:
     """Per square (lazily): the legal steps out of it as (next idx, diagonal, cost at even parity,
     cost at odd parity), whoever walks. Shared by every search on the map under the same numbers."""
+    return _lazy_table(rules, "walker", 1)
+
+
+def _lazy_table(rules, kind: str, per_square: int) -> list:
+    """A table on the map's grid filled as the searches need it, shared by every search under the
+    same step numbers (diagonal rule, corner cutting, climb, difficult ground)."""
     grid = rules.grid
-    key = ("walker", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    key = (kind, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
     table = grid.tables.get(key)
     if table is None:
-        table = grid.tables[key] = [None] * len(grid.passable)
+        table = grid.tables[key] = [None] * (per_square * len(grid.passable))
     return table
 
 
 def walker_state_steps(rules) -> list:
     """Per walker state k = idx * 2 + parity (lazily): (next state, cost) for each legal step, the
     parity and its cost worked out once (the inner loop then only adds and compares)."""
-    grid = rules.grid
-    key = ("walker-states", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
-    table = grid.tables.get(key)
-    if table is None:
-        table = grid.tables[key] = [None] * (2 * len(grid.passable))
-    return table
+    return _lazy_table(rules, "walker-states", 2)
 
 
 def walker_state_groups(rules) -> list:
@@ -90,12 +91,7 @@ def walker_state_groups(rules) -> list:
     states), for the search without a goal: one addition and one budget check per group, and none
     left once a group is over budget. Each group keeps the steps' order, and its states all go
     into one bucket, so the queue holds them in the order the per-step loop would."""
-    grid = rules.grid
-    key = ("walker-groups", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
-    table = grid.tables.get(key)
-    if table is None:
-        table = grid.tables[key] = [None] * (2 * len(grid.passable))
-    return table
+    return _lazy_table(rules, "walker-groups", 2)
 
 
 def _walker_state_groups(rules, table, state_table, k: int) -> tuple:
