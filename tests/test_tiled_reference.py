@@ -17,7 +17,7 @@ from game.io.tiled_document import read_document
 from game.io.tiled_geometry import Grid, covered
 from game.io.tiled_objects import MapObject
 from test_tiled_support import (BRUSH, DOOR, FLOOR, FOG, ROCK, SMOKE, STAIRS, TOWER, TREE, WALL, WATER, group, obj,
-                                object_layer, tile_layer, tmx, write_map)
+                                object_layer, png_bytes, tile_layer, tmx, write_map)
 from tiled_reference import covered as reference_covered
 from tiled_reference import reference_battlemap
 
@@ -101,3 +101,18 @@ def test_objects_cover_the_squares_the_numpy_rasteriser_gave(shape, x, y, w, h, 
     want = reference_covered(thing, (3.5, -7.25), reference_grid).full(25, 30)
     assert mine == want.tolist()
     assert grid.work == reference_grid.work  # the same work is charged against hostile maps
+
+
+def test_a_layer_of_over_256_kinds_of_square_lands_as_the_numpy_rasteriser_put_it(tmp_path):
+    # 300 tiles, each its own height and elevation: more kinds of square than one byte numbers
+    tiles = "".join(f' <tile id="{i}"><properties><property name="height" type="int" value="{i + 1}"/>'
+                    f'<property name="elevation" type="int" value="{-i}"/></properties></tile>\n'
+                    for i in range(300))
+    tsx = ('<?xml version="1.0" encoding="UTF-8"?>\n<tileset version="1.10" name="t" tilewidth="32" '
+           f'tileheight="32" tilecount="400" columns="20">\n <image source="tiles.png" width="640" '
+           f'height="640"/>\n{tiles}</tileset>\n')
+    rows = [[1 + (x * 7 + y * 31) % 320 for x in range(30)] for y in range(20)]
+    path = write_map(tmp_path, tmx(tile_layer("g", rows), tile_layer("h", rows[::-1]), width=30, height=20), tsx=tsx)
+    (tmp_path / "tiles.png").write_bytes(png_bytes(640, 640))
+    assert_same_as_reference(path)
+    assert len({gid for row in rows for gid in row if gid <= 300}) > 256  # so the layer needs wide codes

@@ -15,7 +15,7 @@ from array import array
 
 from ..core.battlemap import BattleMap
 from ..core.cover import COVER_INDEX
-from ..core.layer import INT32, BoolLayer, Int32Layer, Layer
+from ..core.layer import INT32, UINT32, BoolLayer, Int32Layer, Layer
 
 WHOLE_ROW = b"\x01" * 1024           # sliced for a run of flags (longer runs repeat it)
 
@@ -36,7 +36,7 @@ class Planes:
         """Each square's code (code_of[gid]), one byte a square when there are 256 kinds or fewer."""
         if kinds <= 256:
             return bytes(map(code_of.__getitem__, gids))
-        return array("I", map(code_of.__getitem__, gids))
+        return array(UINT32, map(code_of.__getitem__, gids))
 
     def add_flags(self, key: str, codes, column: list[bool]) -> None:
         """Flag `key` where the square's code says so (OR with what is there)."""
