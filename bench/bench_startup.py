@@ -3,6 +3,8 @@
 Each command runs as its own process, several times, interleaved with the others so a busy
 machine slows them alike; the best and median runs are printed beside the target. Bytecode
 caching is left on (as on a user's machine after the first run), whatever the environment says.
+Two floors are printed with them: Python starting and doing nothing, and Python importing numpy
+(with one OpenBLAS thread, as the CLI sets it), which only the flyer's volume needs.
 
     python bench/bench_startup.py [--runs N]
 """
@@ -38,10 +40,14 @@ def commands(one_square: str) -> list[tuple[str, list[str], float]]:
     ]
 
 
+FLOORS = [("python -c pass", ["-c", "pass"]), ("python -c 'import numpy'", ["-c", "import numpy"])]
+
+
 def cpu_of(args: list[str], env: dict) -> float:
-    """CPU seconds the child process used."""
+    """CPU seconds the child process used: `python -m game ARGS`, or python ARGS for a floor."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "game", *args], cwd=ROOT, env=env,
+    command = args if args[0] == "-c" else ["-m", "game", *args]
+    subprocess.run([sys.executable, *command], cwd=ROOT, env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -53,10 +59,11 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["SDL_VIDEODRIVER"] = "dummy"
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")   # as game/cli.py sets it (for the numpy floor)
     with tempfile.TemporaryDirectory() as tmp:
         one_square = str(Path(tmp) / "one.tmx")
         Path(one_square).write_text(ONE_SQUARE_MAP)
-        cmds = commands(one_square)
+        cmds = commands(one_square) + [(label, argv_, None) for label, argv_ in FLOORS]
         times: dict[str, list[float]] = {label: [] for label, _, _ in cmds}
         for _, argv_, _ in cmds:     # warm the bytecode cache
             cpu_of(argv_, env)
@@ -64,11 +71,14 @@ def main(argv=None) -> int:
             for label, argv_, _ in cmds:
                 times[label].append(cpu_of(argv_, env))
     print(f"CLI start-up, CPU seconds per command ({args.runs} runs each, interleaved)")
-    print(f"{'command':<22} {'best':>6} {'median':>7} {'target':>7}")
+    print(f"{'command':<26} {'best':>6} {'median':>7} {'target':>7}")
     for label, _, target in cmds:
         t = times[label]
+        if target is None:
+            print(f"{label:<26} {min(t):>6.3f} {statistics.median(t):>7.3f}  (floor)")
+            continue
         verdict = "within" if min(t) <= target else "OVER"
-        print(f"{label:<22} {min(t):>6.3f} {statistics.median(t):>7.3f} {target:>7.2f}  {verdict}")
+        print(f"{label:<26} {min(t):>6.3f} {statistics.median(t):>7.3f} {target:>7.2f}  {verdict}")
     return 0
 
 

@@ -1,14 +1,19 @@
 """The `fivefoot` command line. Subcommands live in game/commands/, one module each."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
-import sys
 
-from . import __version__
-from .commands import COMMAND_MODULES
-from .core.errors import RulesError
+# fivefoot's numpy work is elementwise (no matrix products): OpenBLAS's threads, one per core,
+# started when numpy is first imported, would cost start-up time and never be used.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402 (after the setting above, whatever imports numpy later)
+import importlib  # noqa: E402
+import sys  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .commands import COMMAND_MODULES, command_module  # noqa: E402
+from .core.errors import RulesError  # noqa: E402
 
 EXIT_USER_ERROR = 2
 
@@ -18,18 +23,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USER_ERROR, f"fivefoot: error: {message}\n(see `fivefoot --help`)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` the one command module it names (all a run of that
+    command parses: the others' modules and argparse's work for them cost start-up time)."""
     parser = _Parser(prog="fivefoot", description="Tactical grid battles on 5-foot squares.")
     parser.add_argument("--version", action="version", version=f"fivefoot {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         module = importlib.import_module(f".commands.{name}", __package__)
         module.register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # A known command first: only its parser is built (--help, a typo or nothing: all of them).
+    parser = build_parser(command_module(argv[0]) if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

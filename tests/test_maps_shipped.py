@@ -4,10 +4,12 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from game.core.battlemap import LAYER_KINDS
 from game.core.cover import COVER_INDEX
 from game.io.tiled import load_map, tile_image_sources
 
@@ -15,6 +17,11 @@ REPO = Path(__file__).resolve().parents[1]
 SHIPPED = ("dungeon", "forest", "field", "castle", "canyon")
 TEMPLATES = {"foot", "archer", "spearman", "knight", "flyer", "floater", "monster", "normal_man"}
 RULESETS = {"bfrpg", "odnd", "cnc", "ch17", "spelljammer"}
+
+
+def numpy_layers(battle) -> SimpleNamespace:
+    """The map with each terrain layer as its numpy view: these tests do whole-layer numpy work."""
+    return SimpleNamespace(**vars(battle) | {name: getattr(battle, name).numpy() for name in LAYER_KINDS})
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +51,7 @@ def test_shipped_map_art_covers_every_square(name):
 
 
 def test_dungeon_has_corridors_and_doorways(maps):
-    battle = maps["dungeon"]
+    battle = numpy_layers(maps["dungeon"])
     assert (battle.width, battle.height) == (24, 18)
     assert battle.door.sum() >= 6 and (battle.door & battle.blocks_move).sum() == 1  # one barred door
     open_ = ~battle.blocks_move
@@ -55,7 +62,7 @@ def test_dungeon_has_corridors_and_doorways(maps):
 
 
 def test_forest_has_trees_brush_and_fog(maps):
-    battle = maps["forest"]
+    battle = numpy_layers(maps["forest"])
     assert (battle.width, battle.height) == (30, 24)
     trees = battle.blocks_move & (battle.cover == COVER_INDEX["1/2"])
     brush = battle.difficult & (battle.concealment == COVER_INDEX["1/4"])
@@ -67,7 +74,7 @@ def test_forest_has_trees_brush_and_fog(maps):
 
 
 def test_field_is_open_ground_with_a_hedge(maps):
-    battle = maps["field"]
+    battle = numpy_layers(maps["field"])
     assert (battle.width, battle.height) == (40, 30)
     clear = ~battle.blocks_move & ~battle.difficult & (battle.cover == 0) & ~battle.blocks_sight
     assert clear.mean() > 0.85
@@ -78,7 +85,7 @@ def test_field_is_open_ground_with_a_hedge(maps):
 
 
 def test_castle_has_wall_walks_stairs_and_a_gate(maps):
-    battle = maps["castle"]
+    battle = numpy_layers(maps["castle"])
     assert (battle.width, battle.height) == (32, 24)
     levels = set(np.unique(battle.elevation_ft).tolist())
     assert {0, 5, 10, 15, 20} <= levels
@@ -95,7 +102,7 @@ def test_castle_has_wall_walks_stairs_and_a_gate(maps):
 
 
 def test_canyon_has_floor_rims_mesa_and_flyers(maps):
-    battle = maps["canyon"]
+    battle = numpy_layers(maps["canyon"])
     assert (battle.width, battle.height) == (40, 30)
     levels = set(np.unique(battle.elevation_ft).tolist())
     assert {0, 10, 20, 30, 40} <= levels

@@ -40,7 +40,7 @@ def test_tile_properties_become_square_terrain(tmp_path):
     assert battle.water[1, 1]
     assert battle.blocks_sight[1, 3] and not battle.blocks_move[1, 3]
     assert battle.cover[2, 0] == COVER_INDEX["3/4"]
-    assert not battle.blocks_move[2, 1:].any() and battle.elevation_ft.max() == 0
+    assert not battle.blocks_move[2, 1:].any() and battle.elevation_ft.numpy().max() == 0
 
 
 def test_layers_combine_flags_or_degrees_max_heights_max(tmp_path):
@@ -129,9 +129,9 @@ def test_terrain_polygon_ellipse_point_and_polyline(tmp_path):
     point = obj("terrain", 100, 70, shape="   <point/>\n", props={"door": True})
     line = obj("terrain", 16, 80, shape='   <polyline points="0,0 96,0"/>\n', props={"difficult": True})
     battle = load(tmp_path, tile_layer("g", grid(4, 3)), object_layer("o", triangle, ellipse, point, line))
-    assert battle.water.astype(int).tolist() == [[1, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 0]]
-    assert (battle.concealment > 0).astype(int).tolist() == [[0, 1, 1, 0], [1, 1, 1, 1], [0, 1, 1, 0]]
-    assert battle.door.astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
+    assert battle.water.numpy().astype(int).tolist() == [[1, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 0]]
+    assert (battle.concealment.numpy() > 0).astype(int).tolist() == [[0, 1, 1, 0], [1, 1, 1, 1], [0, 1, 1, 0]]
+    assert battle.door.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
     assert battle.difficult[2].tolist() == [True, True, True, True]
 
 
@@ -139,7 +139,7 @@ def test_rotated_terrain_rectangle(tmp_path):
     # a 32x96 strip at (0, 32) rotated 90° clockwise about its top-left corner lies along row 1, to the left
     strip = obj("terrain", 128, 32, 32, 96, attrs=' rotation="90"', props={"water": True})
     battle = load(tmp_path, tile_layer("g", grid(4, 3)), object_layer("o", strip))
-    assert battle.water.astype(int).tolist() == [[0, 0, 0, 0], [0, 1, 1, 1], [0, 0, 0, 0]]
+    assert battle.water.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 1, 1, 1], [0, 0, 0, 0]]
 
 
 def test_object_layer_properties_apply_to_its_terrain_objects_and_class_attribute_works(tmp_path):
@@ -152,7 +152,7 @@ def test_object_layer_properties_apply_to_its_terrain_objects_and_class_attribut
 def test_tile_object_of_class_terrain_uses_its_tile_and_hangs_from_bottom_left(tmp_path):
     tree = obj("terrain", 32, 64, 32, 32, attrs=f' gid="{TREE}"')
     battle = load(tmp_path, tile_layer("g", grid(4, 3)), object_layer("o", tree))
-    assert battle.blocks_move.astype(int).tolist() == [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]]
+    assert battle.blocks_move.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]]
     assert battle.cover[1, 1] == COVER_INDEX["1/2"]
 
 
@@ -231,7 +231,7 @@ def test_object_templates_are_applied_and_instances_override(tmp_path):
     battle = load(tmp_path, tile_layer("g", grid(4, 3)), objects)
     assert [(s.name, s.side, s.template, s.facing) for s in battle.spawns] == [
         ("Template Knight", "red", "knight", "E"), ("Sir Two", "red", "knight", "W")]
-    assert battle.blocks_move[2, 3] and battle.blocks_move.sum() == 1
+    assert battle.blocks_move[2, 3] and battle.blocks_move.count_nonzero() == 1
 
 
 # --- warnings and bad values --------------------------------------------------------
@@ -276,7 +276,7 @@ def test_layer_offset_and_square_properties_on_image_layers_are_reported(tmp_pat
     assert any("tile layer 'g': its pixel offset is ignored" in w for w in battle.warnings)
     assert any("image layer 'sky': image layers are only drawn; their square properties are ignored" in w
                for w in battle.warnings)
-    assert not battle.water.any()
+    assert not battle.water.count_nonzero()
 
 
 def test_a_tile_object_takes_its_tiles_class(tmp_path):
@@ -285,5 +285,5 @@ def test_a_tile_object_takes_its_tiles_class(tmp_path):
                                              '</properties>\n </tile>\n</tileset>')
     text = tmx(tile_layer("g", grid(4, 3)), object_layer("o", obj("", 64, 96, 32, 32, attrs=f' gid="{TREE}"')))
     battle = load_tiled_map(write_map(tmp_path, text, tsx=tsx))
-    assert battle.blocks_move.astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0]]
+    assert battle.blocks_move.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0]]
     assert battle.warnings == ()

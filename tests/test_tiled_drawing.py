@@ -146,7 +146,7 @@ def test_a_centred_terrain_tile_object_covers_the_squares_it_is_drawn_on(tmp_pat
     path = folder / "m.tmx"
     path.write_text(tmx(object_layer("things", obj("terrain", 64, 48, 64, 32, attrs=f' gid="{BLUE_GID}"',
                                                    props={"water": True})), tilesets=PICS))
-    assert {(int(x), int(y)) for y, x in zip(*load_tiled_map(path).water.nonzero())} == {(1, 1), (2, 1)}
+    assert {(int(x), int(y)) for y, x in zip(*load_tiled_map(path).water.numpy().nonzero())} == {(1, 1), (2, 1)}
 
 
 def test_a_repeated_image_layer_fills_its_row(tmp_path):

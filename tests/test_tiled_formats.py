@@ -31,7 +31,7 @@ def test_base64_layers_read_like_csv(tmp_path, compression):
     battle = load_tiled_map(write_map(tmp_path / "b64", tmx(tile_layer("g", ROWS, data=encoded(ROWS, compression)))))
     assert np.array_equal(battle.blocks_move, reference.blocks_move)
     assert np.array_equal(battle.water, reference.water)
-    assert battle.blocks_move.sum() == 4
+    assert battle.blocks_move.count_nonzero() == 4
 
 
 @pytest.mark.parametrize("data, message", [
@@ -78,7 +78,7 @@ def test_external_tileset_in_a_subfolder_finds_its_image_there(tmp_path):
     (tmp_path / "sets" / "t.tsx").write_text(tileset_xml())
     path = tmp_path / "m.tmx"
     path.write_text(tmx(tile_layer("g", ROWS), tilesets=' <tileset firstgid="1" source="sets/t.tsx"/>\n'))
-    assert load_tiled_map(path).blocks_move.sum() == 4
+    assert load_tiled_map(path).blocks_move.count_nonzero() == 4
     assert tile_image_sources(path).images[(0, 0, 0)].source == (tmp_path / "sets" / "tiles.png").resolve()
 
 
@@ -114,7 +114,7 @@ def test_tile_art_lists_visible_layers_in_draw_order(tmp_path):
     assert len(art.images) == 12 + 3
     assert art.images[(1, 0, 2)].rect == (64, 0, 32, 32) and art.images[(1, 0, 2)].opacity == 0.5
     assert not any(layer == 1 for _, _, layer in art.images)
-    assert load_tiled_map(path).blocks_move.all()  # hidden layers still count for the rules
+    assert load_tiled_map(path).blocks_move.numpy().all()  # hidden layers still count for the rules
 
 
 # --- JSON ----------------------------------------------------------------------------
@@ -151,10 +151,10 @@ def json_map(tmp_path: Path, **changes) -> Path:
 def test_tiled_json_maps_load_like_tmx(tmp_path):
     battle = load_map(json_map(tmp_path))
     assert battle.title == "Jay Son"
-    assert battle.blocks_move.sum() == 4 and battle.water[1, 0]
+    assert battle.blocks_move.count_nonzero() == 4 and battle.water[1, 0]
     assert battle.elevation_ft[:, 0].tolist() == [10, 10, 10]
     assert [(s.name, s.side, s.x, s.y) for s in battle.spawns] == [("Pip", "blue", 1, 1)]
-    assert battle.difficult[2, 3] and battle.door[0, 3] and battle.door.sum() == 1
+    assert battle.difficult[2, 3] and battle.door[0, 3] and battle.door.count_nonzero() == 1
 
 
 def test_json_tileset_and_bad_json(tmp_path):
@@ -208,7 +208,7 @@ def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
     with pytest.raises(DataFileError, match=r"lies outside the asset root .*make that folder \(.*game\) the asset "
                                             r"root: `fivefoot check-map MAP --asset-root DIR`"):
         load_tiled_map(path)
-    assert load_tiled_map(path, asset_root=tmp_path / "game").blocks_move.sum() == 4
+    assert load_tiled_map(path, asset_root=tmp_path / "game").blocks_move.count_nonzero() == 4
 
 
 def test_shipped_maps_use_the_fivefoot_folder_as_asset_root(tmp_path):
@@ -226,10 +226,10 @@ def test_warnings_name_other_files_but_not_the_map(tmp_path):
 
 def test_csv_layer_data_may_end_rows_with_commas(tmp_path):
     data = f'<data encoding="csv">\n{csv_rows(ROWS)},\n</data>'
-    assert load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", ROWS, data=data)))).blocks_move.sum() == 4
+    assert load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", ROWS, data=data)))).blocks_move.count_nonzero() == 4
 
 
 def test_objects_in_layers_with_offsets_move_with_the_layer(tmp_path):
     layer = object_layer("o", obj("terrain", 0, 0, 32, 32, props={"water": True}), attrs=' offsetx="64" offsety="32"')
     battle = load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", grid(4, 3)), layer)))
-    assert battle.water.astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+    assert battle.water.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]

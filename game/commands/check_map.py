@@ -35,17 +35,17 @@ def run(args) -> int:
 
 def map_report(battle: BattleMap) -> dict:
     """BattleMap.summary() plus what a map maker wants to double-check."""
-    import numpy as np
+    from ..core.layer import count_both
     report = battle.summary()
-    elevation = battle.elevation_ft
+    levels = sorted(set(battle.elevation_ft.cells))
     report.update(
         source=battle.source,
         ruleset=battle.default_ruleset,
         description=battle.description,
-        closed_doors=int((battle.door & battle.blocks_move).sum()),
-        cover_blocking=int(((battle.cover > 0) & battle.blocks_move).sum()),
-        elevation_range_ft=[int(elevation.min()), int(elevation.max())],
-        elevation_levels_ft=sorted(int(v) for v in np.unique(elevation)),
+        closed_doors=count_both(battle.door, battle.blocks_move),
+        cover_blocking=count_both(battle.cover, battle.blocks_move),
+        elevation_range_ft=[levels[0], levels[-1]],
+        elevation_levels_ft=levels,
         spawn_list=[asdict(spawn) for spawn in battle.spawns],
     )
     return report

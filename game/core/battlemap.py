@@ -1,21 +1,29 @@
-"""The battle map as the rules see it: one cell per 5-ft square, terrain as numpy arrays.
+"""The battle map as the rules see it: one cell per 5-ft square, terrain as layers.
 
 Every map source (Tiled files, inline ASCII maps in scenarios) produces a `BattleMap`;
-nothing in the rules layer knows where a map came from. Arrays are indexed `[y, x]`.
+nothing in the rules layer knows where a map came from. Each terrain layer is a `Layer`
+(game/core/layer.py: a flat stdlib array read and written `[y, x]` without numpy; its
+`numpy()` is a writable numpy view for whole-layer work).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .cover import COVER_INDEX
 from .errors import RulesError
+from .layer import BoolLayer, Int32Layer, Layer, count_both
 
 # A wall with no stated height stops every line, whatever the altitudes involved.
 UNBOUNDED_HEIGHT_FT = 10_000
 
 MAX_MAP_SIDE = 1000
+
+# The terrain layers, in the order saves list them, and what each holds.
+LAYER_KINDS: dict[str, type[Layer]] = {
+    "blocks_move": BoolLayer, "blocks_sight": BoolLayer, "cover": Layer, "concealment": Layer,
+    "difficult": BoolLayer, "water": BoolLayer, "door": BoolLayer,
+    "elevation_ft": Int32Layer, "obstacle_height_ft": Int32Layer,
+}
 
 
 @dataclass(frozen=True)
@@ -38,15 +46,15 @@ class Spawn:
 class BattleMap:
     width: int
     height: int
-    blocks_move: np.ndarray        # bool: walls, trunks, closed doors
-    blocks_sight: np.ndarray       # bool: walls, closed doors, thick smoke
-    cover: np.ndarray              # uint8 COVER_INDEX of hard cover (stops missiles) a line crossing it gets
-    concealment: np.ndarray        # uint8 COVER_INDEX of soft cover (only hides: fog, brush, darkness)
-    difficult: np.ndarray          # bool: each step into the square costs double
-    water: np.ndarray              # bool
-    door: np.ndarray               # bool: a doorway (open unless it also blocks movement)
-    elevation_ft: np.ndarray       # int32 floor height of the square
-    obstacle_height_ft: np.ndarray  # int32 height above the floor of what stands in the square
+    blocks_move: BoolLayer         # walls, trunks, closed doors
+    blocks_sight: BoolLayer        # walls, closed doors, thick smoke
+    cover: Layer                   # uint8 COVER_INDEX of hard cover (stops missiles) a line crossing it gets
+    concealment: Layer             # uint8 COVER_INDEX of soft cover (only hides: fog, brush, darkness)
+    difficult: BoolLayer           # each step into the square costs double
+    water: BoolLayer
+    door: BoolLayer                # a doorway (open unless it also blocks movement)
+    elevation_ft: Int32Layer       # floor height of the square
+    obstacle_height_ft: Int32Layer  # height above the floor of what stands in the square
     title: str = ""
     description: str = ""
     default_ruleset: str = ""
@@ -60,21 +68,8 @@ class BattleMap:
             raise RulesError(
                 f"map size {width}x{height} is out of range: each side must be 1 to {MAX_MAP_SIDE} squares"
             )
-        shape = (height, width)
-        return cls(
-            width=width,
-            height=height,
-            blocks_move=np.zeros(shape, bool),
-            blocks_sight=np.zeros(shape, bool),
-            cover=np.zeros(shape, np.uint8),
-            concealment=np.zeros(shape, np.uint8),
-            difficult=np.zeros(shape, bool),
-            water=np.zeros(shape, bool),
-            door=np.zeros(shape, bool),
-            elevation_ft=np.zeros(shape, np.int32),
-            obstacle_height_ft=np.zeros(shape, np.int32),
-            **meta,
-        )
+        layers = {name: kind(width, height) for name, kind in LAYER_KINDS.items()}
+        return cls(width=width, height=height, **layers, **meta)
 
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
@@ -91,19 +86,18 @@ class BattleMap:
 
     def summary(self) -> dict:
         """Counts of what the engine understood, for `check-map` and `check`."""
-        elevated = self.elevation_ft != 0
         return {
             "title": self.title,
             "width": self.width,
             "height": self.height,
-            "blocking": int(self.blocks_move.sum()),
-            "sight_blocking": int(self.blocks_sight.sum()),
-            "cover": int(((self.cover > 0) & ~self.blocks_move).sum()),
-            "concealment": int((self.concealment > 0).sum()),
-            "difficult": int(self.difficult.sum()),
-            "water": int(self.water.sum()),
-            "doors": int(self.door.sum()),
-            "elevated": int(elevated.sum()),
+            "blocking": self.blocks_move.count_nonzero(),
+            "sight_blocking": self.blocks_sight.count_nonzero(),
+            "cover": self.cover.count_nonzero() - count_both(self.cover, self.blocks_move),
+            "concealment": self.concealment.count_nonzero(),
+            "difficult": self.difficult.count_nonzero(),
+            "water": self.water.count_nonzero(),
+            "doors": self.door.count_nonzero(),
+            "elevated": self.elevation_ft.count_nonzero(),
             "spawns": _count_by_side(self.spawns),
             "warnings": list(self.warnings),
         }

@@ -93,7 +93,8 @@ def origin_of(where: str, origins: dict[str, str]) -> str | None:
 
 
 def _set_origin(origins: dict, where: str, path: str) -> None:
-    for key in [k for k in origins if k.startswith(where + "[") or k.startswith(where + ".")]:
+    below = (where + "[", where + ".")
+    for key in [k for k in origins if k.startswith(below)]:
         del origins[key]
     origins[where] = path
 

@@ -9,6 +9,7 @@ check for what those cannot say (dice, fractions, names).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,6 +18,8 @@ from .errors import DataFileError
 _MISSING = object()
 
 SHOWN_CHARS = 60  # a value quoted in a message is cut to this many characters
+_SPACE = re.compile(r"\s")                  # what str.isspace() calls a space
+_QUOTED_KEY_CHARS = re.compile(r"[\s.\[\]\"']")  # a key holding one is quoted in a dotted path
 
 
 @dataclass(frozen=True)
@@ -104,8 +107,7 @@ def shown(value: Any) -> str:
 def key_text(key: Any) -> str:
     """A key as a dotted path shows it: as written when it is a plain word, else quoted."""
     text = str(key)
-    if text and len(text) <= SHOWN_CHARS and all(c.isprintable() and not c.isspace() for c in text) \
-            and not any(c in text for c in ".[]\"'"):
+    if text and len(text) <= SHOWN_CHARS and text.isprintable() and not _QUOTED_KEY_CHARS.search(text):
         return text
     return shown(text)
 
@@ -114,7 +116,7 @@ def plain_name(value: str) -> str | None:
     """A name used in commands and messages: not empty, one line, no control characters."""
     if not value.strip():
         return "must not be empty"
-    if not all(c.isprintable() for c in value):
+    if not value.isprintable():
         return f"{shown(value)} holds a line break or control character; a name is one line of text"
     if value != value.strip():
         return f"{shown(value)} starts or ends with spaces"
@@ -128,7 +130,7 @@ def section_name(value: str) -> str | None:
     problem = plain_name(value)
     if problem:
         return problem
-    if any(c.isspace() for c in value):
+    if _SPACE.search(value):
         return f"{shown(value)} has spaces; cite a section as one word, like parting-shot"
     return None
 

@@ -7,7 +7,6 @@ from ..core.ascii_map import parse_ascii_map
 from ..core.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
 from ..core.schema import shown
-from ..core.script import parse_script
 from .rulesets import load_ruleset
 from .toml_file import read_toml
 
@@ -27,7 +26,9 @@ def load_scenario(path: str | Path) -> Scenario:
         raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
     ruleset = _ruleset(ruleset_id, path)
     figures = build_figures(checked, ruleset, bmap, str(path))
-    parse_script(checked["actions"], str(path), [f.id for f in figures])  # scripted actions are checked here, not first in `run`
+    if checked["actions"]:  # scripted actions are checked here, not first in `run`
+        from ..core.script import parse_script  # the action types: only for scenarios that script some
+        parse_script(checked["actions"], str(path), [f.id for f in figures])
     return Scenario(
         title=checked["title"] or bmap.title or path.stem,
         description=checked["description"] or bmap.description,

@@ -101,12 +101,13 @@ def tile_art(doc: TiledDocument) -> TileArt:
 
 
 def _tile_layer_images(doc: TiledDocument, layer: TileLayer, index: int, images: dict) -> None:
-    ys, xs = np.nonzero(layer.gids & GID_MASK)
-    used, inverse = np.unique(layer.gids[ys, xs], return_inverse=True)
-    owners, local_ids, _ = doc.tilesets.owners((used & GID_MASK).astype(np.int64))
+    gids = layer.gids.numpy()
+    ys, xs = np.nonzero(gids & GID_MASK)
+    used, inverse = np.unique(gids[ys, xs], return_inverse=True)
+    owners, local_ids, _ = doc.tilesets.owners((used & GID_MASK).tolist())
     table = [
         _tile_image(doc.tilesets.tilesets[owner], local, raw, layer.opacity)
-        for owner, local, raw in zip(owners.tolist(), local_ids.tolist(), used.tolist())
+        for owner, local, raw in zip(owners, local_ids, used.tolist())
     ]
     keys = zip(xs.tolist(), ys.tolist(), repeat(index))
     images.update(zip(keys, map(table.__getitem__, inverse.tolist())))

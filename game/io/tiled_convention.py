@@ -14,8 +14,6 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields
 
-import numpy as np
-
 from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
 from ..core.errors import DataFileError
 from ..core.geometry import FACINGS
@@ -24,6 +22,7 @@ from .paths import bundled_ruleset_ids
 from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .tiled_geometry import Grid, anchor, covered
 from .tiled_layerdata import GID_MASK
+from .tiled_planes import Planes
 from .tiled_properties import Prop, as_bool, as_degree, as_int, as_text, short
 
 BOOL_KEYS = ("wall", "blocks_move", "blocks_sight", "difficult", "water", "door")
@@ -80,17 +79,12 @@ class _Builder:
         self.doc = doc
         self.shown = doc.shown
         self.warn = doc.assets.warn
-        shape = (doc.height, doc.width)
-        self.flags = {key: np.zeros(shape, bool) for key in BOOL_KEYS}
-        self.degrees = {key: np.zeros(shape, np.uint8) for key in DEGREE_KEYS}
-        self.height = np.zeros(shape, np.int32)
-        self.elevation = np.zeros(shape, np.int32)
+        self.planes = Planes(doc.width, doc.height, BOOL_KEYS, DEGREE_KEYS)
         self.grid = Grid(doc.width, doc.height, doc.tile_width, doc.tile_height, doc.shown)
         self._tile_cache: dict[tuple[int, int], SquareProps] = {}
         self._tileset_cache: dict[int, SquareProps] = {}
         self._group_cache: dict[int, SquareProps] = {}
         self.spawn_objects: list[tuple] = []
-        self._plans: dict[SquareProps, tuple[list, list]] = {}
 
     # -- building ------------------------------------------------------------------
 
@@ -106,16 +100,7 @@ class _Builder:
             else:
                 self._image_layer(layer)
         battle = BattleMap.empty(self.doc.width, self.doc.height, source=self.shown, **meta)
-        for key in BOOL_KEYS:
-            if key != "wall":  # walls go through add_wall below
-                getattr(battle, key)[:] = self.flags[key]
-        for key in DEGREE_KEYS:
-            getattr(battle, key)[:] = self.degrees[key]
-        battle.elevation_ft[:] = self.elevation
-        battle.obstacle_height_ft[:] = self.height
-        ys, xs = np.nonzero(self.flags["wall"])
-        if xs.size:  # one call with index arrays: add_wall's numpy indexing takes them as is
-            battle.add_wall(xs, ys, self.height[ys, xs])
+        self.planes.fill(battle, "wall")
         battle.spawns = self._spawns(battle)
         battle.warnings = self.doc.assets.final_warnings()
         return battle
@@ -188,28 +173,31 @@ class _Builder:
         if layer.offset != (0.0, 0.0):
             self.warn(f"{layer.where}: its pixel offset is ignored; squares follow the tile grid")
         chain = self._chain(layer, ())
-        masked = layer.gids & GID_MASK
-        used, inverse = np.unique(masked, return_inverse=True)
-        codes, distinct = self._codes(used.astype(np.int64), chain)
-        cells = codes[inverse.reshape(masked.shape)]  # per square: index into `distinct`
+        gids = layer.gids.cells
+        kinds = set(gids)                                   # raw GIDs, flip flags included
+        used = sorted({gid & GID_MASK for gid in kinds})
+        codes, distinct = self._codes(used, chain)
+        if len(distinct) == 1:
+            return  # every square NOTHING: the layer says nothing about squares
+        code_of_used = dict(zip(used, codes))
+        squares = self.planes.square_codes(gids, {gid: code_of_used[gid & GID_MASK] for gid in kinds},
+                                           len(distinct))  # per square: index into `distinct`
         for key in BOOL_KEYS:
-            column = np.array([getattr(p, key) for p in distinct], bool)
-            if column.any():
-                self.flags[key] |= column[cells]
+            column = [getattr(p, key) for p in distinct]
+            if any(column):
+                self.planes.add_flags(key, squares, column)
         for key in DEGREE_KEYS:
-            column = np.array([getattr(p, key) for p in distinct], np.uint8)
-            if column.any():
-                np.maximum(self.degrees[key], column[cells], out=self.degrees[key])
-        heights = np.array([p.obstacle_height for p in distinct], np.int32)
-        if heights.any():
-            np.maximum(self.height, heights[cells], out=self.height)
-        stated = np.array([p.elevation is not None for p in distinct], bool)
-        if stated.any():
-            values = np.array([p.elevation or 0 for p in distinct], np.int32)
-            sets = stated[cells]
-            self.elevation[sets] = values[cells][sets]
+            column = [getattr(p, key) for p in distinct]
+            if any(column):
+                self.planes.raise_degrees(key, squares, column)
+        heights = [p.obstacle_height for p in distinct]
+        if any(heights):
+            self.planes.raise_heights(squares, heights)
+        stated = [p.elevation is not None for p in distinct]
+        if any(stated):
+            self.planes.set_elevation(squares, stated, [p.elevation or 0 for p in distinct])
 
-    def _codes(self, used: np.ndarray, chain: SquareProps) -> tuple[np.ndarray, list[SquareProps]]:
+    def _codes(self, used: list[int], chain: SquareProps) -> tuple[list[int], list[SquareProps]]:
         """For each distinct GID of a layer, the index of its square properties in a short list.
 
         Only tiles with their own definition are looked at one by one (their number is bounded
@@ -224,16 +212,18 @@ class _Builder:
                 distinct.append(props)
             return index[props]
 
-        codes = np.zeros(len(used), np.int64)
+        codes = [0] * len(used)
         owners, local_ids, _ = self.doc.tilesets.owners(used)
         for number, tileset in enumerate(self.doc.tilesets.tilesets):
-            mine = (used != 0) & (owners == number)
-            if not mine.any():
+            mine = [i for i, gid in enumerate(used) if gid != 0 and owners[i] == number]
+            if not mine:
                 continue
-            codes[mine] = code(chain.over(self._tileset_props(tileset)))
-            defined = np.fromiter(tileset.tiles, np.int64, len(tileset.tiles))
-            for i in np.nonzero(mine & np.isin(local_ids, defined))[0]:
-                codes[i] = code(chain.over(self._tile_props(tileset, int(local_ids[i]))))
+            shared = code(chain.over(self._tileset_props(tileset)))
+            for i in mine:
+                codes[i] = shared
+            for i in mine:
+                if local_ids[i] in tileset.tiles:
+                    codes[i] = code(chain.over(self._tile_props(tileset, local_ids[i])))
         return codes, distinct
 
     # -- objects ---------------------------------------------------------------------
@@ -288,39 +278,21 @@ class _Builder:
         if not coverage.any():
             self.warn(f"{obj.where}: terrain object covers no square centre of the map")
             return
-        flags, raised = self._plan(props)
-        if not flags and not raised and props.elevation is None:
+        if not any(getattr(props, key) for key in BOOL_KEYS + DEGREE_KEYS) and not props.obstacle_height \
+                and props.elevation is None:
             self.warn(f"{obj.where}: terrain object sets no square property")
             return
-        region, mask = coverage.region, coverage.mask
-        everywhere = mask is None  # an upright rectangle: whole slices, no mask
-        for target in flags:
-            if everywhere:
-                target[region] = True
-            else:
-                target[region] |= mask
-        for target, value in raised:
-            here = target[region]
-            if everywhere:
-                np.maximum(here, value, out=here)
-            else:
-                here[mask] = np.maximum(here[mask], value)
+        runs, planes = coverage.runs, self.planes
+        for key in BOOL_KEYS:
+            if getattr(props, key):
+                planes.fill_flag(key, runs)
+        for key in DEGREE_KEYS:
+            if getattr(props, key):
+                planes.raise_degree(key, runs, getattr(props, key))
+        if props.obstacle_height:
+            planes.raise_height(runs, props.obstacle_height)
         if props.elevation is not None:
-            if everywhere:
-                self.elevation[region] = props.elevation
-            else:
-                self.elevation[region][mask] = props.elevation
-
-    def _plan(self, props: SquareProps) -> tuple[list, list]:
-        """The arrays a terrain object's properties set (flags) and raise (degrees, heights), once per kind."""
-        plan = self._plans.get(props)
-        if plan is None:
-            flags = [self.flags[key] for key in BOOL_KEYS if getattr(props, key)]
-            raised = [(self.degrees[key], getattr(props, key)) for key in DEGREE_KEYS if getattr(props, key)]
-            if props.obstacle_height:
-                raised.append((self.height, props.obstacle_height))
-            plan = self._plans[props] = (flags, raised)
-        return plan
+            planes.set_elevation_runs(runs, props.elevation)
 
     # -- spawns ----------------------------------------------------------------------
 

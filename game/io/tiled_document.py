@@ -1,8 +1,8 @@
 """A Tiled map file read into a checked, format-neutral `TiledDocument`.
 
 Layers come out in Tiled's document order (bottom to top, groups flattened, each layer
-knowing its enclosing groups), tile layers as numpy arrays of raw GIDs whose every tile
-is known to exist in a tileset. No rules meaning is given here: see tiled_convention.
+knowing its enclosing groups), tile layers as layers of raw GIDs (game/core/layer.py) whose
+every tile is known to exist in a tileset. No rules meaning is given here: see tiled_convention.
 """
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from ..core.battlemap import MAX_MAP_SIDE
 from ..core.errors import DataFileError
+from ..core.layer import UInt32Layer
 from .tiled_assets import Assets, load_tree
 from .tiled_files import FileRef, map_file, resolve_asset_root
 from .tiled_layerdata import GID_MASK, decode_layer_data
@@ -44,7 +43,7 @@ class Group:
 class TileLayer:
     name: str
     where: str
-    gids: np.ndarray                      # uint32 [y, x], raw GIDs with flip flags
+    gids: UInt32Layer                     # [y, x]: raw GIDs with flip flags
     properties: dict[str, Prop]
     groups: tuple[Group, ...] = ()        # enclosing groups, outermost first
     visible: bool = True                  # after the enclosing groups
@@ -255,7 +254,7 @@ class _Reader:
             return None, (0, 0)
         return self.assets.image(image_el.get("source"), self.ref, where)
 
-    def _tile_data(self, element, where) -> np.ndarray:
+    def _tile_data(self, element, where) -> UInt32Layer:
         doc = self.doc
         for side, expected in (("width", doc.width), ("height", doc.height)):
             stated = int_attr(element, side, self.shown, where, 1, MAX_MAP_SIDE, default=expected)
@@ -273,20 +272,18 @@ class _Reader:
         self._check_gids(gids, where)
         return gids
 
-    def _check_gids(self, raw: np.ndarray, where: str) -> None:
-        masked = raw & GID_MASK
-        used = np.unique(masked)
-        used = used[used != 0]
-        if used.size == 0:
+    def _check_gids(self, raw: UInt32Layer, where: str) -> None:
+        used = sorted({gid & GID_MASK for gid in set(raw.cells)} - {0})
+        if not used:
             return
         _, _, valid = self.doc.tilesets.owners(used)
-        if valid.all():
+        if all(valid):
             return
-        bad = int(used[~valid][0])
-        y, x = (int(v[0]) for v in np.nonzero(masked == bad))
+        bad = next(gid for gid, ok in zip(used, valid) if not ok)
+        at = next(i for i, gid in enumerate(raw.cells) if gid & GID_MASK == bad)
+        y, x = divmod(at, raw.width)
         raise DataFileError(
             self.shown, f"{where}, square ({x}, {y})",
             f"uses tile number {bad}, which is in no tileset ({self.doc.tilesets.span()}); "
             "the map is damaged or a tileset lost tiles",
         )
-

@@ -18,7 +18,6 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as SafeET
-import numpy as np
 from defusedxml.common import DefusedXmlException
 
 from ..core.errors import DataFileError
@@ -191,29 +190,37 @@ def _refuse_huge_items(ref: FileRef, data: bytes) -> None:
     No tag or text can hold a '<' (XML escapes it), so the distance from one '<' to the next
     bounds the length of a tag plus the text after it. Only tile layer data may be longer.
     """
-    starts = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("<"))
-    if starts.size == 0:
+    pieces = data.split(b"<")   # pieces[k], k >= 1: what follows the k-th '<', up to the next
+    if len(pieces) == 1:
         return  # the parser says what is wrong
-    gaps = np.diff(starts, append=len(data))
-    for start in starts[gaps > MAX_ITEM_BYTES].tolist():
-        head = data[start + 1:start + 65]
-        tag = re.match(rb"[^\s/>]*", head).group(0)
-        tag_end = data.find(b">", start, start + MAX_ITEM_BYTES)
-        if tag_end >= 0 and tag in _BULK_TEXT_TAGS:
-            continue
-        line = data.count(b"\n", 0, start) + 1
-        name = tag.decode("utf-8", "replace")[:40] or "?"
-        limit = f"{MAX_ITEM_BYTES // (1024 * 1024)} MiB"
-        what = ("an attribute value (a name, title or property value)" if tag_end < 0
-                else "text (a multi-line property value, say)")
-        raise DataFileError(
-            ref.shown, f"line {line}",
-            f"the <{name}> element holds {what} over {limit} long; fivefoot allows at most {limit} "
-            "per element outside tile layer data. Shorten it in Tiled.",
-        )
-    if starts[0] > MAX_ITEM_BYTES:
+    if max(map(len, pieces)) >= MAX_ITEM_BYTES:  # rare: look at each long one
+        start = len(pieces[0])  # where the '<' before the piece stands
+        for piece in pieces[1:]:
+            if len(piece) + 1 > MAX_ITEM_BYTES:
+                _refuse_unless_bulk_text(ref, data, start)
+            start += len(piece) + 1
+    if len(pieces[0]) > MAX_ITEM_BYTES:
         raise DataFileError(ref.shown, "line 1", "starts with over 1 MiB of text before any XML element; "
                                                  "is it really a Tiled file?")
+
+
+def _refuse_unless_bulk_text(ref: FileRef, data: bytes, start: int) -> None:
+    """The item from the '<' at `start` runs over MAX_ITEM_BYTES: refused unless it is tile layer data."""
+    head = data[start + 1:start + 65]
+    tag = re.match(rb"[^\s/>]*", head).group(0)
+    tag_end = data.find(b">", start, start + MAX_ITEM_BYTES)
+    if tag_end >= 0 and tag in _BULK_TEXT_TAGS:
+        return
+    line = data.count(b"\n", 0, start) + 1
+    name = tag.decode("utf-8", "replace")[:40] or "?"
+    limit = f"{MAX_ITEM_BYTES // (1024 * 1024)} MiB"
+    what = ("an attribute value (a name, title or property value)" if tag_end < 0
+            else "text (a multi-line property value, say)")
+    raise DataFileError(
+        ref.shown, f"line {line}",
+        f"the <{name}> element holds {what} over {limit} long; fivefoot allows at most {limit} "
+        "per element outside tile layer data. Shorten it in Tiled.",
+    )
 
 
 def _require_regular_file(shown: str, real: Path, where: str, what: str, looked_at: str | None = None) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..core.errors import DataFileError
 from .tiled_objects import MapObject
 
@@ -25,7 +23,7 @@ class Grid:
     """
 
     WORK_BUDGET = 50_000_000
-    OBJECT_COST = 64  # an object's fixed Python overhead, in squares' worth of numpy work
+    OBJECT_COST = 64  # an object's fixed Python overhead, in squares' worth of work
 
     def __init__(self, width: int, height: int, tile_width: int, tile_height: int, shown: str):
         self.width, self.height = width, height
@@ -49,36 +47,30 @@ class Grid:
 
 @dataclass(frozen=True)
 class Coverage:
-    """The squares an object covers: a box of rows and columns, and which squares of it.
+    """The squares an object covers, as runs along rows: (row, first column, column after the last).
 
-    Kept to the object's bounding box so a small object on a big map costs only its own
-    squares; `mask` None means every square of the box (an upright rectangle).
+    Runs are what the map's layers are written in (one slice of a row each), so a big object
+    costs its rows, not its squares, and a small object on a big map only its own squares.
     """
 
-    top: int
-    left: int
-    rows: int
-    cols: int
-    mask: np.ndarray | None = None  # bool [rows, cols]
+    runs: tuple[tuple[int, int, int], ...] = ()
 
     def any(self) -> bool:
-        if self.rows <= 0 or self.cols <= 0:
-            return False
-        return self.mask is None or bool(self.mask.any())
+        return bool(self.runs)
 
-    @property
-    def region(self) -> tuple[slice, slice]:
-        return slice(self.top, self.top + self.rows), slice(self.left, self.left + self.cols)
+    def squares(self) -> set[tuple[int, int]]:
+        """Every covered square as (x, y)."""
+        return {(x, y) for y, start, stop in self.runs for x in range(start, stop)}
 
-    def full(self, height: int, width: int) -> np.ndarray:
-        """The same squares as a mask over the whole map (for tests and small uses)."""
-        whole = np.zeros((height, width), dtype=bool)
-        if self.any():
-            whole[self.region] = True if self.mask is None else self.mask
+    def full(self, height: int, width: int) -> list[list[bool]]:
+        """The same squares as rows of booleans over the whole map (for tests and small uses)."""
+        whole = [[False] * width for _ in range(height)]
+        for y, start, stop in self.runs:
+            whole[y][start:stop] = [True] * (stop - start)
         return whole
 
 
-NOTHING_COVERED = Coverage(0, 0, 0, 0)
+NOTHING_COVERED = Coverage()
 
 
 def tile_corner(obj: MapObject) -> tuple[float, float]:
@@ -103,7 +95,7 @@ def anchor(obj: MapObject, offset: tuple[float, float]) -> tuple[float, float]:
         local = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
     else:
         local = (obj.width / 2, obj.height / 2)
-    return _to_world(obj, offset, np.array([local], dtype=float))[0]
+    return _to_world(obj, offset, [local])[0]
 
 
 def covered(obj: MapObject, offset: tuple[float, float], grid: Grid) -> Coverage:
@@ -112,32 +104,32 @@ def covered(obj: MapObject, offset: tuple[float, float], grid: Grid) -> Coverage
     w, h = obj.width, obj.height
     if obj.shape == "point" or (obj.shape in ("rectangle", "ellipse", "text", "tile") and (w == 0 or h == 0)):
         square = grid.square_of(*anchor(obj, offset))
-        return NOTHING_COVERED if square is None else Coverage(square[1], square[0], 1, 1)
+        return NOTHING_COVERED if square is None else Coverage(((square[1], square[0], square[0] + 1),))
     if obj.shape in ("rectangle", "text", "tile") and obj.rotation == 0:
-        # The common case, thousands of times in a big map: plain arithmetic, no arrays.
+        # The common case, thousands of times in a big map: plain arithmetic.
         left, top = tile_corner(obj) if obj.shape == "tile" else (0.0, 0.0)
         left, top = obj.x + offset[0] + left, obj.y + offset[1] + top
         return _box(left, top, left + w, top + h, grid, obj.where)
     if obj.shape == "polyline":
-        return _polyline(_to_world(obj, offset, np.array(obj.points, dtype=float)), grid, obj.where)
+        return _polyline(_to_world(obj, offset, obj.points), grid, obj.where)
     if obj.shape == "ellipse":
         return _ellipse(obj, offset, grid)
     if obj.shape == "polygon":
-        local = np.array(obj.points, dtype=float)
+        local = [(float(x), float(y)) for x, y in obj.points]
     elif obj.shape == "tile":
         left, top = tile_corner(obj)
-        local = np.array([(left, top), (left + w, top), (left + w, top + h), (left, top + h)], dtype=float)
+        local = [(left, top), (left + w, top), (left + w, top + h), (left, top + h)]
     else:
-        local = np.array([(0, 0), (w, 0), (w, h), (0, h)], dtype=float)
+        local = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
     return _polygon(_to_world(obj, offset, local), grid, obj.where)
 
 
-def _to_world(obj: MapObject, offset, local: np.ndarray) -> np.ndarray:
+def _to_world(obj: MapObject, offset, local) -> list[tuple[float, float]]:
+    """Object-local pixel points turned by the object's rotation about its position, on the map."""
     angle = math.radians(obj.rotation)
     cos, sin = math.cos(angle), math.sin(angle)
-    x = obj.x + offset[0] + local[:, 0] * cos - local[:, 1] * sin
-    y = obj.y + offset[1] + local[:, 0] * sin + local[:, 1] * cos
-    return np.stack([x, y], axis=1)
+    x0, y0 = obj.x + offset[0], obj.y + offset[1]
+    return [(x0 + lx * cos - ly * sin, y0 + lx * sin + ly * cos) for lx, ly in local]
 
 
 def _row_range(low: float, high: float, grid: Grid) -> tuple[int, int]:
@@ -158,69 +150,116 @@ def _box(x0: float, y0: float, x1: float, y1: float, grid: Grid, where: str) -> 
     if last <= first or right <= left:
         return NOTHING_COVERED
     grid.spend((last - first) * (right - left), where)
-    return Coverage(first, left, last - first, right - left)
+    return Coverage(tuple((row, left, right) for row in range(first, last)))
 
 
-def _polygon(vertices: np.ndarray, grid: Grid, where: str) -> Coverage:
-    first, last = _row_range(vertices[:, 1].min(), vertices[:, 1].max(), grid)
-    left, right = _column_range(vertices[:, 0].min(), vertices[:, 0].max(), grid)
+def _polygon(vertices: list[tuple[float, float]], grid: Grid, where: str) -> Coverage:
+    """Even-odd scanlines through the square centres: each edge gives the rows it crosses a
+    crossing x (the arithmetic exactly as numpy's row-by-vertex version had it)."""
+    xs_, ys_ = [v[0] for v in vertices], [v[1] for v in vertices]
+    first, last = _row_range(min(ys_), max(ys_), grid)
+    left, right = _column_range(min(xs_), max(xs_), grid)
     if last <= first or right <= left:
         return NOTHING_COVERED
     grid.spend((last - first) * (len(vertices) + right - left), where)
-    mask = np.zeros((last - first, right - left), dtype=bool)
-    centres = (np.arange(first, last) + 0.5) * grid.tile_height
-    x0, y0 = vertices[:, 0], vertices[:, 1]
-    x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
-    below0 = y0[None, :] <= centres[:, None]
-    below1 = y1[None, :] <= centres[:, None]
-    crosses = below0 != below1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (centres[:, None] - y0[None, :]) / (y1 - y0)[None, :]
-        xs = np.where(crosses, x0[None, :] + t * (x1 - x0)[None, :], np.inf)
-    xs.sort(axis=1)
-    for row, crossings in enumerate(xs):
-        crossings = crossings[np.isfinite(crossings)]
-        for start_x, stop_x in zip(crossings[0::2], crossings[1::2]):
+    th = grid.tile_height
+    crossings: dict[int, list[float]] = {}
+    for (x0, y0), (x1, y1) in zip(vertices, vertices[1:] + vertices[:1]):
+        if y0 == y1:
+            continue  # level: never crosses a centre line
+        low, high = (y0, y1) if y0 < y1 else (y1, y0)
+        # Rows whose centre c has low <= c < high, widened by one each way against rounding;
+        # the test below is the exact one.
+        for row in range(max(first, math.ceil(low / th - 0.5) - 1), min(last, math.ceil(high / th - 0.5) + 1)):
+            c = (row + 0.5) * th
+            if (y0 <= c) != (y1 <= c):
+                t = (c - y0) / (y1 - y0)
+                crossings.setdefault(row, []).append(x0 + t * (x1 - x0))
+    runs = []
+    for row in sorted(crossings):
+        xs = sorted(crossings[row])
+        for start_x, stop_x in zip(xs[0::2], xs[1::2]):
             start, stop = _column_range(start_x, stop_x, grid)
+            start, stop = max(start, left), min(stop, right)
             if stop > start:
-                mask[row, start - left:stop - left] = True
-    return Coverage(first, left, *mask.shape, mask)
+                runs.append((row, start, stop))
+    return Coverage(tuple(runs))
 
 
 def _ellipse(obj: MapObject, offset, grid: Grid) -> Coverage:
-    corners = _to_world(obj, offset, np.array([(0, 0), (obj.width, 0), (obj.width, obj.height), (0, obj.height)]))
-    first, last = _row_range(corners[:, 1].min(), corners[:, 1].max(), grid)
-    left, right = _column_range(corners[:, 0].min(), corners[:, 0].max(), grid)
+    corners = _to_world(obj, offset, [(0, 0), (obj.width, 0), (obj.width, obj.height), (0, obj.height)])
+    first, last = _row_range(min(y for _, y in corners), max(y for _, y in corners), grid)
+    left, right = _column_range(min(x for x, _ in corners), max(x for x, _ in corners), grid)
     if last <= first or right <= left:
         return NOTHING_COVERED
-    grid.spend(4 * (last - first) * (right - left), obj.where)  # a dozen float operations a square
-    cy, cx = np.mgrid[first:last, left:right].astype(float)
-    dx = (cx + 0.5) * grid.tile_width - (obj.x + offset[0])
-    dy = (cy + 0.5) * grid.tile_height - (obj.y + offset[1])
+    grid.spend(4 * (last - first) * (right - left), obj.where)  # charged as testing every square
     angle = math.radians(obj.rotation)
-    lx = dx * math.cos(angle) + dy * math.sin(angle)
-    ly = -dx * math.sin(angle) + dy * math.cos(angle)
+    cos, sin = math.cos(angle), math.sin(angle)
+    ox, oy = obj.x + offset[0], obj.y + offset[1]
     rx, ry = obj.width / 2, obj.height / 2
-    return Coverage(first, left, last - first, right - left, ((lx - rx) / rx) ** 2 + ((ly - ry) / ry) ** 2 <= 1.0)
+    tw, th = grid.tile_width, grid.tile_height
+
+    def inside(col: int, dy: float) -> bool:  # the square centre test, as the numpy version wrote it
+        dx = (col + 0.5) * tw - ox
+        u = (dx * cos + dy * sin - rx) / rx
+        v = (-dx * sin + dy * cos - ry) / ry
+        return u * u + v * v <= 1.0
+
+    # Along a row the inside squares are one run (an ellipse is convex): find the square nearest
+    # the middle of the row's chord, then each end of the run by bisection.
+    a1, a2 = cos / rx, -sin / ry
+    runs = []
+    for row in range(first, last):
+        dy = (row + 0.5) * th - oy
+        b1, b2 = (dy * sin - rx) / rx, (dy * cos - ry) / ry
+        middle = (-(a1 * b1 + a2 * b2) / (a1 * a1 + a2 * a2) + ox) / tw - 0.5
+        near = min(max(math.floor(middle), left), right - 1)
+        seed = next((c for c in (near, near + 1) if c < right and inside(c, dy)), None)
+        if seed is None:
+            continue
+        lo, hi = left, seed           # first inside column lies in (lo - 1, hi]
+        if inside(lo, dy):
+            hi = lo
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if inside(mid, dy) else (mid, hi)
+        start = hi
+        lo, hi = seed, right - 1      # last inside column lies in [lo, hi)
+        if inside(hi, dy):
+            lo = hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if inside(mid, dy) else (lo, mid)
+        runs.append((row, start, lo + 1))
+    return Coverage(tuple(runs))
 
 
-def _polyline(points: np.ndarray, grid: Grid, where: str) -> Coverage:
+def _polyline(points: list[tuple[float, float]], grid: Grid, where: str) -> Coverage:
+    """Every square the line passes through, sampled four times a square along each segment
+    (the samples exactly numpy.linspace's)."""
     step = min(grid.tile_width, grid.tile_height) / 4
-    xs, ys = [], []
+    tw, th = grid.tile_width, grid.tile_height
+    cells: set[tuple[int, int]] = set()
     for (ax, ay), (bx, by) in zip(points[:-1], points[1:]):
         samples = int(math.hypot(bx - ax, by - ay) / step) + 2
         grid.spend(samples, where)
-        t = np.linspace(0.0, 1.0, samples)
-        xs.append(np.floor((ax + t * (bx - ax)) / grid.tile_width).astype(np.int64))
-        ys.append(np.floor((ay + t * (by - ay)) / grid.tile_height).astype(np.int64))
-    x, y = np.concatenate(xs), np.concatenate(ys)
-    inside = (x >= 0) & (x < grid.width) & (y >= 0) & (y < grid.height)
-    x, y = x[inside], y[inside]
-    if x.size == 0:
+        dt = 1.0 / (samples - 1)
+        dx, dy = bx - ax, by - ay
+        for i in range(samples):
+            t = i * dt if i < samples - 1 else 1.0
+            x, y = math.floor((ax + t * dx) / tw), math.floor((ay + t * dy) / th)
+            if 0 <= x < grid.width and 0 <= y < grid.height:
+                cells.add((y, x))
+    if not cells:
         return NOTHING_COVERED
-    top, left = int(y.min()), int(x.min())
-    shape = (int(y.max()) - top + 1, int(x.max()) - left + 1)
-    grid.spend(shape[0] * shape[1], where)
-    mask = np.zeros(shape, dtype=bool)
-    mask[y - top, x - left] = True
-    return Coverage(top, left, *shape, mask)
+    ys = [y for y, _ in cells]
+    xs = [x for _, x in cells]
+    top, left = min(ys), min(xs)
+    grid.spend((max(ys) - top + 1) * (max(xs) - left + 1), where)
+    runs = []
+    for y, x in sorted(cells):
+        if runs and runs[-1][0] == y and runs[-1][2] == x:
+            runs[-1] = (y, runs[-1][1], x + 1)
+        else:
+            runs.append((y, x, x + 1))
+    return Coverage(tuple(runs))

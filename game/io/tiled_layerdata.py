@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import binascii
 import re
+import sys
 import zlib
+from array import array
 from base64 import b64decode
 
-import numpy as np
-
 from ..core.errors import DataFileError
+from ..core.layer import UInt32Layer
 
 # Top bits of a GID are flip/rotation flags (Tiled: horizontal, vertical, diagonal, hex 120°).
 FLIP_HORIZONTAL = 1 << 31
@@ -30,8 +31,8 @@ _SPACES = re.compile(r"\s+")
 _WHITESPACE = re.compile(rb"\s+")
 
 
-def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) -> np.ndarray:
-    """Return the layer's raw GIDs (flags included) as a uint32 array of shape (height, width)."""
+def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) -> UInt32Layer:
+    """Return the layer's raw GIDs (flags included), width x height."""
     if data_el is None:
         raise DataFileError(shown, where, "has no <data> element")
     if data_el.find("chunk") is not None:
@@ -63,11 +64,14 @@ def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) 
                 shown, where,
                 f"holds {len(data) // 4} tiles ({len(data)} bytes), expected {width} x {height} = {count}",
             )
-        return np.frombuffer(data, dtype="<u4").astype(np.uint32).reshape(height, width)
+        gids = UInt32Layer.from_bytes(width, height, data)
+        if sys.byteorder == "big":  # Tiled writes little-endian
+            gids.cells.byteswap()
+        return gids
     raise DataFileError(shown, where, f"uses unknown encoding '{encoding}'; {FIX_FORMAT}")
 
 
-def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> np.ndarray:
+def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> UInt32Layer:
     count = width * height
     tokens = _SPACES.sub("", text).split(",")
     if tokens and tokens[-1] == "":
@@ -84,13 +88,13 @@ def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> n
             f"has '{bad[:20] or '(an empty entry)'}' in its CSV data; each entry must be a tile number "
             f"from 0 to {MAX_RAW_GID}",
         )
-    values = np.array(list(map(int, tokens)), dtype=np.int64)
-    largest = int(values.max())
-    if largest > MAX_RAW_GID:
+    values = list(map(int, tokens))
+    try:
+        return UInt32Layer(width, height, array(UInt32Layer.typecode, values))
+    except OverflowError:  # a number over 32 bits
         raise DataFileError(
-            shown, where, f"has tile number {largest} in its CSV data; tile numbers are at most {MAX_RAW_GID}"
-        )
-    return values.astype(np.uint32).reshape(height, width)
+            shown, where, f"has tile number {max(values)} in its CSV data; tile numbers are at most {MAX_RAW_GID}"
+        ) from None
 
 
 def _decode_base64(text: str, shown: str, where: str) -> bytes:

@@ -10,8 +10,6 @@ import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from ..core.errors import DataFileError
 from .tiled_files import FileRef
 from .tiled_images import MAX_IMAGE_SIDE
@@ -59,12 +57,6 @@ class Tileset:
     @property
     def is_collection(self) -> bool:
         return self.image is None
-
-    def valid_ids(self, local_ids: np.ndarray) -> np.ndarray:
-        if self.is_collection:
-            with_image = np.fromiter((i for i, t in self.tiles.items() if t.image), dtype=np.int64)
-            return np.isin(local_ids, with_image)
-        return local_ids < self.count
 
     def has_tile(self, local_id: int) -> bool:
         if self.is_collection:
@@ -188,18 +180,18 @@ class TileLookup:
         local = gid - tileset.firstgid
         return (tileset, local) if tileset.has_tile(local) else None
 
-    def owners(self, gids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For non-zero masked `gids`: owning tileset index, local id, and validity."""
-        index = np.searchsorted(np.array(self._firsts, dtype=np.int64), gids, side="right") - 1
-        valid = index >= 0
-        safe = np.where(valid, index, 0)
-        firsts = np.array(self._firsts or [0], dtype=np.int64)
-        local = gids.astype(np.int64) - firsts[safe]
-        for i, tileset in enumerate(self.tilesets):
-            mine = valid & (safe == i)
-            if mine.any():
-                valid[mine] = tileset.valid_ids(local[mine])
-        return safe, local, valid
+    def owners(self, gids) -> tuple[list[int], list[int], list[bool]]:
+        """For non-zero masked `gids` (a few distinct ones): owning tileset index (0 where none
+        owns it), local id, and whether that tileset has the tile."""
+        owners, locals_, valid = [], [], []
+        for gid in gids:
+            index = bisect.bisect_right(self._firsts, gid) - 1
+            tileset = self.tilesets[index] if index >= 0 else None
+            local = gid - (tileset.firstgid if tileset else self._firsts[0] if self._firsts else 0)
+            owners.append(max(index, 0))
+            locals_.append(local)
+            valid.append(tileset is not None and local >= 0 and tileset.has_tile(local))
+        return owners, locals_, valid
 
     def span(self) -> str:
         if not self.tilesets:

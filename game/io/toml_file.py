@@ -62,16 +62,31 @@ def read_toml(path: str | Path) -> dict:
 
 def check_plain_data(data, path: str | Path) -> None:
     """Refuse nesting deeper than MAX_NESTING and numbers that are not finite (nan, inf), anywhere."""
-    stack = [(data, 0, "")]
+    stack = [(data, 0, None)]    # value, depth, trail: (the parent's trail, key or list index) or None
     while stack:
-        value, depth, where = stack.pop()
+        value, depth, trail = stack.pop()
         if depth > MAX_NESTING:
-            key = re.sub(r"\[\d+\]", "", where)  # the key holding it, not the dozens of list indices
+            key = re.sub(r"\[\d+\]", "", _where(trail))  # the key holding it, not the dozens of list indices
             raise DataFileError(path, key, f"tables or lists nested too deeply; a data file nests at most {MAX_NESTING} levels")
         if isinstance(value, float) and not math.isfinite(value):
-            raise DataFileError(path, where or "(top level)", f"{value!r} is not a number that can be played; "
+            raise DataFileError(path, _where(trail) or "(top level)", f"{value!r} is not a number that can be played; "
                                 "give a finite number")
         if isinstance(value, dict):
-            stack.extend((v, depth + 1, f"{where}.{key_text(k)}" if where else key_text(k)) for k, v in value.items())
+            stack.extend((v, depth + 1, (trail, k)) for k, v in value.items())
         elif isinstance(value, list):
-            stack.extend((v, depth + 1, f"{where}[{i + 1}]") for i, v in enumerate(value))
+            stack.extend((v, depth + 1, (trail, i)) for i, v in enumerate(value))
+
+
+def _where(trail) -> str:
+    """The dotted key of a trail (worked out only for a message: most values never need one)."""
+    steps = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(step)
+    where = ""
+    for step in reversed(steps):
+        if isinstance(step, int):
+            where += f"[{step + 1}]"
+        else:
+            where = f"{where}.{key_text(step)}" if where else key_text(step)
+    return where

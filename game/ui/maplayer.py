@@ -54,24 +54,26 @@ def terrain_colours(bmap) -> np.ndarray:
     rgb[:] = theme.FLOOR
     checker = ((np.add.outer(np.arange(h), np.arange(w)) % 2) == 1)
     rgb[checker] = theme.FLOOR_ALT
-    elev = bmap.elevation_ft.astype(np.int32)
+    elev = bmap.elevation_ft.numpy()
     if elev.any():
         lift = np.clip(elev, -60, 60)
         # Higher ground is lighter and greener-warm, lower ground darker and cooler.
         rgb[..., 0] += (lift * 0.7).astype(np.int32)
         rgb[..., 1] += (lift * 1.1).astype(np.int32)
         rgb[..., 2] += (lift * 0.2).astype(np.int32)
-    rgb[bmap.difficult] = theme.RUBBLE
-    rgb[bmap.concealment > 0] = theme.FOG
-    brush = (bmap.concealment > 0) & bmap.difficult
+    difficult, concealment, cover = bmap.difficult.numpy(), bmap.concealment.numpy(), bmap.cover.numpy()
+    blocks_move, blocks_sight = bmap.blocks_move.numpy(), bmap.blocks_sight.numpy()
+    rgb[difficult] = theme.RUBBLE
+    rgb[concealment > 0] = theme.FOG
+    brush = (concealment > 0) & difficult
     rgb[brush] = theme.BRUSH
-    rgb[bmap.water] = theme.WATER
-    low = (bmap.cover > 0) & ~bmap.blocks_move
+    rgb[bmap.water.numpy()] = theme.WATER
+    low = (cover > 0) & ~blocks_move
     rgb[low] = theme.LOW_WALL
-    rgb[bmap.door] = theme.DOOR
-    trunk = bmap.blocks_move & ~bmap.blocks_sight
+    rgb[bmap.door.numpy()] = theme.DOOR
+    trunk = blocks_move & ~blocks_sight
     rgb[trunk] = theme.LEAVES
-    wall = bmap.blocks_move & bmap.blocks_sight
+    wall = blocks_move & blocks_sight
     rgb[wall] = theme.WALL
     return np.clip(rgb, 0, 255).astype(np.uint8)
 
@@ -242,7 +244,7 @@ class MapLayer:
         """A dark ledge line wherever the floor height changes between two squares."""
         import pygame
         elev = self.map.elevation_ft
-        if not elev.any():
+        if not elev.count_nonzero():
             return
         width = max(2, c // 10)
         for y in ys:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from ..actions import Action, GmPlace
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
 from ..combat.morale import rout_chance
@@ -30,11 +30,27 @@ from ..mounts import riders_of, seated
 from ..moves.positioning import Positioning
 from ..refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
-from . import manoeuvre_odds, queries, rout, save_data, turns
+from . import rout, turns
 from .budgets import attacks_left, current_phase, movement_left
-from .handlers import HANDLERS
 from .state import BattleSetup, BattleState, FigureStatus
 from .view import BattleView
+
+# The action handlers, the questions about actions and the saves load when first asked for:
+# commands that only look at a position (reach, path) start without them (bench/bench_startup.py).
+if TYPE_CHECKING:
+    from ..actions import Action
+    from . import manoeuvre_odds, queries
+
+_handler_table: dict | None = None
+
+
+def _handlers() -> dict:
+    """handlers.HANDLERS, imported the first time an action is checked or applied."""
+    global _handler_table
+    if _handler_table is None:
+        from .handlers import HANDLERS
+        _handler_table = HANDLERS
+    return _handler_table
 
 
 class Battle:
@@ -159,14 +175,17 @@ class Battle:
     def preview(self, action: Action) -> "queries.Preview":
         """What the action would do, without doing it: the refusal, or the planned path with the
         parting shots it draws, and the attack's breakdown (odds) where it attacks."""
+        from . import queries
         return queries.preview(self, action)
 
     def options(self, figure_id: str) -> dict[str, Refusal | None]:
         """Each kind of action the figure might take now: None when it may, else why not."""
+        from . import queries
         return queries.options(self, figure_id)
 
     def legal_actions(self, figure_id: str) -> list[Action]:
         """A reasonable list of what the figure may do now (every entry passes check())."""
+        from . import queries
         return queries.legal_actions(self, figure_id)
 
     def sight(self, viewer_id: str, target_id: str):
@@ -195,6 +214,7 @@ class Battle:
         """The odds of a Grapple, Escape, Release, Trip, Push or Overbear, rolling nothing: the
         refusal, or the chance of each outcome and what success does (prone, held, the square it
         lands on, the fall and its damage dice), counted from the rolls the handler makes."""
+        from . import manoeuvre_odds
         return manoeuvre_odds.explain_manoeuvre(self, action)
 
     def rout_chance(self, figure_id: str) -> float:
@@ -212,7 +232,7 @@ class Battle:
     def _plan(self, action: Action):
         if self.state.over:
             refuse("battle.over", outcome=turns.over_words(self))
-        handler = HANDLERS.get(type(action))
+        handler = _handlers().get(type(action))
         if handler is None:
             refuse("battle.unknown-action", kind=getattr(action, "kind", type(action).__name__))
         try:
@@ -222,7 +242,7 @@ class Battle:
 
     def apply(self, action: Action) -> list[Event]:
         plan = self._plan(action)          # refuses here, before anything changes
-        handler = HANDLERS[type(action)]
+        handler = _handlers()[type(action)]
         try:
             events = handler.apply(self, plan)
             if handler.closes_declarations:
@@ -285,6 +305,7 @@ class Battle:
     def gm_place(self, figure_id: str, x: int | None = None, y: int | None = None, facing: str | None = None,
                  altitude_ft: int | None = None) -> list[Event]:
         """The game master puts a figure somewhere (see actions.GmPlace); goes through apply()."""
+        from ..actions import GmPlace
         return self.apply(GmPlace(figure_id, x=x, y=y, facing=facing, altitude_ft=altitude_ft))
 
     def undo(self) -> Action | None:
@@ -344,6 +365,7 @@ class Battle:
 
     # ----- saves (the file side is game/io/saves.py) -----
     def to_save_data(self) -> dict:
+        from . import save_data
         data = save_data.to_save_data(self)
         if self._origin is not None:
             data["rejudged_from"] = self._origin.to_save_data()
@@ -352,6 +374,7 @@ class Battle:
     @classmethod
     def from_save_data(cls, data: dict, where: str = "save", depth: int = 0) -> "Battle":
         """Rebuild and replay a battle from to_save_data(); RulesError in plain words if it cannot."""
+        from . import save_data
         setup, actions = save_data.setup_from_save_data(data, where)
         before = data.get("rejudged_from")
         if before is not None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from ..actions import action_from_json
-from ..battlemap import MAX_MAP_SIDE, BattleMap
+from ..battlemap import LAYER_KINDS, MAX_MAP_SIDE, BattleMap
+from ..layer import BoolLayer
 from ..errors import DataFileError, RulesError
 from ..figure import Figure
 from ..geometry import FACINGS
@@ -30,8 +29,7 @@ SAVED_FIGURE_SCHEMA = {
     "size": Field("str", "size category", "medium", choices=SIZES),
     "weapons": Field("list[str]", "weapons; the first is ready", [], check=FIGURE_SCHEMA["weapons"].check),
 }
-MAP_LAYERS = ("blocks_move", "blocks_sight", "cover", "concealment", "difficult", "water", "door",
-              "elevation_ft", "obstacle_height_ft")
+MAP_LAYERS = tuple(LAYER_KINDS)
 
 
 def to_save_data(battle) -> dict:
@@ -117,7 +115,8 @@ def _map_from_save(md: dict, where: str) -> BattleMap:
         if not isinstance(rows, list) or len(rows) != bmap.height or any(
                 not isinstance(row, list) or len(row) != bmap.width for row in rows):
             raise DataFileError(where, key, f"must be {bmap.height} rows of {bmap.width} squares each")
-        boolean = getattr(bmap, name).dtype == bool
+        kind = LAYER_KINDS[name]
+        boolean = issubclass(kind, BoolLayer)
         low, high = LAYER_RANGES.get(name, (0, 1))
         for y, row in enumerate(rows):
             for x, value in enumerate(row):
@@ -126,7 +125,7 @@ def _map_from_save(md: dict, where: str) -> BattleMap:
                 if not ok:
                     allowed = "true or false" if boolean else f"a whole number from {low} to {high}"
                     raise DataFileError(where, f"{key}[{y + 1}][{x + 1}]", f"{value!r} is not {allowed}")
-        setattr(bmap, name, np.array(rows, dtype=getattr(bmap, name).dtype))
+        setattr(bmap, name, kind.from_rows(rows))
     return bmap
 
 

@@ -118,13 +118,13 @@ def _cells_at(coord: float, along_line: bool) -> tuple[int, ...]:
 
 
 class _Terrain:
-    """What sight reads of a map, as plain nested lists (a numpy scalar read costs many list
+    """What sight reads of a map, as plain nested lists (a layer's square read costs many list
     reads), with the answers worked out on it: the same map gives the same answers until it
     changes, and a changed map (a different fingerprint) gets a new _Terrain."""
 
     def __init__(self, m: BattleMap):
         self.width, self.height = m.width, m.height
-        floor = m.elevation_ft.astype(float).tolist()
+        floor = [list(map(float, row)) for row in m.elevation_ft.tolist()]
         obstacle = m.obstacle_height_ft.tolist()
         self.floor = floor
         # The height below which the square's wall or cover stands in a line's way.

@@ -20,7 +20,6 @@ from .body_grid import big_body_setup
 from .grid import flat_grid
 from .path import MoveParams, Path, ReachEntry
 from .rules import ALL_FACINGS, EPS, MoveRules, move_params
-from .volume import volume_entries
 
 
 class Planner:
@@ -274,7 +273,7 @@ class SearchResult:
             return self._entries
         with self._lock:
             if self._entries is None:
-                entries = None if self.walker else volume_entries(self.rules)
+                entries = None if self.walker else _volume_entries(self.rules)
                 if entries is None:
                     self.run()
                     entries = self._walker_entries() if self.walker else self._collect_entries()
@@ -488,3 +487,10 @@ def route_of(rules: MoveRules, chain: list, facing: int | None) -> list[tuple[in
 
 def _direction(dx: int, dy: int) -> int:
     return DELTA_TO_DIRECTION[(dx, dy)]
+
+
+def _volume_entries(rules):
+    """A flyer's reachable set by the vectorised sweep (game/core/moves/volume.py), imported only
+    here: it needs numpy, which walkers' searches (and the commands that only ask those) never load."""
+    from .volume import volume_entries
+    return volume_entries(rules)
