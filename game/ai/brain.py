@@ -16,7 +16,7 @@ from ..core.actions import Action, EndTurn
 from .context import Context, this_turn
 from .decision import Decision, Plan
 from .levels import DIFFICULTIES, LEVELS, level as level_named
-from .lookahead import search_ahead
+from .lookahead import focus_fire, search_ahead
 from .naive import naive_decision
 from .plans import generate, rescore_exactly
 from .threat import Threats
@@ -151,6 +151,9 @@ class AI:
                 if not fresh:
                     break
                 rescore_exactly(ctx, threats, fresh, self.level.sight_squares)
+                if self.level.focus_fire:
+                    for plan in fresh:
+                        focus_fire(ctx, plan)
                 plans.sort(key=lambda p: (-p.score, p.label))
             if self.level.search_plans:
                 searched = search_ahead(ctx, threats, plans)

@@ -29,6 +29,7 @@ class Level:
     search_foes: int = 0        # foes whose replies are searched, nearest first
     holds: bool = False         # holds its action until a foe has acted, to strike first when it comes
     morale: bool = False        # weighs the morale check a kill would force (break the enemy, avoid a rout)
+    focus_fire: bool = False    # its best plans weigh the friends still to strike their target this round
     naive: bool = False
 
 
@@ -36,9 +37,10 @@ LEVELS: dict[str, Level] = {
     "naive": Level("naive", naive=True, foresight=False),
     "easy": Level("easy", targets=2, attack_squares=1, approach=3, shoot=3, withdraw=2, turn_facings=0,
                   foresight=False, exact_plans=0),
-    "normal": Level("normal"),
+    "normal": Level("normal", morale=True, focus_fire=True),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
-                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True, morale=True),
+                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True, morale=True,
+                   focus_fire=True),
 }
 DIFFICULTIES = tuple(LEVELS)
 

@@ -47,7 +47,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         board = _board_after(ctx, plan, copies)
         if board is None:
             continue
-        _focus_fire(ctx, plan)
+        focus_fire(ctx, plan)
         loss, parts = _replies(ctx, board, plan)
         quick = plan.data.get("exposure", 0.0)
         plan.add("the foes' best replies (searched ahead)", quick - loss)
@@ -121,13 +121,15 @@ def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
     return total, parts
 
 
-def _focus_fire(ctx: Context, plan: Plan) -> None:
+def focus_fire(ctx: Context, plan: Plan) -> None:
     """Friends still to act this round that can strike the plan's target: together they may fell it
     before it acts again. The blow is worth what it adds to that chance (focus fire), and less when
-    the friends would fell it anyway."""
+    the friends would fell it anyway. Weighed once per plan (normal weighs it for its best plans,
+    hard again finds it done when it searches them)."""
     target, odds = plan.data.get("target"), plan.data.get("odds")
-    if target is None or odds is None or target not in ctx.active:
+    if target is None or odds is None or target not in ctx.active or plan.data.get("focus_weighed"):
         return
+    plan.data["focus_weighed"] = True
     foe = ctx.active[target]
     helpers = []
     for friend in ctx.allies:
@@ -263,4 +265,4 @@ def _lane(ctx: Context, board, foe, victim):
     return lane if lane.legal and lane.squares else None
 
 
-__all__ = ["search_ahead"]
+__all__ = ["focus_fire", "search_ahead"]

@@ -15,6 +15,7 @@ plans are re-scored exactly before the choice.
 """
 from __future__ import annotations
 
+from ..core.battle.walking import may_strike_closing_foe
 from ..core.combat.reach import melee_weapon
 from ..core.geometry import DIRECTION_DELTAS, bearing_octant, combine_vertical_ft
 from ..core.moves.charge import bresenham
@@ -23,7 +24,7 @@ from .decision import Plan
 
 CAUTION = 0.7             # damage taken weighs this much against damage dealt
 CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
-BUSY_WEIGHT = 0.6         # a melee foe already fighting one of my friends may not turn on me
+SHARED_WEIGHT = 0.35      # a foe that can strike a friend of mine instead: my standing there costs the side less
 CHARGE_LIKELY = 0.8       # a foe with a charge lane onto me does not always take it
 CHARGE_QUICK = 1.5        # a charge hits harder than a plain blow (quick grade; exact reads the odds)
 
@@ -67,9 +68,7 @@ class Threats:
                 self._cache[fkey] = dmg
             if dmg <= 0:
                 continue
-            if not ctx.is_archer(e) and any(ctx.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= ctx.reach_ft(e)
-                                            for a in ctx.allies):
-                weight *= BUSY_WEIGHT
+            weight *= self.attention(e, me_there)
             v = dmg * weight * CAUTION
             total += v
             parts.append((e.label, v))
@@ -78,6 +77,21 @@ class Threats:
             total -= credit
             parts.append(("reach strikes a closing foe", -credit))
         got = self._cache[key] = (total, parts)
+        return got
+
+    def attention(self, e, me_there) -> float:
+        """How much of foe e's blows at me at me_there my side loses because I stand there. A foe that
+        can reach a friend of mine too strikes one of us anyway: standing there mostly moves its blow
+        from a friend to me (and spreads the blows over us), so it counts SHARED_WEIGHT. A foe that can
+        reach only me strikes because I came: it counts in full. So a figure alone ahead of its friends
+        draws every foe, and one beside its friends (or staying in their fight) costs the side little."""
+        ctx = self.ctx
+        key = ("attention", e.id)
+        got = self._cache.get(key)
+        if got is None:
+            reach = ctx.long_range_ft(e) if ctx.is_archer(e) else ctx.strike_budget(e) + ctx.reach_ft(e)
+            shared = any(ctx.flat(e.pos, a.pos) <= reach for a in ctx.allies)
+            got = self._cache[key] = SHARED_WEIGHT if shared else 1.0
         return got
 
     def loss(self, odds) -> float:
@@ -196,6 +210,30 @@ class Threats:
             odds = ctx.odds(me_there, e_there, placed=(me_there, e_there))
             best = max(best, 0.5 * ctx.damage_value(e, odds) if odds.allowed else 0.0)
         return best
+
+    # ----- reach weapons striking a figure that closes in -----
+    def closing_cost(self, end: Spot, plan: Plan, only=None) -> float:
+        """Value lost to foes whose longer reach strikes me as I close into it (bfrpg, ch17: on my
+        number, before my own blow). Which foes strike is the resolver's own test for the move
+        (`may_strike_closing_foe`, me where the plan ends against me where I stand); `only`: the one foe
+        that may (a charge's target)."""
+        ctx = self.ctx
+        if not ctx.rs.section("round")["reach_attacks_closing_foe"] or (end[0], end[1]) == ctx.me.pos:
+            return 0.0
+        me_there = ctx.placed(end)
+        total = 0.0
+        for e in ctx.enemies:
+            if (only is not None and e.id != only) or ctx.reach_ft(e) <= ctx.zone_ft:
+                continue
+            if not may_strike_closing_foe(ctx.battle, e, me_there, ctx.me):
+                continue
+            odds = ctx.odds(e, me_there, placed=(me_there,))
+            if not odds.allowed:
+                continue
+            v = self.loss(odds)          # it surely comes, on my own number
+            plan.add(f"{e.label}'s {e.ready_weapon} strikes first as it closes", -v)
+            total += v
+        return total
 
     # ----- parting shots along a path -----
     def parting_cost(self, steps, mode: str, plan: Plan, shots=None) -> float:

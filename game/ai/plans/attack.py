@@ -154,6 +154,7 @@ def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) 
     plan = Plan(actions, label, kind="move-attack", end=end, data={"cost_ft": path.total_ft, "path": path})
     score_attack(ctx, plan, e, odds)
     threats.parting_cost(path.steps, "walk", plan)
+    threats.closing_cost(end, plan)
     if path.stall:
         plan.add("stalls (flies too little)", -1.5)
     v, parts = threats.exposure(end, exclude={e.id: plan.data["p_kill"]})
@@ -174,6 +175,9 @@ def _shoot_squares(ctx: Context, entries, budget, e):
         d = ctx.flat(sq, e.pos)
         if d > bands[-1] or d <= 5:
             continue
+        alt = max(entry.altitudes) if entry.altitudes and me.flyer != "none" else 0
+        if not (me.big or e.big) and not ctx.positioning.sight_map.visible(sq, e.pos, alt, e.altitude_ft):
+            continue            # the ground or a wall hides it from there (the resolver's sight)
         h = -0.5 * bands.index(next(b for b in bands if d <= b))
         h += cover_proxy(ctx, sq) * 0.7
         for o in ctx.enemies:
@@ -183,7 +187,6 @@ def _shoot_squares(ctx: Context, entries, budget, e):
             if od <= ctx.strike_budget(o) + ctx.reach_ft(o):
                 h -= 2.0 if od <= 10 else 1.0
         h -= entry.cost_ft / 200
-        alt = max(entry.altitudes) if entry.altitudes and me.flyer != "none" else 0
         cands.append((h, sq, alt, entry))
     cands.sort(key=lambda c: (-c[0], c[1]))
     return cands
@@ -230,6 +233,7 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
         if announce:
             _announcement_doubts(ctx, plan, e)
         threats.parting_cost(steps, "charge", plan, shots=shots)
+        threats.closing_cost(spot, plan, only=e.id)
         if ctx.battle.state_of(e.id).set_vs_charge:
             back = ctx.odds(e, me_there, placed=(me_there,), set_vs_charge=True)
             if back.allowed:

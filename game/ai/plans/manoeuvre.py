@@ -134,6 +134,8 @@ def _grapple_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan 
     spot = (target.x, target.y, me.facing, target.altitude_ft) if rules["enters_square"] else \
         (me.x, me.y, me.facing, me.altitude_ft)
     holder = ctx.placed(spot)
+    if not all(ctx.battle.map.in_bounds(x, y) for x, y in holder.cells):
+        return None              # a body longer than a square, facing as it does, would stick out of the map there
     rounds = hold_rounds(odds.escape_chance or 0.0)
     rate = max(ctx.threat_rate(target), 1e-9)
     # Scored (exposure, the look-ahead's copy) where it stands now: the square it shares with the

@@ -119,6 +119,7 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
             plan = Plan((action, EndTurn(figure=me.id)), f"{what} to {sq[0]},{sq[1]}" + (f" at {end[3]} ft" if flyer else ""),
                         kind="approach", end=end, data={"path": path})
             threats.parting_cost(path.steps, mode, plan)
+            threats.closing_cost(end, plan)
             if path.stall:
                 plan.add("stalls (flies too little)", -1.5)
             v, parts = threats.exposure(end)
@@ -140,6 +141,8 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
         medium = bands[min(1, len(bands) - 1)]
         h -= 0 if d <= medium else (d - medium) / 10
         h += cover_proxy(ctx, sq)
+        if not ctx.positioning.sight_map.visible(sq, target.pos, alt, target.altitude_ft):
+            h -= 3              # it could not shoot from there next round (the resolver's sight)
     else:
         h -= d / 5
     for o in ctx.enemies:

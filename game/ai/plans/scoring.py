@@ -13,6 +13,9 @@ from ..odds import Odds, attack_rules
 
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weighs x1 until round 3, then grows
+SUPPORT = 0.5             # a blow it can strike next round, against one struck now
+HORIZON_HP_WORTH = 0.6    # about what a foe's hit point is worth (ctx.hp_worth of a typical foe)
+JOIN_PER_FT = 0.02        # the pull of a fight friends are in, per foot away from it
 
 
 def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -> None:
@@ -109,8 +112,16 @@ def add_potential(ctx: Context, plan: Plan) -> None:
         plan.add("distance from the nearest foe", min(nearest, 40) / 40 * 0.6)
     else:
         if nearest <= ctx.strike_budget(ctx.me) + ctx.reach_ft(ctx.me):
-            best = 0.3
+            # Half a blow's worth: it may strike first next round, or a foe closing in meets it.
+            best = 2 * SUPPORT * ctx.threat_rate(ctx.me) * HORIZON_HP_WORTH
         plan.add("closing in", -0.01 * pressure(ctx) * nearest)
+        fighting = ctx.cache.get("foes fighting friends")
+        if fighting is None:
+            fighting = ctx.cache["foes fighting friends"] = [
+                e for e in ctx.enemies if any(ctx.engagement.in_zone(a, e) for a in ctx.allies)]
+        if fighting:
+            # Friends already fight: joining them (ganging up) beats arriving later, one by one.
+            plan.add("joins the friends' fight", -JOIN_PER_FT * min(ctx.flat((x, y), e.pos) for e in fighting))
     if best:
         plan.add("can strike next round", best * 0.5)
     elev = float(ctx.battle.map.elevation_ft[y, x])
