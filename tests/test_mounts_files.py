@@ -2,7 +2,7 @@
 spawn's `mount` property, the bundled knights_spears scenario under all five rulesets (check, run,
 simulate: the AI plays riders without crashing), and the pair always moving as one (a property test)."""
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
@@ -120,6 +120,7 @@ def test_a_horse_whose_rider_was_thrown_weighs_its_blows_facing_ways_its_body_fi
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rid=st.sampled_from(RULESETS), picks=st.lists(st.integers(0, 10_000), min_size=2, max_size=5),
        seed=st.integers(1, 50))
+@example(rid="odnd", picks=[0, 323, 0], seed=1)   # a disengagement weighed with the body off the map: IndexError
 def test_a_ridden_pair_always_moves_as_one(rid, picks, seed):
     """Whatever moves the rider makes (and whatever else happens), it sits on its mount's front square and
     faces as the mount faces, under every ruleset."""

@@ -245,7 +245,7 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
                 except RulesError:
                     reach = {}
                 far = sorted((sq for sq, e in reach.items() if e.can_end and sq != fig.pos),
-                             key=lambda sq: -min(gap_ft(battle, replace(fig, x=sq[0], y=sq[1]), f) for f in foes))[:3]
+                             key=lambda sq: -min(gap_ft(battle, _ended(fig, sq, reach[sq]), f) for f in foes))[:3]
                 for sq in far:
                     candidates.append(Disengage(figure_id, to=sq, style=style))
         candidates.extend(manoeuvre_actions(battle, fig, foes))
@@ -311,6 +311,14 @@ def shove_squares(battle, fig, foe, most_ft: int, kind) -> list[tuple[int, int]]
                key=lambda sq: (min((max(abs(sq[0] - f.x), abs(sq[1] - f.y)) for f in friends), default=0),
                                -sq[1], -sq[0]), default=None) if friends else None
     return drops + ([away] if away is not None else [])
+
+
+def _ended(fig, sq, entry):
+    """fig where a move to sq ends: facing as it does if its body fits that way there, else the
+    cheapest way it may end there (a body longer than a square fits only some ways)."""
+    facing = fig.facing if not entry.facings or fig.facing in entry.facings else \
+        min(entry.facings, key=lambda f: (entry.facings[f], f))
+    return replace(fig, x=sq[0], y=sq[1], facing=facing)
 
 
 def _may_move(battle, figure_id: str) -> bool:
