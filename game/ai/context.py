@@ -59,6 +59,7 @@ class Context:
         self.attack_fraction = Fraction(mv["attack_move_fraction"])
         self.free_step = float(mv["free_step_ft"])
         self._strike_budgets: dict = {}
+        self._foe_reaches: list | None = None
         self.moved = 0.0 if fresh_turn else float(self.status.moved_ft)
         self.move_left = float(self.me.move_ft) if self.declaring or fresh_turn else float(self.status.movement_left_ft)
         self.attack_budget = max(0.0, float(self.me.move_ft * self.attack_fraction) + self.free_step
@@ -129,6 +130,13 @@ class Context:
         if self.rs.d100:
             return (n + 1) // 2 if after_move and self.rs.section("round")["move_attack_halves"] else n
         return n
+
+    def foe_reaches(self) -> list:
+        """(foe, its melee reach, how far it strikes after moving: strike_budget + reach) for every
+        foe, worked out once per decision (asked for each square weighed)."""
+        if self._foe_reaches is None:
+            self._foe_reaches = [(o, self.reach_ft(o), self.strike_budget(o) + self.reach_ft(o)) for o in self.enemies]
+        return self._foe_reaches
 
     def strike_budget(self, fig: Figure) -> float:
         """How far a foe may move on its turn and still strike (the ruleset's move-and-attack allowance)."""

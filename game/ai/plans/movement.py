@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...core.actions import Disengage, EndTurn, Move
-from ...core.geometry import FACINGS
+from ...core.geometry import FACINGS, SQUARE_FT
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure
@@ -145,12 +145,14 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
             h -= 3              # it could not shoot from there next round (the resolver's sight)
     else:
         h -= d / 5
-    for o in ctx.enemies:
+    x, y = sq
+    for o, reach, closing in ctx.foe_reaches():
+        if SQUARE_FT * max(abs(o.x - x), abs(o.y - y)) > (closing if archer else reach):
+            continue    # no distance rule makes it nearer than its larger offset: most foes of a field
         od = ctx.flat(o.pos, sq)
-        reach = ctx.reach_ft(o)
         if od <= reach:
             h -= 3
-        elif archer and od <= ctx.strike_budget(o) + reach:
+        elif archer and od <= closing:
             h -= 1.5
     h += 0.05 * float(ctx.battle.map.elevation_ft[sq[1], sq[0]])
     if ctx.me.flyer != "none" and alt:
