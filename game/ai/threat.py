@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..core.battle.walking import may_strike_closing_foe
 from ..core.combat.reach import melee_weapon
-from ..core.geometry import DIRECTION_DELTAS, bearing_octant, combine_vertical_ft
+from ..core.geometry import DIRECTION_DELTAS, SQUARE_FT, bearing_octant, combine_vertical_ft
 from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context, Spot
 from .decision import Plan
@@ -54,7 +54,10 @@ class Threats:
         ctx = self.ctx
         me_there = ctx.placed(end)
         total, parts = 0.0, []
-        for e in ctx.enemies:
+        x, y = me_there.x, me_there.y
+        for e, farthest in self._threat_ranges():
+            if SQUARE_FT * max(abs(e.x - x), abs(e.y - y)) > farthest:
+                continue    # beyond anything foe_threat or charge_threat count (no distance is less than that)
             weight = 1.0 - (exclude or {}).get(e.id, 0.0)
             if weight <= 0:
                 continue
@@ -77,6 +80,22 @@ class Threats:
             total -= credit
             parts.append(("reach strikes a closing foe", -credit))
         got = self._cache[key] = (total, parts)
+        return got
+
+    def _threat_ranges(self) -> list:
+        """(foe, the farthest it threatens a figure from): an archer its long range after moving, a foe
+        in melee two moves and its reach, or a charge's longest lane; once per decision."""
+        got = self._cache.get("threat-ranges")
+        if got is None:
+            ctx = self.ctx
+            got = []
+            for e in ctx.enemies:
+                if ctx.is_archer(e):
+                    farthest = ctx.long_range_ft(e) + ctx.strike_budget(e)
+                else:
+                    farthest = max(2 * e.move_ft + ctx.reach_ft(e), ctx.charge_limits(e)[1] + 10)
+                got.append((e, farthest))
+            self._cache["threat-ranges"] = got
         return got
 
     def attention(self, e, me_there) -> float:
