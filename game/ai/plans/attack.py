@@ -92,9 +92,7 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
 
 def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
     alts = sorted(entry.altitudes) if entry.altitudes else [0]
-    # A body longer than a square ends only facing ways it fits there (its tail on the map, off walls).
-    facing = ctx.me.facing if not entry.facings or ctx.me.facing in entry.facings else \
-        min(entry.facings, key=lambda f: (entry.facings[f], f))
+    facing = entry.end_facing(ctx.me.facing)    # a long body's tail on the map, off walls
     for alt in sorted(alts, key=lambda a: abs(a - e.altitude_ft)):
         if ctx.me.big or e.big:    # bodies bigger than a square strike and are struck from their nearest squares
             d, mine, theirs = cell_pairs(ctx.battle, ctx.placed((sq[0], sq[1], facing, alt)), e)[0]

@@ -314,11 +314,8 @@ def shove_squares(battle, fig, foe, most_ft: int, kind) -> list[tuple[int, int]]
 
 
 def _ended(fig, sq, entry):
-    """fig where a move to sq ends: facing as it does if its body fits that way there, else the
-    cheapest way it may end there (a body longer than a square fits only some ways)."""
-    facing = fig.facing if not entry.facings or fig.facing in entry.facings else \
-        min(entry.facings, key=lambda f: (entry.facings[f], f))
-    return replace(fig, x=sq[0], y=sq[1], facing=facing)
+    """fig where a move to sq ends, facing a way its body fits there."""
+    return replace(fig, x=sq[0], y=sq[1], facing=entry.end_facing(fig.facing))
 
 
 def _may_move(battle, figure_id: str) -> bool:

@@ -64,6 +64,13 @@ class ReachEntry:
     altitudes: dict[int, float] = field(default_factory=dict)    # altitude above floor -> least cost
     can_end: bool = True                                         # False when an ally stands there
 
+    def end_facing(self, preferred: int) -> int:
+        """`preferred` if the move may end here facing that way, else the cheapest way it may (a body
+        longer than a square fits only some ways on a square)."""
+        if not self.facings or preferred in self.facings:
+            return preferred
+        return min(self.facings, key=lambda f: (self.facings[f], f))
+
 
 @dataclass
 class MoveParams:
