@@ -222,9 +222,10 @@ class Battle:
         check and flee."""
         return rout_chance(self, figure_id)
 
-    def hypothetical(self, *figures: Figure) -> BattleView:
-        """A read-only view of this battle with these figures standing where they say."""
-        return BattleView(self, {f.id: f for f in figures})
+    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None) -> BattleView:
+        """A read-only view of this battle with these figures standing where they say; `charging`
+        maps a figure to the foe it charged this round (its defence as the charge leaves it)."""
+        return BattleView(self, {f.id: f for f in figures}, charging)
 
     # =====================================================================================
     # the door

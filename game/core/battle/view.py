@@ -14,8 +14,12 @@ from ..moves.positioning import Positioning
 
 
 class BattleView:
-    def __init__(self, battle, placed: dict[str, Figure]):
+    def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None):
         self._battle = battle
+        # figure id -> the foe it charged this round: its defence as the charge leaves it, without
+        # rolling the charge's blow (what the foes' replies to a charge would face).
+        self._charging = dict(charging or {})
+        self._states: dict = {}
         self.ruleset = battle.ruleset
         self.map = battle.map
         self.round = battle.round
@@ -29,7 +33,18 @@ class BattleView:
         return self._battle.profile(figure_id)
 
     def state_of(self, figure_id: str):
-        return self._battle.state_of(figure_id)
+        target = self._charging.get(figure_id)
+        if target is None:
+            return self._battle.state_of(figure_id)
+        got = self._states.get(figure_id)
+        if got is None:
+            got = self._states[figure_id] = self._battle.state_of(figure_id).copy()
+            got.charging = target
+        return got
+
+    def hypothetical(self, *figures: Figure) -> "BattleView":
+        """This view with these figures standing elsewhere too (its chargers still charging)."""
+        return BattleView(self._battle, {**self._placed, **{f.id: f for f in figures}}, self._charging)
 
     def able(self, figure_id: str) -> bool:
         return self._battle.able(figure_id)
