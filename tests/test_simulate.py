@@ -9,7 +9,7 @@ import pytest
 
 from dataclasses import replace
 
-from game.core.actions import Attack, Disengage, EndTurn
+from game.core.actions import Attack, Disengage, EndTurn, Overbear, Trip
 from game.core.battle import Battle, turns
 from game.play.outcome import Outcome, outcome
 from game.play.report import NOTABLE, NOTABLE_KINDS, count_events, summarize, summarize_battle
@@ -179,7 +179,7 @@ def test_every_kind_a_report_counts_is_emitted_by_the_resolver():
             battle, _res, _info = play_battle(replace(setup, seed=seed), max_rounds=6)
             emitted |= {e.kind for e in battle.events}
     emitted |= (_first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement() | _a_set_spear_against_a_charge()
-                | _a_missile_into_a_melee())
+                | _a_missile_into_a_melee() | _an_overbear() | _a_trip_off_a_ledge() | _mounted_and_missile_rarities())
     for label, kinds in NOTABLE_KINDS.items():
         assert kinds & emitted, f"{label!r} counts {sorted(kinds)}, none of which the resolver emitted"
     assert set(NOTABLE_KINDS) == {label for label, _ in NOTABLE}
@@ -220,6 +220,46 @@ def _a_set_spear_against_a_charge() -> set:
     sc = load_scenario("maps/charge_demo.toml")
     b = Battle.from_scenario(sc)
     return {e.kind for e in run_script(b, parse_script(sc.actions, sc.source, [f.id for f in sc.figures]), sc.source)}
+
+
+def _an_overbear() -> set:
+    """cnc overbearing: the AI weighs it but seldom finds it best in these battles; one made by hand."""
+    from test_combat_helpers import fig
+    from test_manoeuvres import battle_at_turn
+    b = battle_at_turn("cnc", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")])
+    return {e.kind for e in b.apply(Overbear("a", target="b"))}
+
+
+def _a_trip_off_a_ledge() -> set:
+    """bfrpg tripping a foe off the wall walk: it falls (the AI trips only when it finds it best)."""
+    from test_combat_helpers import fig
+    from test_manoeuvres import LEDGE, Scripted, battle_at_turn
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 2, 2, "E"), fig("b", "red", 3, 2, "W", stats={"hp": 30})],
+                       bmap=LEDGE)
+    b.rng = Scripted([16, 3, 4])
+    return {e.kind for e in b.apply(Trip("a", target="b", to=(4, 2)))}
+
+
+def _mounted_and_missile_rarities() -> set:
+    """A rider thrown by its falling mount, a near miss on a rider hitting the mount (bfrpg Mounted Combat)
+    and a missed arrow flying on (cnc ranged-combat), scripted: the AI's battles show them only by chance."""
+    from test_combat_helpers import fig, make_battle
+    from test_manoeuvres import Scripted, until_phase
+    from test_mounts import _footman_beside, riding_battle, until_turn
+    kinds = set()
+    b = riding_battle(extra=[fig("foe", "red", 4, 4, "W", stats={"hp": 30, "attack_bonus": 10})], horse_stats={"hp": 1})
+    until_turn(b, "foe")
+    b.rng = Scripted([15, 3, 4])
+    kinds |= {e.kind for e in b.apply(Attack("foe", target="horse"))}
+    b = _footman_beside()
+    until_turn(b, "foe")
+    b.rng = Scripted([15 - b.explain_attack("foe", "knight").attack_total])
+    kinds |= {e.kind for e in b.apply(Attack("foe", target="knight"))}
+    b = make_battle("cnc", "\n".join(["." * 40] * 9), [fig("a", "blue", 1, 4, "E", template="archer"),
+                                                        fig("b", "red", 4, 4, "W"), fig("c", "red", 7, 4, "W")])
+    until_phase(b, "a")
+    b.rng = Scripted([2, 20, 4])
+    return kinds | {e.kind for e in b.apply(Attack("a", target="b"))}
 
 
 def _a_fighting_disengagement() -> set:

@@ -63,7 +63,7 @@ def _board_after(ctx: Context, plan: Plan, copies: dict):
     """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None."""
     stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
     announced = plan.actions[0] if plan.kind == "announce" else None
-    key = (plan.end, stance, announced)
+    key = (plan.end, stance, announced, plan.data.get("target") if plan.kind == "charge" else None)
     if key in copies:
         return copies[key]
     me = ctx.me
@@ -80,6 +80,9 @@ def _board_after(ctx: Context, plan: Plan, copies: dict):
         board.apply(place)
     if stance is not None and board.check(stance) is None:
         board.apply(stance)
+    if plan.kind == "charge":
+        # It stands at the lane's end at the ruleset's charge defence (the blow itself not rolled).
+        board = board.hypothetical(charging={me.id: plan.data["target"]})
     copies[key] = board
     return board
 

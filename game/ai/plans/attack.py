@@ -244,7 +244,12 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
             v, parts = threats.exposure(plan.end, exact=True, exclude={e.id: plan.data["p_kill"]}, battle=twin)
             plan.data["exact"] = True
         else:
-            v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
+            # It ends the charge at the ruleset's charge defence: the foes' blows are asked of the
+            # resolver as they would face a charger standing at the lane's end.
+            twin = ctx.battle.hypothetical(me_there, charging={me.id: e.id})
+            v, parts = threats.exposure(plan.end, exact=ctx.level.exact_plans > 0,
+                                        exclude={e.id: plan.data["p_kill"]}, battle=twin)
+            plan.data["exact"] = ctx.level.exact_plans > 0
         add_exposure(plan, v, parts)
         out.append(plan)
     return out

@@ -31,6 +31,7 @@ from .scoring import TEMPO, score_attack
 
 SEPARATED_ROUNDS = 1.0     # a foe thrown down a drop it cannot climb needs about a round to come back up
 OPENED_ROUNDS = 1.0        # a foe knocked prone or held stays open to blows about a round
+PRONE_STILL = 0.5          # a blow after the prone foe's turn finds it still down if it comes first
 
 
 def manoeuvre_plans(ctx: Context, threats: Threats) -> list[Plan]:
@@ -75,7 +76,9 @@ def _opened(ctx: Context, target, spot, condition: str, skip=(), escape: float =
     """What a condition's defence penalty on `target` (standing on `spot`) adds to the blows my side can
     deal it there next (each point a twentieth, on d100 a hundredth, of a hit, as score_attack splits a
     blow by its modifiers), at most the foe's whole worth. A friend whose turn comes after the foe's
-    strikes only if the foe has not got free first (`escape`). (value, friends that gain)"""
+    strikes only if the foe has not got free first (`escape`); a prone foe gets up on its own turn,
+    so a blow that comes after it (mine next round, a friend's that has acted) finds it down only
+    if it comes first, about half the time (PRONE_STILL). (value, friends that gain)"""
     cond = ctx.rs.condition(condition)
     if not cond or not cond["defense"] or cond["defense"] > 0:
         return 0.0, 0
@@ -90,7 +93,8 @@ def _opened(ctx: Context, target, spot, condition: str, skip=(), escape: float =
         step = 100 if blow.breakdown.resolution == "d100" else 20
         easier = replace(blow, p_hit=min(1.0, blow.p_hit - cond["defense"] / step))
         first = f.id != ctx.me.id and turn_still_to_come(ctx.battle, f.id)
-        total += (ctx.damage_value(target, easier) - ctx.damage_value(target, blow)) * (1.0 if first else 1 - escape)
+        later = PRONE_STILL if condition == "prone" else 1 - escape
+        total += (ctx.damage_value(target, easier) - ctx.damage_value(target, blow)) * (1.0 if first else later)
         n += 1
     whole = ctx.damage_value(target, Odds(None, 1.0, ((int(-(-ctx.hp(target) // 1)), 1.0),)))
     return min(total, whole) * OPENED_ROUNDS, n

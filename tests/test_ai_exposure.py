@@ -1,0 +1,75 @@
+"""What the AI expects the foes to do to a figure where a plan ends: a charger stands at the defence
+its charge leaves it (the resolver's hypothetical view), and a prone foe's easier blows are weighed
+by when they come."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from game.ai import AI
+from game.ai.context import Context
+from game.ai.levels import LEVELS
+from game.ai.plans.manoeuvre import PRONE_STILL, _opened
+from game.ai.threat import Threats
+from game.core.actions import Charge
+from test_ai import make_battle, play_until_turn_of
+
+
+def context_for(battle, figure_id: str, level: str = "normal") -> Context:
+    play_until_turn_of(battle, figure_id)
+    return Context(LEVELS[level], battle, figure_id, random.Random(1), {})
+
+
+def test_a_hypothetical_charger_stands_at_the_charge_defence_and_nothing_changes():
+    # bfrpg Charging: the charger's AC is lowered for the round; the view says so without a roll.
+    b = make_battle("bfrpg", [
+        {"id": "pike", "side": "blue", "template": "spearman", "x": 2, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 8, "y": 6, "facing": "W"},
+    ])
+    events_before = len(b.events)
+    plain = b.explain_attack("foe", "pike")
+    charging = b.hypothetical(charging={"pike": "foe"}).explain_attack("foe", "pike")
+    assert [m.name for m in charging.defense_mods if m.name == "charged this round"]
+    assert charging.target_number == plain.target_number + b.ruleset.section("modifiers")["charge_defense"]
+    assert not b.state_of("pike").charging and len(b.events) == events_before
+
+
+def test_a_charge_plan_is_exposed_at_the_chargers_lowered_defence():
+    # A lone spearman could charge an archer standing among three foot soldiers.
+    b = make_battle("bfrpg", [
+        {"id": "pike", "side": "blue", "template": "spearman", "x": 1, "y": 6, "facing": "E", "stats": {"hp": 12}},
+        {"id": "archer", "side": "red", "template": "archer", "x": 10, "y": 6, "facing": "W"},
+        {"id": "f1", "side": "red", "template": "foot", "x": 11, "y": 5, "facing": "W"},
+        {"id": "f2", "side": "red", "template": "foot", "x": 11, "y": 7, "facing": "W"},
+        {"id": "f3", "side": "red", "template": "foot", "x": 12, "y": 6, "facing": "W"},
+    ])
+    ctx = context_for(b, "pike")
+    threats = Threats(ctx)
+    preview = b.preview(Charge(figure="pike", target="archer"))
+    end = preview.planned.path.end
+    spot = (end.x, end.y, end.facing, end.altitude_ft)
+    standing, _parts = threats.exposure(spot, exact=True)
+    charged, _parts = threats.exposure(
+        spot, exact=True, battle=b.hypothetical(ctx.placed(spot), charging={"pike": "archer"}))
+    assert charged > standing                      # every blow comes easier at the lowered AC
+    ai = AI("normal")
+    ai.choose(b, "pike")
+    plan = next(p for p in ai.last_decision.plans if p.label == "charge Archer")
+    assert plan.end == spot and abs(plan.data["exposure"] - charged) < 1e-9
+
+
+def test_my_own_blow_on_a_prone_foe_counts_half():
+    # The foe gets up on its turn: my next blow finds it down only if it comes first.
+    b = make_battle("bfrpg", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 5, "y": 6, "facing": "E"},
+        {"id": "foe", "side": "red", "template": "foot", "x": 6, "y": 6, "facing": "W"},
+    ])
+    ctx = context_for(b, "me")
+    foe = b.figures["foe"]
+    opened, n = _opened(ctx, foe, foe.pos, "prone")
+    assert n == 1 and opened > 0
+    prone = b.ruleset.condition("prone")["defense"]
+    blow = ctx.odds(ctx.me, ctx.placed((6, 6, foe.facing, 0), foe), placed=(ctx.placed((6, 6, foe.facing, 0), foe),))
+    easier = replace(blow, p_hit=min(1.0, blow.p_hit - prone / 20))
+    full = ctx.damage_value(foe, easier) - ctx.damage_value(foe, blow)
+    assert abs(opened - PRONE_STILL * full) < 1e-9
