@@ -46,6 +46,8 @@ OWN_KEYS = ("id", "name")  # a ruleset names itself: these are never taken from 
 def merge_layers(layers: list[Layer]) -> tuple[dict, dict[str, str]]:
     """The merged data of `layers` (deepest base first) and, per dotted key, the file that set it."""
     merged: dict = {}
+    # A section's value or a plain key is set whole by the last layer giving it, so nothing is ever
+    # recorded below one of these keys (records of collections get theirs after the layers, by name).
     origins: dict[str, str] = {}
     keyed: dict[tuple[str, str], dict[str, str]] = {}  # (collection, record name) -> field -> file
     top = layers[-1]
@@ -67,10 +69,10 @@ def merge_layers(layers: list[Layer]) -> tuple[dict, dict[str, str]]:
                 section = merged.setdefault(key, {})
                 for name, item in value.items():
                     section[name] = copy.deepcopy(item)
-                    _set_origin(origins, f"{key}.{name}", layer.path)
+                    origins[f"{key}.{name}"] = layer.path
             else:
                 merged[key] = copy.deepcopy(value)
-                _set_origin(origins, key, layer.path)
+                origins[key] = layer.path
     for (collection, name), fields in keyed.items():
         if COLLECTIONS[collection]:
             index = next(i for i, e in enumerate(merged[collection]) if e[COLLECTIONS[collection]] == name)
@@ -90,13 +92,6 @@ def origin_of(where: str, origins: dict[str, str]) -> str | None:
         cut = max(where.rfind("."), where.rfind("["))
         where = where[:cut] if cut > 0 else ""
     return None
-
-
-def _set_origin(origins: dict, where: str, path: str) -> None:
-    below = (where + "[", where + ".")
-    for key in [k for k in origins if k.startswith(below)]:
-        del origins[key]
-    origins[where] = path
 
 
 def _merge_collection(merged: dict, collection: str, value, layer: Layer, keyed: dict) -> None:

@@ -135,24 +135,32 @@ def section_name(value: str) -> str | None:
     return None
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+# What each kind of value must be (by its type alone), looked up once per value checked.
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int,
+    "float": _is_number,
+    "bool": lambda value: isinstance(value, bool),
+    "str": lambda value: isinstance(value, str),
+    "list[str]": lambda value: isinstance(value, list) and all(isinstance(v, str) for v in value),
+    "list[int]": lambda value: isinstance(value, list) and all(_is_int(v) for v in value),
+    "table": lambda value: isinstance(value, dict),
+    "list[table]": lambda value: isinstance(value, list) and all(isinstance(v, dict) for v in value),
+}
+
+
 def _type_ok(kind: str, value: Any) -> bool:
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "float":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "list[str]":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "list[int]":
-        return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    if kind == "table":
-        return isinstance(value, dict)
-    if kind == "list[table]":
-        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
-    raise AssertionError(kind)
+    check = _TYPE_CHECKS.get(kind)
+    if check is None:
+        raise AssertionError(kind)
+    return check(value)
 
 
 def validate(data: Any, schema: dict, path: str, prefix: str = "", partial: bool = False) -> dict:
@@ -163,32 +171,29 @@ def validate(data: Any, schema: dict, path: str, prefix: str = "", partial: bool
     """
     if not isinstance(data, dict):
         raise DataFileError(path, prefix or "(top level)", f"expected a table of keys, not {_kind_of(data)}")
-    unknown = sorted((k for k in data if k not in schema), key=str)
-    if unknown:
+    if not data.keys() <= schema.keys():
+        unknown = sorted((k for k in data if k not in schema), key=str)
         where = _join(prefix, key_text(unknown[0]))
         known = ", ".join(sorted(schema))
         raise DataFileError(path, where, f"unknown key; allowed keys here: {known}")
     result: dict = {}
     for key, spec in schema.items():
-        where = _join(prefix, key)
-        if isinstance(spec, dict):
-            if partial and key not in data:
-                continue
-            result[key] = validate(data.get(key, {}), spec, path, where, partial)
-            continue
-        if key not in data:
-            if partial:
-                continue
-            if spec.kind == "table":
+        if key in data:
+            if isinstance(spec, dict):
+                result[key] = validate(data[key], spec, path, _join(prefix, key), partial)
+            else:
+                result[key] = check_value(data[key], spec, path, _join(prefix, key), partial)
+        elif not partial:
+            if isinstance(spec, dict):
+                result[key] = validate({}, spec, path, _join(prefix, key), partial)
+            elif spec.kind == "table":
                 result[key] = {}
             elif spec.kind == "list[table]":
                 result[key] = []
             elif spec.required:
-                raise DataFileError(path, where, f"missing required key ({spec.doc}); expected {spec.allowed()}")
+                raise DataFileError(path, _join(prefix, key), f"missing required key ({spec.doc}); expected {spec.allowed()}")
             else:
                 result[key] = spec.default
-            continue
-        result[key] = check_value(data[key], spec, path, where, partial)
     return result
 
 
