@@ -44,6 +44,8 @@ class Spawn:
 
 @dataclass(eq=False)
 class BattleMap:
+    """The battlefield: its size and one terrain layer per property, read `layer[y, x]`."""
+
     width: int
     height: int
     blocks_move: BoolLayer         # walls, trunks, closed doors

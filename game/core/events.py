@@ -91,6 +91,8 @@ ATTACK_KINDS = frozenset({EventKind.ATTACK, EventKind.CHARGE_ATTACK, EventKind.P
 
 @dataclass(frozen=True)
 class Roll:
+    """Dice rolled for an event and their total."""
+
     dice: str               # "d20", "2d6", "d100"
     results: tuple[int, ...]
     total: int
@@ -101,6 +103,8 @@ class Roll:
 
 @dataclass(frozen=True)
 class Modifier:
+    """One modifier to a roll, with the rule that grants it."""
+
     name: str               # "parting shot", "flank (left)", "charge", "1/2 cover": what the player reads
     value: int
     source: str             # rule id that grants it, e.g. "cnc:flank-attack"
@@ -115,6 +119,8 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Event:
+    """One thing the resolver reports, with the rule that fired and its numbers."""
+
     kind: EventKind
     rule: str                               # the rule that fired
     text: str                               # plain words, with the numbers

@@ -9,6 +9,8 @@ from .moves.bodies import ONE_SQUARE, cells
 
 @dataclass(frozen=True)
 class Figure:
+    """A figure on the map: where it stands and faces, how it moves and what it carries."""
+
     id: str
     side: str
     x: int

@@ -13,6 +13,8 @@ from typing import Callable, NoReturn
 
 @dataclass(frozen=True)
 class Refusal:
+    """Why an action is refused: a message key with its values, and the rule."""
+
     key: str
     params: tuple[tuple[str, object], ...] = ()
     rule: str = ""

@@ -24,6 +24,8 @@ from .schema import Field, shown, validate
 
 @dataclass(frozen=True)
 class Layer:
+    """One ruleset file as read: its path and its data, not yet checked."""
+
     path: str
     data: dict  # the file's data as read, unchecked
 

@@ -99,6 +99,8 @@ TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons", "footpri
 
 @dataclass
 class Scenario:
+    """A battle to play: the map, the ruleset, the figures and any scripted actions."""
+
     title: str
     description: str
     ruleset: Ruleset

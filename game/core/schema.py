@@ -24,6 +24,8 @@ _QUOTED_KEY_CHARS = re.compile(r"[\s.\[\]\"']")  # a key holding one is quoted i
 
 @dataclass(frozen=True)
 class Field:
+    """What one key of a data file may hold, and its default."""
+
     kind: str  # "int", "float", "bool", "str", "list[str]", "list[int]", "table", "list[table]"
     doc: str
     default: Any = _MISSING

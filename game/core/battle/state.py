@@ -47,6 +47,8 @@ class MoveOrder:
 
 @dataclass
 class BattleState:
+    """Everything about a battle that changes as it is played: figures, their states, the round and its order."""
+
     figures: dict[str, Figure]
     states: dict[str, FigureState]
     round: int = 0

@@ -16,6 +16,8 @@ from .modifiers import Breakdown
 
 @dataclass
 class AttackResult:
+    """One roll to hit and what came of it: the dice, the total, the damage."""
+
     hit: bool
     outcome: str                     # "hit", "miss", "critical hit", "grievous hit", "natural 1: miss", ...
     rolls: list = field(default_factory=list)

@@ -27,6 +27,8 @@ class AttackContext:
 
 @dataclass(frozen=True)
 class Breakdown:
+    """An attack's numbers before the roll: attack and defence, each modifier with its source, the damage."""
+
     attacker: str
     target: str
     weapon: str

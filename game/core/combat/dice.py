@@ -11,6 +11,8 @@ _DICE = re.compile(r"^\s*(?:(\d*)d(\d+))?\s*([+-]\s*\d+)?\s*$")
 
 @dataclass(frozen=True)
 class Dice:
+    """A dice expression such as 2d6+1."""
+
     count: int
     sides: int
     bonus: int = 0

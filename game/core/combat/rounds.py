@@ -16,6 +16,8 @@ from .dice import die, parse_dice
 
 @dataclass
 class Slot:
+    """One place in a round's turn order: the figures acting on one initiative number."""
+
     number: int
     members: list = field(default_factory=list)
     attack_index: int = -1          # per-attack initiative: which of the figure's attacks this is

@@ -40,6 +40,8 @@ def combat_profile(ruleset: Ruleset, figure: Figure) -> dict:
 
 @dataclass
 class FigureState:
+    """A figure's combat condition in a battle: hit points, conditions and what it has done this round."""
+
     hp: int
     max_hp: int
     subdual: int = 0

@@ -27,6 +27,8 @@ from .path import ReachEntry
 
 @dataclass(frozen=True)
 class ChargeLane:
+    """A charge at one target: the squares of its lane, and whether the rules allow it (and why or why not)."""
+
     attacker_id: str
     target_id: str
     legal: bool

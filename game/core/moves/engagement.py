@@ -21,6 +21,8 @@ from ..ruleset import Ruleset
 
 @dataclass(frozen=True)
 class PartingShot:
+    """A free strike a foe gets at a figure leaving its reach, with its bonus and the rule."""
+
     attacker_id: str
     attacker: str
     step_index: int         # index in the path's steps of the square the mover leaves from

@@ -24,6 +24,8 @@ _EPS = 1e-9
 
 @dataclass(frozen=True)
 class Sight:
+    """What one figure sees of another: whether at all, and the cover and concealment between them."""
+
     visible: bool
     cover: str                  # hard cover degree: none, 1/4, 1/2, 3/4, full
     concealment: str            # soft cover degree

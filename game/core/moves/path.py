@@ -19,6 +19,8 @@ _SQ = 5
 
 @dataclass(frozen=True)
 class Step:
+    """One square of a path, with the facing and altitude there and the feet it cost."""
+
     x: int
     y: int
     facing: int
@@ -39,6 +41,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Path:
+    """A planned move: its steps from the start square, what they cost and the budget."""
+
     figure_id: str
     mode: str
     steps: tuple[Step, ...]

@@ -24,6 +24,8 @@ from .shots import fewest_shots
 
 @dataclass(frozen=True)
 class PlannedMove:
+    """A legal path and the parting shots moving along it would draw."""
+
     path: Path
     parting_shots: tuple[PartingShot, ...]
     choice: str = ""    # why this path among equally cheap ones (fewer parting shots), or ""
