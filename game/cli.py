@@ -18,7 +18,31 @@ from .core.errors import RulesError  # noqa: E402
 EXIT_USER_ERROR = 2
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() gives it (COLUMNS, else the terminal, else 80)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, told the width it would look up itself: argparse builds one for every
+    argument added, and its own lookup imports shutil (with bz2, lzma and zlib), ~3 ms of each command."""
+    return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse's own usage errors: one line, exit 2
         self.exit(EXIT_USER_ERROR, f"fivefoot: error: {message}\n(see `fivefoot --help`)\n")
 
