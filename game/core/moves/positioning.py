@@ -5,6 +5,7 @@ The CLI, the renderer's overlays and the AI all read from this, so they never di
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..battlemap import BattleMap
 from ..errors import RulesError
@@ -13,13 +14,17 @@ from ..geometry import FACINGS, bearing_octant
 from ..ruleset import Ruleset
 from .bodies import occupancy
 from .body_sight import body_sight
-from .charge import ChargeLane, charge_lane, charge_limits, charge_reach, lane_step_costs
 from .engagement import Engagement, PartingShot
-from .explain import Explainer
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner
 from .shots import fewest_shots
+
+# Charges and the "why not" explanations load when first asked for: commands that only reach or
+# plan a move (reach, path) start without them (bench/bench_startup.py).
+if TYPE_CHECKING:
+    from .charge import ChargeLane
+    from .explain import Explainer
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,7 @@ class Positioning:
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
         fig = self.body(figure_id)
         if mode == "charge":
+            from .charge import charge_reach
             return charge_reach(self.planner, fig, self.occupants(fig.id), fig.id in self.mounted)
         return self.planner.reachable(fig, mode, self.occupants(fig.id))
 
@@ -129,6 +135,7 @@ class Positioning:
         key = (fig, mode)
         got = self._explainers.get(key)
         if got is None:
+            from .explain import Explainer
             got = self._explainers[key] = Explainer(self.planner, fig, mode, self.occupants(fig.id))
         return got
 
@@ -144,6 +151,7 @@ class Positioning:
         return PlannedMove(path, tuple(self.engagement.parting_shots(fig, path.steps, path.mode, self.figures)))
 
     def _plan_charge(self, figure_id: str, target: tuple[int, int]) -> PlannedMove:
+        from .charge import charge_limits, lane_step_costs
         fig = self.body(figure_id)
         foe = self.occupants(fig.id).get(target)
         if foe is None or foe.side == fig.side:
@@ -217,6 +225,7 @@ class Positioning:
         a, b = self.body(attacker_id), self.body(target_id)     # a rider charges on its mount, at a pair's body
         if a.id != attacker_id:      # the rider's weapon charges on its mount's body
             a = replace(a, weapons=self.figure(attacker_id).weapons)
+        from .charge import charge_lane
         return charge_lane(self.planner, self.sight_map, a, b, self.occupants(a.id), a.id in self.mounted)
 
     def threats(self) -> dict:
