@@ -193,7 +193,8 @@ def validate(data: Any, schema: dict, path: str, prefix: str = "", partial: bool
             elif spec.kind == "list[table]":
                 result[key] = []
             elif spec.required:
-                raise DataFileError(path, _join(prefix, key), f"missing required key ({spec.doc}); expected {spec.allowed()}")
+                raise DataFileError(path, _join(prefix, key),
+                                    f"missing required key ({spec.doc}); expected {spec.allowed()}")
             else:
                 result[key] = spec.default
     return result
