@@ -71,6 +71,8 @@ class ArtLayer:
 
 @dataclass(frozen=True)
 class TileArt:
+    """What the window draws of a map's tile layers: each layer's tiles and their images."""
+
     tile_width: int                       # the map's grid, pixels per square in Tiled
     tile_height: int
     layer_names: tuple[str, ...]          # every tile layer, by layer_index

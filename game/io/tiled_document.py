@@ -34,6 +34,8 @@ SHIPPED_MAPS = SHIPPED_ROOT / "maps"
 
 @dataclass
 class Group:
+    """A Tiled group layer: its name and properties, for the layers inside it."""
+
     name: str
     where: str
     properties: dict[str, Prop]
@@ -41,6 +43,8 @@ class Group:
 
 @dataclass
 class TileLayer:
+    """A Tiled tile layer: its tile ids by square, with how it is shown."""
+
     name: str
     where: str
     gids: UInt32Layer                     # [y, x]: raw GIDs with flip flags
@@ -53,6 +57,8 @@ class TileLayer:
 
 @dataclass
 class ObjectLayer:
+    """A Tiled object layer: its objects, with how it is shown."""
+
     name: str
     where: str
     objects: list[MapObject]
@@ -82,6 +88,8 @@ class ImageLayer:
 
 @dataclass
 class TiledDocument:
+    """A Tiled map as read, before the fivefoot convention gives it meaning."""
+
     file: FileRef
     width: int
     height: int

@@ -21,6 +21,8 @@ _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
 
 @dataclass(slots=True)  # a map may hold 100,000 of them
 class MapObject:
+    """One object of an object layer: its shape, place and properties."""
+
     id: int
     name: str
     cls: str

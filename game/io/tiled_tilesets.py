@@ -28,6 +28,8 @@ OBJECT_ALIGNMENTS = {
 
 @dataclass(frozen=True)
 class TileDef:
+    """One tile of a tileset: its class, properties and image."""
+
     local_id: int
     cls: str = ""
     properties: dict = field(default_factory=dict)
@@ -37,6 +39,8 @@ class TileDef:
 
 @dataclass
 class Tileset:
+    """A tileset as read: its grid of tiles or its image collection."""
+
     name: str
     shown: str                # the file that defines it, for messages
     where: str                # e.g. "tileset 'Desert'"
