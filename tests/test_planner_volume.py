@@ -4,7 +4,11 @@ least cost per square, end facing and altitude, and the same can_end, under all 
 for winged, floating and incorporeal flyers at every pace they have, with turning distances,
 altitudes, moves continued from earlier in the round, walls with and without heights, ledges,
 foes to pass over and allies, under the planning ceiling and a low one; a stalled flyer's forced dive is left to the general search.
+SearchResult.entries searches state by state up to a cap and hands bigger flights to the sweep:
+wherever the cap falls, the same entries, and the search stopped at the cap resumes whole.
 """
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -12,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.core.battlemap import BattleMap
+from game.core.moves import planner as planner_module
 from game.core.moves import volume
 from game.core.moves.planner import Planner
 from game.core.ruleset import Ruleset
@@ -87,13 +92,17 @@ def flight(draw, size):
 
 
 def _general_entries(planner, mover, mode, occupants):
-    """The reachable set as the general search gives it (every state settled one at a time)."""
+    """The reachable set as the general search gives it (every state settled one at a time), read as
+    entries() gives a flight's (planner.like_the_sweep)."""
     result = planner.search(mover, mode, occupants)
     result.run()
-    return result._collect_entries()
+    entries = result._collect_entries()
+    return planner_module.like_the_sweep(entries) if result.rules.free_flight else entries
 
 
 def _same(got: dict, want: dict, tolerance: float) -> None:
+    """The same squares, costs and ends; end facings and altitudes in the same order and of the same
+    types (10 and 10.0 print differently in `reach --json`)."""
     assert list(got) == list(want), "the squares differ (or their order)"
     for square, entry in want.items():
         mine = got[square]
@@ -101,7 +110,7 @@ def _same(got: dict, want: dict, tolerance: float) -> None:
         assert mine.can_end == entry.can_end, square
         for name in ("facings", "altitudes"):
             a, b = getattr(mine, name), getattr(entry, name)
-            assert set(a) == set(b), (square, name, a, b)
+            assert [(k, type(k)) for k in a] == [(k, type(k)) for k in b], (square, name, a, b)
             for key in b:
                 assert abs(a[key] - b[key]) <= tolerance, (square, name, key, a[key], b[key])
 
@@ -186,3 +195,61 @@ def test_a_wall_in_a_hollow_is_flown_over():
     assert want[(8, 3)][0] == 20
     _same_as_reference(planner.search(mover, "walk", {}).entries(), want)
     _same_as_reference(_general_entries(planner, mover, "walk", {}), want)
+
+
+def _capped_at(mp, states: int) -> None:
+    mp.setattr(planner_module, "SWEEP_AFTER_STATES", states)
+    mp.setattr(planner_module, "FIRST_SWEEP_AFTER_STATES", states)
+
+
+@QUICK
+@given(flight(size=9), st.sampled_from([0, 1, 25, 10 ** 9]))
+def test_entries_are_the_same_wherever_the_sweep_takes_over(case, cap):
+    """The sweep from the first state on, after some states, or never (the general search alone)."""
+    rs, bmap, mover, occupants, mode = case
+    planner = Planner(bmap, rs)
+    want = _general_entries(planner, mover, mode, occupants)
+    with pytest.MonkeyPatch.context() as mp:
+        _capped_at(mp, cap)
+        result = planner.search(mover, mode, occupants)
+        got = result.entries()
+    _same(got, want, 0)
+    # A search the sweep took over from is resumed when its states are asked for: all of them.
+    assert len(result.settled) == len(planner.search(mover, mode, occupants).settled)
+
+
+@pytest.mark.parametrize("numpy_loaded", [True, False])
+def test_when_the_sweep_takes_over(monkeypatch, numpy_loaded):
+    """sky.toml's sorcerer (a 40-ft floater, 572 states) and griffon (31614 states): with numpy loaded
+    both are handed to the sweep after SWEEP_AFTER_STATES; before numpy is loaded (a command's one
+    question) the sorcerer is searched to the end, and the griffon, whose first states already
+    promise more than FIRST_SWEEP_AFTER_STATES, is handed over as soon."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from game.io.scenarios import load_scenario
+    sc = load_scenario(Path(__file__).resolve().parents[1] / "maps" / "sky.toml")
+    planner = Planner(sc.map, sc.ruleset)
+    if not numpy_loaded:
+        monkeypatch.setattr(planner_module, "sys", SimpleNamespace(modules={}))
+    swept = []
+    monkeypatch.setattr(planner_module, "_volume_entries", lambda rules: swept.append(rules.figure.id) or
+                        volume.volume_entries(rules))
+    for fid in ("sorcerer", "griffon"):
+        fig = next(f for f in sc.figures if f.id == fid)
+        occupants = {f.pos: f for f in sc.figures if f.id != fid}
+        result = planner.search(fig, "walk", occupants)
+        _same(result.entries(), _general_entries(planner, fig, "walk", occupants), 0)
+        searched_whole = fid == "sorcerer" and not numpy_loaded
+        assert len(result.t_settled) == (572 if searched_whole else planner_module.SWEEP_AFTER_STATES)
+    assert swept == (["griffon"] if not numpy_loaded else ["sorcerer", "griffon"])
+
+
+def test_reach_of_a_small_flight_loads_no_numpy():
+    """`fivefoot reach` of a flight under the cap answers without importing numpy (~0.1 s of start-up)."""
+    code = ("import sys, io, contextlib; from game.cli import main; out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out): code = main(['reach', 'maps/sky.toml', 'sorcerer', '--json'])\n"
+            "assert code == 0 and '\"squares\"' in out.getvalue(), out.getvalue()\n"
+            "assert 'numpy' not in sys.modules, 'numpy imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

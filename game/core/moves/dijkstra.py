@@ -18,6 +18,7 @@ from ..geometry import SQUARE_FT, turn_octants
 from .rules import EPS
 
 _SQRT2 = 2 ** 0.5
+_NO_LIMIT = float("inf")
 
 
 # ----- a lower bound on the cost still to go (A*) -----
@@ -387,9 +388,10 @@ def _general_row(rules, idx: int) -> tuple:
     return tuple(row)
 
 
-def advance_general(result, goal_idx, reached, heuristic) -> None:
+def advance_general(result, goal_idx, reached, heuristic, max_settled: int | None = None) -> None:
     """Settle states until the heap is empty (result.complete) or, with `reached`, until a state it
-    accepts has settled and every state as cheap (by the heap's key) has too."""
+    accepts has settled and every state as cheap (by the heap's key) has too; with `max_settled`,
+    stop (to be resumed) once that many states have settled."""
     rules = result.rules
     grid = rules.grid
     p = rules.params
@@ -421,8 +423,11 @@ def advance_general(result, goal_idx, reached, heuristic) -> None:
     rows = general_steps(rules)
     pop, push = heapq.heappop, heapq.heappush
     goal_level = None
+    limit = _NO_LIMIT if max_settled is None else max_settled
 
     while heap:
+        if len(settled) >= limit:
+            return
         key, state = pop(heap)
         if goal_level is not None and key > goal_level + EPS:
             push(heap, (key, state))

@@ -8,6 +8,7 @@ unlimited searches and resume them square by square).
 """
 from __future__ import annotations
 
+import sys
 import threading
 
 from ..battlemap import BattleMap
@@ -273,12 +274,39 @@ class SearchResult:
             return self._entries
         with self._lock:
             if self._entries is None:
-                entries = None if self.walker else _volume_entries(self.rules)
-                if entries is None:
+                if self.walker:
                     self.run()
-                    entries = self._walker_entries() if self.walker else self._collect_entries()
+                    entries = self._walker_entries()
+                else:
+                    entries = self._state_entries()
                 self._entries = entries
         return self._entries
+
+    def _state_entries(self) -> dict[tuple[int, int], ReachEntry]:
+        """The reachable set of a move searched in tuple states; a flyer's free move is left to the
+        vectorised sweep once it has settled more states than the sweep costs (see SWEEP_AFTER_STATES).
+        Both give the same entries; a search handed over is resumed if its states are asked for."""
+        if not self.complete and self.rules.free_flight:
+            advance_general(self, None, None, self._heuristic, max_settled=SWEEP_AFTER_STATES)
+            first_sweep = "numpy" not in sys.modules      # the sweep would import it
+            if not self.complete and first_sweep and self._projected_states() <= FIRST_SWEEP_AFTER_STATES:
+                advance_general(self, None, None, self._heuristic, max_settled=FIRST_SWEEP_AFTER_STATES)
+            if not self.complete:
+                entries = _volume_entries(self.rules)
+                if entries is not None:
+                    return entries
+        self.run()
+        entries = self._collect_entries()
+        return like_the_sweep(entries) if self.rules.free_flight else entries
+
+    def _projected_states(self) -> float:
+        """How many states the whole search would settle, from those settled so far: at least the
+        count so far times the cube of how much of the budget is still to come (the squares grow as
+        its square and the heights reached with it; measured flights settle more)."""
+        reached = max(self.t_settled.values())
+        if reached <= 0:
+            return float("inf")
+        return len(self.t_settled) * (self.params.budget_ft / reached) ** 3
 
     def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
         """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
@@ -489,8 +517,33 @@ def _direction(dx: int, dy: int) -> int:
     return DELTA_TO_DIRECTION[(dx, dy)]
 
 
+# A flyer's reachable set: the general search takes about 10 microseconds a state; the vectorised sweep
+# (volume.py) costs ~1-2 ms for a small flight, a few ms more per million cells of its arrays, and
+# the first time in a process numpy's import (~0.1 s of CPU). How many states a flight settles cannot
+# be told before searching (a winged flyer on the ground settles 2 where the sweep's arrays hold a
+# million cells; sky.toml's griffon 31614 of 190080), so the general search goes first and hands over
+# to the sweep after SWEEP_AFTER_STATES (about what the sweep of a small flight costs); while numpy is
+# not loaded (a command's one question) it carries on to FIRST_SWEEP_AFTER_STATES if the states so far
+# do not already promise more. `python bench/bench_startup.py --flights` measures both.
+SWEEP_AFTER_STATES = 200
+FIRST_SWEEP_AFTER_STATES = 2000
+
+
+def like_the_sweep(entries: dict) -> dict:
+    """A flight's entries as the sweep gives them (volume.py), so that the answer reads the same
+    whichever worked it out: end facings in facing order, altitudes in height order, and whole feet as
+    ints when every altitude reached is whole (a dive of twice 5 ft leaves the search at 40 - 10.0 ft)."""
+    whole = all(float(a).is_integer() for entry in entries.values() for a in entry.altitudes)
+    kind = int if whole else float
+    for entry in entries.values():
+        entry.facings = dict(sorted(entry.facings.items()))
+        entry.altitudes = {kind(a): c for a, c in sorted(entry.altitudes.items())}
+    return entries
+
+
 def _volume_entries(rules):
     """A flyer's reachable set by the vectorised sweep (game/core/moves/volume.py), imported only
-    here: it needs numpy, which walkers' searches (and the commands that only ask those) never load."""
+    here: it needs numpy, which walkers' searches and small flights (and the commands that only ask
+    those) never load."""
     from .volume import volume_entries
     return volume_entries(rules)

@@ -176,6 +176,10 @@ class MoveRules:
         # A stalled winged flyer aloft spends this move diving at its full rate (bfrpg Maneuverability).
         self.must_dive = p.must_dive and self.winged and start_height > lowest
         self.dive_end_height = self._full_dive_end(start_height, lowest) if self.must_dive else None
+        # A flyer's free move, whose reachable set the vectorised sweep (volume.py) may give: a sidestep
+        # is one square, a forced dive a handful of states, and the sweep knows no cells behind a long
+        # body's head (body_grid.LongBody).
+        self.free_flight = self.flying and p.max_steps is None and not self.must_dive and body is None
         # An even diagonal count is as good as an odd one and cheaper to continue, unless the
         # straight counter matters (the odd one's next diagonal counts 10 ft toward it) or doubled
         # steps can change which diagonals are the dear ones.

@@ -33,9 +33,8 @@ _INF = float("inf")
 
 
 def applies(rules) -> bool:
-    """Flyers' free moves; a sidestep (one square) and a stalled flyer's forced dive are tiny searches.
-    A body one square wide (rules.body) lies along its facing: the arrays know no cells behind a head."""
-    return rules.flying and rules.params.max_steps is None and not rules.must_dive and rules.body is None
+    """Flyers' free moves (rules.free_flight says which)."""
+    return rules.free_flight
 
 
 def _grid_arrays(grid) -> dict:
@@ -430,8 +429,9 @@ class _Volume:
         facing_rows = facing_cost[:, reached].T.tolist()
         height_rows = by_height[:, reached].T.tolist()
         altitudes = self.level_values[None, :] - self.elevation[reached][:, None]
-        if (altitudes == np.round(altitudes)).all():
-            altitudes = altitudes.astype(np.int64)   # whole feet, as the search's own states give them
+        ends = by_height[:, reached].T < _INF
+        if (altitudes[ends] == np.round(altitudes[ends])).all():
+            altitudes = altitudes.astype(np.int64)   # whole feet as ints, as planner.like_the_sweep gives them too
         out = {}
         new = ReachEntry.__new__
         for idx, cost, frow, hrow, arow in zip(gidx.tolist(), costs, facing_rows, height_rows, altitudes.tolist()):
