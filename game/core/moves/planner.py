@@ -176,6 +176,8 @@ class SearchResult:
         self.in_full = False    # asked to run in full: done the first time its states are read
         self._entries = None
         self._by_square = None
+        self._paths: dict = {}            # (target, facing, altitude) -> path_to's answer, once complete
+        self._chain_parents: dict = {}    # state -> the parent chain() follows, once complete
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
         self._lock = threading.RLock()
 
@@ -441,19 +443,33 @@ class SearchResult:
         return ends[0] if ends else None
 
     def path_to(self, target: tuple[int, int], facing: int | None = None, altitude_ft: int | None = None) -> Path | None:
+        key = (tuple(target), facing, altitude_ft)
+        got = self._paths.get(key, self)
+        if got is not self:
+            return got
         self.run_to(target, facing, altitude_ft)
         state = self.best_state(target, facing, altitude_ft)
-        if state is None:
-            return None
-        return self.build_path(self.chain(state), facing)
+        path = None if state is None else self.build_path(self.chain(state), facing)
+        if self.complete:
+            # A finished search's answers are final: the AI asks for the same path from several plans.
+            self._paths[key] = path
+        return path
 
     def chain(self, state) -> list:
         """The states from the start to this one, by the least of the equally cheap parents at each
         step: the same chain whatever order the search settled states in (a goal-directed search and
         the full one agree)."""
         out = [state]
+        # Paths to neighbouring squares share most of their chain: a finished search keeps each
+        # state's chosen parent (its tight parents can no longer change).
+        known = self._chain_parents if self.complete else {}
         while state != self.start_state:
-            state = self.tight_parents(state)[0][0]
+            parent = known.get(state)
+            if parent is None:
+                parent = self.tight_parents(state)[0][0]
+                if self.complete:
+                    self._chain_parents[state] = parent
+            state = parent
             out.append(state)
         out.reverse()
         return out
