@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from ..core.combat.reach import melee_reach_ft, weapon_data
 from ..core.errors import RulesError
@@ -55,8 +56,10 @@ class Context:
         self.planner = self.positioning.planner
         self.engagement = self.positioning.engagement
         self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
+        self.diagonal = self.rs.diagonal
+        self._elevation = battle.map.elevation_ft
         mv = self.rs.section("movement")
-        self.attack_fraction = Fraction(mv["attack_move_fraction"])
+        self.attack_fraction = _fraction(mv["attack_move_fraction"])
         self.free_step = float(mv["free_step_ft"])
         self._strike_budgets: dict = {}
         self._foe_reaches: list | None = None
@@ -117,13 +120,15 @@ class Context:
         return float(bands[-1])
 
     def height(self, pos, alt) -> float:
-        return float(self.battle.map.elevation_ft[pos[1], pos[0]]) + alt
+        return float(self._elevation[pos[1], pos[0]]) + alt
 
     def dist(self, a_pos, a_alt, b_pos, b_alt) -> float:
-        return distance_ft(self.rs.diagonal, a_pos, b_pos, self.height(a_pos, a_alt), self.height(b_pos, b_alt))
+        elevation = self._elevation
+        return distance_ft(self.diagonal, a_pos, b_pos, float(elevation[a_pos[1], a_pos[0]]) + a_alt,
+                           float(elevation[b_pos[1], b_pos[0]]) + b_alt)
 
     def flat(self, a, b) -> float:
-        return grid_distance_ft(self.rs.diagonal, a[0] - b[0], a[1] - b[1])
+        return grid_distance_ft(self.diagonal, a[0] - b[0], a[1] - b[1])
 
     def attacks(self, fig: Figure, after_move: bool = False) -> int:
         n = max(1, int(self.battle.profile(fig.id)["attacks"]))
@@ -359,6 +364,12 @@ def flyer_planner(planner, fig: Figure):
             _FLYER_PLANNERS.clear()
         _FLYER_PLANNERS[key] = got
     return got[0]
+
+
+@lru_cache(maxsize=64)
+def _fraction(text) -> Fraction:
+    """A ruleset's fraction, parsed once (a Context is made for every decision)."""
+    return Fraction(text)
 
 
 def _chance_anyway(odds: Odds) -> float:
