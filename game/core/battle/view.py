@@ -53,7 +53,7 @@ class BattleView:
         if self._positioning is None:
             live = self._battle.positioning()
             present = [self.figures[f.id] for f in live.figures]
-            self._positioning = Positioning(self.map, self.ruleset, present, live.mounted)
+            self._positioning = live.with_figures(present)
         return self._positioning
 
     def explain_attack(self, attacker_id: str, target_id: str, weapon: str | None = None, **context) -> Breakdown:

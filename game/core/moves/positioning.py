@@ -64,6 +64,17 @@ class Positioning:
         self._searches: dict = {}
         self._explainers: dict = {}
         self._standing: tuple | None = None
+        self._sights: dict = {}
+
+    def with_figures(self, figures: list[Figure]) -> "Positioning":
+        """These figures on the same map under the same ruleset (a what-if view of this moment): the
+        planner, sight map and engagement hold nothing about the figures, so they are shared rather
+        than built again (the AI asks for thousands of views a turn)."""
+        twin = object.__new__(Positioning)
+        twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
+        twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
+        twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
+        return twin
 
     def figure(self, figure_id: str) -> Figure:
         for f in self.figures:
@@ -188,8 +199,16 @@ class Positioning:
     def sight_between(self, a: Figure, b: Figure) -> Sight:
         """Sight and cover from figure a to figure b, wherever they stand (one of them may have just
         fallen and still strike, simultaneously), with the figures here in the way."""
+        # An attack's breakdown asks twice (can it see, what cover): kept per pair of figure objects
+        # (figures are immutable; the entry holds them, so their ids stay theirs).
+        key = (id(a), id(b))
+        got = self._sights.get(key)
+        if got is not None and got[0] is a and got[1] is b:
+            return got[2]
         pair = {a.id, b.id, a.mount, b.mount} - {""}     # a rider and its mount are no cover for each other
-        return body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, self._standing_except(pair))
+        sight = body_sight(self.sight_map, a.cells, b.cells, a.altitude_ft, b.altitude_ft, self._standing_except(pair))
+        self._sights[key] = (a, b, sight)
+        return sight
 
     def _standing_except(self, pair: set) -> dict:
         """(x, y) -> altitude of the figures here standing on it, leaving out the pair's figures and
