@@ -69,14 +69,30 @@ class Ruleset:
     def template(self, name: str) -> dict | None:
         return self.data["templates"].get(name)
 
+    @cached_property
+    def _answers(self) -> tuple[dict, dict]:
+        """cite's and choice's answers so far: every modifier of every breakdown asks both."""
+        return {}, {}
+
     def cite(self, section_rule: str) -> str:
         """`ruleset:section` for a section of the document, or for one of the engine's own rule names
         (the [citations] table says which section, or which documented choice, that is here)."""
-        alias = self.data["citations"].get(section_rule) if section_rule in CITATIONS else ""
-        return f"{self.id}:{alias or section_rule}"
+        cited = self._answers[0]
+        got = cited.get(section_rule)
+        if got is None:
+            alias = self.data["citations"].get(section_rule) if section_rule in CITATIONS else ""
+            got = cited[section_rule] = f"{self.id}:{alias or section_rule}"
+        return got
 
     def choice(self, rule: str) -> str:
         """The text of a documented choice cited as `rule` (ruleset:choice-... or choice-...), '' if none."""
+        chosen = self._answers[1]
+        got = chosen.get(rule)
+        if got is None:
+            got = chosen[rule] = self._choice(rule)
+        return got
+
+    def _choice(self, rule: str) -> str:
         name = rule.split(":", 1)[-1]
         if not name.startswith("choice-"):
             return ""

@@ -38,14 +38,12 @@ class AttackSheet:
     auto_hit: str = ""
     advantage: int = 0
     fighting_by_id: dict = field(default_factory=dict)
+    rs: object = None               # the battle's ruleset and its [modifiers], read by every family
+    rules: dict = None
 
-    @property
-    def rs(self):
-        return self.battle.ruleset
-
-    @property
-    def rules(self) -> dict:
-        return self.battle.ruleset.section("modifiers")
+    def __post_init__(self):
+        self.rs = self.battle.ruleset
+        self.rules = self.rs.data["modifiers"]
 
     def add(self, where: list, key: str, name: str, value, rule: str) -> None:
         if value:

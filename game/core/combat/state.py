@@ -111,7 +111,8 @@ class FigureState:
 
     @property
     def out_of_fight(self) -> bool:
-        return any(c in self.conditions for c in OUT_OF_FIGHT)
+        conditions = self.conditions     # most figures have none (asked for every figure, often)
+        return bool(conditions) and not conditions.keys().isdisjoint(OUT_OF_FIGHT)
 
     def new_round(self) -> None:
         self.ran_last_action = self.move_mode in ("run", "jog", "charge") if self.move_mode else self.ran_last_action
