@@ -52,6 +52,7 @@ class Engagement:
         self.obstacle_breaks = ruleset.section("engagement")["obstacle_breaks"]
         self.diagonal = ruleset.diagonal
         self._floor = None
+        self._starts: dict = {}
 
     def height(self, x: int, y: int, altitude_ft: float) -> float:
         floor = self._floor
@@ -176,16 +177,16 @@ class Engagement:
         ps = self.ruleset.section("parting_shots")
         if len(steps) < 2 or (mode == "withdraw" and ps["withdrawal_avoids"]):
             return []
-        others = [f for f in figures if f.id != mover.id]
-        foes = [f for f in others if f.side != mover.side]
-        allies = [f for f in others if f.side == mover.side]
+        foes, allies, engaged_at_start, busy_foes = self._start_of_moves(mover, figures)
         rule = self.ruleset.cite(ps["rule"])
         trigger = ps["trigger"]
-        engaged_at_start = [f for f in foes if self.in_zone(mover, f)]
         shots: list[PartingShot] = []
 
         def busy(foe: Figure) -> bool:
-            return ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+            got = busy_foes.get(id(foe))
+            if got is None:
+                got = busy_foes[id(foe)] = ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+            return got
 
         if trigger == "withdraw-from-melee":
             end = steps[-1]
@@ -230,6 +231,22 @@ class Engagement:
                                                  f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
                         break
         return shots
+
+    def _start_of_moves(self, mover: Figure, figures: list[Figure]) -> tuple:
+        """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally) among
+        these figures: the same for every path a mover weighs (the AI prices dozens a decision). Kept
+        per the figure objects themselves (immutable; the entry holds them, so their ids stay theirs)."""
+        key = (id(mover), *map(id, figures))
+        got = self._starts.get(key)
+        if got is None:
+            others = [f for f in figures if f.id != mover.id]
+            foes = [f for f in others if f.side != mover.side]
+            allies = [f for f in others if f.side == mover.side]
+            if len(self._starts) > 1024:
+                self._starts.clear()
+            got = self._starts[key] = (foes, allies, [f for f in foes if self.in_zone(mover, f)], {}, mover,
+                                       tuple(figures))
+        return got[:4]
 
     def passes_within(self, mover: Figure, pos, alt, facing, foe: Figure, pass_by_ft) -> bool:
         """Is the mover, at pos on its way, within pass_by_ft of the foe with a clear line?"""
