@@ -69,3 +69,17 @@ def test_seeded_ai_battles_give_the_same_events_as_the_code_before(rid, monkeypa
     twin = fast_battle.clone()
     assert twin.state == fast_battle.state and twin.events == fast_battle.events
     assert slow_battle.state == fast_battle.state
+
+
+def test_a_breakdown_built_without_its_init_has_every_field():
+    """attack_breakdown fills a Breakdown's fields directly: each must be there, as __init__ sets them."""
+    from dataclasses import fields
+
+    from game.core.battle import Battle
+    setup = setups_for(load_scenario("maps/corridor.toml"), [load_ruleset("bfrpg")])["bfrpg"]
+    battle = Battle(setup)
+    ids = list(battle.figures)
+    foe = next(f for f in ids if battle.figures[f].side != battle.figures[ids[0]].side)
+    bd = battle.explain_attack(ids[0], foe)
+    assert set(vars(bd)) == {f.name for f in fields(bd)}
+    assert bd == type(bd)(**vars(bd))

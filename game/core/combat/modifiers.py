@@ -43,7 +43,10 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
     d100 = rs.section("attack")["resolution"] == "d100"
     base_attack, attack_name = (sheet.a_prof["sc"], "SC") if d100 else (sheet.a_prof["attack_bonus"], "AB")
     base_defense, defense_name = (sheet.t_prof["def"], "DEF") if d100 else (sheet.t_prof["ac"], "AC")
-    return Breakdown(
+    # Every field given, so the frozen __init__ (a guarded setattr per field) is skipped: the AI
+    # asks for thousands of breakdowns a turn.
+    bd = object.__new__(Breakdown)
+    bd.__dict__.update(
         attacker=attacker_id, target=target_id, weapon=weapon_name, kind=sheet.kind,
         resolution="d100" if d100 else "d20",
         base_attack=base_attack, attack_name=attack_name, attack_mods=tuple(sheet.att),
@@ -54,6 +57,7 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
         notes=tuple(sheet.notes),
         refusals=tuple(sheet.refusals),
     )
+    return bd
 
 
 # ----- can it be made at all, by position -----

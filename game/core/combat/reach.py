@@ -140,6 +140,8 @@ def facing_arc(target, attacker) -> int:
     """Octant of the attacker from the target's facing (0 front, 4 directly behind), between the
     bodies' middles: a body bigger than a square has one front, flanks and rear (for one square
     the middles give the same octant as the squares)."""
+    if not (target.big or attacker.big):     # the middles are the squares moved by half: the same octant
+        return (bearing_octant(target.pos, attacker.pos) - target.facing) % 8
     return (bearing_octant(centre(target.cells), centre(attacker.cells)) - target.facing) % 8
 
 
