@@ -361,6 +361,10 @@ class SightMap:
             key = (_mean_degree(covers), _mean_degree(conceals))
             if best is None or key < best[0]:
                 best = (key, (ax + i, ay + j), tuple(dict.fromkeys(all_blockers)))
+            if key == (0, 0):
+                # No corner does better, and none of its lines is blocked (a blocked line is full
+                # cover, which no mean rounds to none): the other corners cannot change the answer.
+                break
         (cover, conceal), corner, blockers = best
         own = self.terrain.concealment[b[1]][b[0]]
         conceal = max(conceal, own)
