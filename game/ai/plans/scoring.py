@@ -143,6 +143,14 @@ def end_facing(ctx: Context, sq, entry_facings, prefer=None, alt: int = 0) -> in
 
 def cover_proxy(ctx: Context, sq) -> float:
     """How much hard cover stands next to a square, and its concealment (a cheap first sort only)."""
+    known = ctx.cache.setdefault("cover proxy", {})     # asked of the same squares by several plan kinds
+    got = known.get(sq)
+    if got is None:
+        got = known[sq] = _cover_proxy(ctx, sq)
+    return got
+
+
+def _cover_proxy(ctx: Context, sq) -> float:
     bm = ctx.battle.map
     x, y = sq
     total = 0.0
