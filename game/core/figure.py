@@ -40,9 +40,18 @@ class Figure:
     mount: str = ""
     stats: dict = field(default_factory=dict, compare=False, hash=False)
 
-    @property
-    def pos(self) -> tuple[int, int]:
-        return (self.x, self.y)
+    # `pos`, `big`, `label` and `ready_weapon` are worked out from the fields when the figure is made
+    # (__post_init__, and moved_to for `pos`), not asked of a property each time: the AI and the
+    # resolver read them millions of times a battle. They are not fields: equality, hashing, repr,
+    # replace and save data see the fields only, as before. pos: (x, y); big: a body bigger than a
+    # square; label: its name, else its id; ready_weapon: its first weapon, else "unarmed".
+
+    def __post_init__(self):
+        derived = self.__dict__
+        derived["pos"] = (self.x, self.y)
+        derived["big"] = self.footprint != ONE_SQUARE
+        derived["label"] = self.name or self.id
+        derived["ready_weapon"] = self.weapons[0] if self.weapons else "unarmed"
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
@@ -52,20 +61,8 @@ class Figure:
         return cells(self.x, self.y, self.facing, self.footprint)
 
     @property
-    def big(self) -> bool:
-        return self.footprint != ONE_SQUARE
-
-    @property
-    def label(self) -> str:
-        return self.name or self.id
-
-    @property
     def facing_name(self) -> str:
         return FACINGS[self.facing]
-
-    @property
-    def ready_weapon(self) -> str:
-        return self.weapons[0] if self.weapons else "unarmed"
 
     def fresh_round(self) -> "Figure":
         """The same figure at the start of a round: no movement made yet."""
@@ -79,6 +76,7 @@ class Figure:
         fields = moved.__dict__
         fields.update(self.__dict__)
         fields["x"], fields["y"], fields["facing"] = x, y, facing
+        fields["pos"] = (x, y)
         if altitude_ft is not None:
             fields["altitude_ft"] = altitude_ft
         return moved
