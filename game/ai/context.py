@@ -57,7 +57,7 @@ class Context:
         self.engagement = self.positioning.engagement
         self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
         self.diagonal = self.rs.diagonal
-        self._elevation = battle.map.elevation_ft
+        self._floor = battle.map.elevation_ft.tolist()     # rows of plain ints: read for every square weighed
         mv = self.rs.section("movement")
         self.attack_fraction = _fraction(mv["attack_move_fraction"])
         self.free_step = float(mv["free_step_ft"])
@@ -120,12 +120,12 @@ class Context:
         return float(bands[-1])
 
     def height(self, pos, alt) -> float:
-        return float(self._elevation[pos[1], pos[0]]) + alt
+        return float(self._floor[pos[1]][pos[0]]) + alt
 
     def dist(self, a_pos, a_alt, b_pos, b_alt) -> float:
-        elevation = self._elevation
-        return distance_ft(self.diagonal, a_pos, b_pos, float(elevation[a_pos[1], a_pos[0]]) + a_alt,
-                           float(elevation[b_pos[1], b_pos[0]]) + b_alt)
+        floor = self._floor
+        return distance_ft(self.diagonal, a_pos, b_pos, float(floor[a_pos[1]][a_pos[0]]) + a_alt,
+                           float(floor[b_pos[1]][b_pos[0]]) + b_alt)
 
     def flat(self, a, b) -> float:
         return grid_distance_ft(self.diagonal, a[0] - b[0], a[1] - b[1])

@@ -119,6 +119,7 @@ class MoveRules:
     def __init__(self, grid: FlatGrid, ruleset, figure: Figure, params: MoveParams, occupants: dict,
                  free_climbs: bool = False, body=None, pass_over: dict | None = None):
         self.grid = grid
+        self._step_notes: dict = {}     # step_note's answers: the AI traces dozens of paths per search
         # A body one square wide and longer (body_grid.LongBody) lies along its facing: the search
         # keeps the facing for it and checks the cells behind the head. None for other figures.
         self.body = body
@@ -501,6 +502,7 @@ class MoveRules:
         turned = False
         horizontal = 0.0
         route = [tuple(int(v) for v in r) for r in route]
+        notes = self._step_notes
         for n, to in enumerate(route, start=1):
             x, y, facing, altitude = to
             if not 0 <= facing < 8:
@@ -512,7 +514,11 @@ class MoveRules:
             total += cost
             if kind in ("step", "turn+step"):
                 direction = DELTA_TO_DIRECTION[(x - steps[-1].x, y - steps[-1].y)]
-                rule, note = self.step_note(kind, direction, diagonals, nstate[0], face)
+                key = (kind, direction, diagonals, nstate[0], face)
+                got = notes.get(key)
+                if got is None:
+                    got = notes[key] = self.step_note(kind, direction, diagonals, nstate[0], face)
+                rule, note = got
                 diagonals += direction & 1
                 horizontal += cost
                 turned = turned or kind == "turn+step"
@@ -521,7 +527,7 @@ class MoveRules:
             else:
                 rule, note = self.vertical_note(kind, cost, nstate[4] - state[4])
                 turned = turned or kind == "climb"
-            steps.append(Step(x, y, nface, altitude, cost, total, kind, rule, note))
+            steps.append(_step(x, y, nface, altitude, cost, total, kind, rule, note))
             state, face = nstate, nface
             states.append(state)
         if len(route) and not self.may_end(state):
@@ -540,3 +546,12 @@ class MoveRules:
         if not self.winged or self.must_dive or (fig.altitude_ft <= 0 and end_altitude <= 0):
             return False  # the forced dive is the stall's consequence, not a new stall
         return horizontal_ft < fig.move_ft * self.numbers.stall_fraction
+
+
+def _step(x, y, facing, altitude_ft, cost_ft, total_ft, kind, rule, note) -> Step:
+    """Step(...) with every field given, without the frozen __init__'s guarded setattr per field
+    (a path is traced for every plan the AI weighs)."""
+    step = object.__new__(Step)
+    step.__dict__.update(x=x, y=y, facing=facing, altitude_ft=altitude_ft, cost_ft=cost_ft, total_ft=total_ft,
+                         kind=kind, rule=rule, note=note)
+    return step
