@@ -275,10 +275,23 @@ class Context:
         planner = self.planner if fig.flyer == "none" else flyer_planner(self.planner, fig)
         if fig.flyer == "winged" and budget is not None:
             budget = min(budget, max(WINGED_SEARCH_FT, fig.move_ft / 3 + 5))
-        try:
-            got = Reach(planner.search(fig, mode, occupants, budget_ft=budget))
-        except RulesError:
-            got = None
+        # A search is a function of the map, the ruleset, the figure (every field), the mode, the
+        # budget and who stands where: a later decision of the battle asking the same (a figure
+        # that struck and decides again, a foe's turn that moved no one near) reuses it, and the
+        # paths already traced on it. The map and ruleset are held, so their ids stay theirs.
+        searches = self.memo.setdefault("searches", {})
+        same = (id(planner.map), id(planner.ruleset), fig, mode, budget, frozenset(occupants.items()))
+        kept = searches.get(same)
+        if kept is not None:
+            got = kept[0]
+        else:
+            try:
+                got = Reach(planner.search(fig, mode, occupants, budget_ft=budget))
+            except RulesError:
+                got = None
+            if len(searches) >= 64:
+                searches.clear()
+            searches[same] = (got, planner.map, planner.ruleset)
         self._searches[key] = got
         return got
 
