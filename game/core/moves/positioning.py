@@ -64,6 +64,7 @@ class Positioning:
         self._searches: dict = {}
         self._explainers: dict = {}
         self._standing: tuple | None = None
+        self._standing_asked = False
         self._sights: dict = {}
 
     def with_figures(self, figures: list[Figure]) -> "Positioning":
@@ -74,6 +75,7 @@ class Positioning:
         twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
+        twin._standing_asked = False
         return twin
 
     def figure(self, figure_id: str) -> Figure:
@@ -214,7 +216,16 @@ class Positioning:
         """(x, y) -> altitude of the figures here standing on it, leaving out the pair's figures and
         their riders (the last figure listed on a square counts, as a plain pass over all would).
         Copied from one index per Positioning and mended on the pair's squares: asked for every
-        attack the AI weighs, and a field may hold hundreds of figures."""
+        attack the AI weighs, and a field may hold hundreds of figures. The first time it is asked,
+        one plain pass instead: a what-if view is asked once or twice, and the index costs more."""
+        if self._standing is None and not self._standing_asked:
+            self._standing_asked = True
+            standing: dict = {}
+            for f in self.figures:
+                if f.id not in pair and f.mount not in pair:
+                    for cell in f.cells:
+                        standing[cell] = f.altitude_ft
+            return standing
         if self._standing is None:
             every: dict = {}
             on_square: dict = {}
