@@ -151,9 +151,11 @@ class Context:
         return budget
 
     # ----- odds, from the resolver -----
-    def view(self, placed: tuple[Figure, ...]):
-        """The battle with these figures standing elsewhere (Battle.hypothetical), cached."""
-        key = tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed)
+    def view(self, placed: tuple[Figure, ...], key: tuple | None = None):
+        """The battle with these figures standing elsewhere (Battle.hypothetical), cached (`key`:
+        their spots, when the caller has them already)."""
+        if key is None:
+            key = tuple([(f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed])
         got = self._views.get(key)
         if got is None:
             got = self._views[key] = self.battle.hypothetical(*placed)
@@ -166,12 +168,12 @@ class Context:
         them, standing where they say), read from the resolver's Breakdown for that position.
         `careful`: a shot into a melee taking the ruleset's penalty so as never to hit a friend."""
         battle = battle or self.battle
-        key = (id(battle), attacker.id, target.id, weapon,
-               tuple((f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed), charge, set_vs_charge, parting_shot,
-               free_attack, careful)
+        spots = tuple([(f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed])
+        key = (id(battle), attacker.id, target.id, weapon, spots, charge, set_vs_charge, parting_shot, free_attack, careful)
         got = self._odds.get(key)
         if got is None:
-            source = battle if not placed else (self.view(placed) if battle is self.battle else battle.hypothetical(*placed))
+            source = battle if not placed else (self.view(placed, spots) if battle is self.battle
+                                                else battle.hypothetical(*placed))
             bd = source.explain_attack(attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge,
                                        parting_shot=parting_shot, free_attack=free_attack,
                                        careful=careful, surprise_round=self.round == 1)

@@ -99,10 +99,19 @@ def _d100_critical_share(needed: int, critical_upto: int, attack_rules: tuple) -
     return crits / hits if hits else 0.0
 
 
+_ATTACK_RULES: dict = {}
+
+
 def attack_rules(ruleset) -> tuple:
-    a = ruleset.section("attack")
-    return (a["natural_miss"], a["natural_hit"], a["auto_miss_from"], a["auto_hit"], a["auto_critical"],
-            a["auto_grievous"])
+    """The die's automatic results of a ruleset's [attack], kept per ruleset (read for every Odds)."""
+    got = _ATTACK_RULES.get(id(ruleset))
+    if got is None or got[0] is not ruleset:
+        a = ruleset.section("attack")
+        if len(_ATTACK_RULES) > 64:
+            _ATTACK_RULES.clear()
+        got = _ATTACK_RULES[id(ruleset)] = (ruleset, (a["natural_miss"], a["natural_hit"], a["auto_miss_from"],
+                                                      a["auto_hit"], a["auto_critical"], a["auto_grievous"]))
+    return got[1]
 
 
 @dataclass(frozen=True)
