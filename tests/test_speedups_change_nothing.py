@@ -83,3 +83,18 @@ def test_a_breakdown_built_without_its_init_has_every_field():
     bd = battle.explain_attack(ids[0], foe)
     assert set(vars(bd)) == {f.name for f in fields(bd)}
     assert bd == type(bd)(**vars(bd))
+
+
+def test_distance_written_out_for_5_10_gives_the_same_numbers_and_types():
+    """distance_ft's written-out 5-10 case against grid_distance_ft then combine_vertical_ft."""
+    import random
+
+    from game.core.geometry import combine_vertical_ft, distance_ft, grid_distance_ft
+    rng = random.Random(5)
+    for _ in range(20000):
+        a = (rng.randint(-20, 20), rng.randint(-20, 20))
+        b = (rng.randint(-20, 20), rng.randint(-20, 20))
+        ha, hb = rng.choice([0, 0.0, 5.0, 10, 2.5, -5.0, 30]), rng.choice([0, 0.0, 5.0, 10, 2.5, 20.0])
+        want = combine_vertical_ft("5-10", grid_distance_ft("5-10", b[0] - a[0], b[1] - a[1]), hb - ha)
+        got = distance_ft("5-10", a, b, ha, hb)
+        assert got == want and type(got) is type(want)
