@@ -102,6 +102,16 @@ def _d100_critical_share(needed: int, critical_upto: int, attack_rules: tuple) -
 _ATTACK_RULES: dict = {}
 
 
+@lru_cache(maxsize=4096)
+def _mixed(plain: tuple, doubled: tuple, crit: float) -> tuple[tuple[int, float], ...]:
+    """(damage, probability) of a d100 hit: plain with 1 - crit, doubled with crit."""
+    mixed: dict[int, float] = {}
+    for dist, share in ((plain, 1 - crit), (doubled, crit)):
+        for v, q in dist:
+            mixed[v] = mixed.get(v, 0.0) + q * share
+    return tuple(sorted((v, q) for v, q in mixed.items() if q > 0))
+
+
 def attack_rules(ruleset) -> tuple:
     """The die's automatic results of a ruleset's [attack], kept per ruleset (read for every Odds)."""
     got = _ATTACK_RULES.get(id(ruleset))
@@ -137,11 +147,7 @@ class Odds:
         crit = _d100_critical_share(needed, d100_ranges(rs, needed)[1], rules) if p else 0.0
         plain = damage_distribution(bd.damage, adds, bd.damage_multiplier, minimum, soak, False)
         doubled = damage_distribution(bd.damage, adds, bd.damage_multiplier * 2, minimum, 0, False)
-        mixed: dict[int, float] = {}
-        for dist, share in ((plain, 1 - crit), (doubled, crit)):
-            for v, q in dist:
-                mixed[v] = mixed.get(v, 0.0) + q * share
-        return cls(bd, p, tuple(sorted((v, q) for v, q in mixed.items() if q > 0)), max(1, attacks))
+        return cls(bd, p, _mixed(plain, doubled, crit), max(1, attacks))
 
     @property
     def allowed(self) -> bool:
@@ -182,18 +188,24 @@ class Odds:
 def kill_chance(hp: float, attacks: list[Odds]) -> float:
     """Chance that these attacks together bring a target with `hp` left to 0 (totals capped at hp)."""
     need = max(1, int(-(-hp // 1)))
+    return _kill_chance(need, tuple([(odds.p_hit, odds.damage, odds.attacks) for odds in attacks]))
+
+
+@lru_cache(maxsize=4096)
+def _kill_chance(need: int, attacks: tuple) -> float:
+    """kill_chance of (p_hit, damage, attacks) triples (asked again for every plan at the same foe)."""
     dist = {0: 1.0}
-    for odds in attacks:
-        for _ in range(odds.attacks):
+    for p_hit, damage, count in attacks:
+        for _ in range(count):
             nxt: dict[int, float] = {}
             for total, p in dist.items():
                 if total >= need:
                     nxt[total] = nxt.get(total, 0.0) + p
                     continue
-                nxt[total] = nxt.get(total, 0.0) + p * (1 - odds.p_hit)
-                for dmg, q in odds.damage:
+                nxt[total] = nxt.get(total, 0.0) + p * (1 - p_hit)
+                for dmg, q in damage:
                     t = min(need, total + dmg)
-                    nxt[t] = nxt.get(t, 0.0) + p * odds.p_hit * q
+                    nxt[t] = nxt.get(t, 0.0) + p * p_hit * q
             dist = nxt
     return dist.get(need, 0.0)
 
