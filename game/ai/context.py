@@ -40,6 +40,7 @@ class Context:
         if fresh_turn:
             self.me = self.me.fresh_round()
         self._status: dict = {}
+        self._hp: dict = {}
         self.status = self.status_of(figure_id)
         self.state = battle.state_of(figure_id)
         self.active = {fid: f for fid, f in battle.figures.items() if battle.able(fid)}
@@ -92,8 +93,11 @@ class Context:
         return st
 
     def hp(self, fig: Figure) -> float:
-        st = self.status_of(fig.id)
-        return max(0.5, float(st.hp - st.subdual))
+        got = self._hp.get(fig.id)
+        if got is None:         # asked for every blow weighed; the status stands still for the decision
+            st = self.status_of(fig.id)
+            got = self._hp[fig.id] = max(0.5, float(st.hp - st.subdual))
+        return got
 
     def hp_max(self, fig: Figure) -> float:
         return float(max(1, self.status_of(fig.id).max_hp))
