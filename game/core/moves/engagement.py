@@ -189,9 +189,11 @@ class Engagement:
             return got
 
         if trigger == "withdraw-from-melee":
+            if not engaged_at_start:
+                return []       # not in melee where it starts: nothing to withdraw from
             end = steps[-1]
             still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, end.facing if mover.big else None)
-            if not engaged_at_start or (ps["only_when_leaving_all_melee"] and still):
+            if ps["only_when_leaving_all_melee"] and still:
                 return []
             for foe in engaged_at_start:
                 if foe in still:
