@@ -120,6 +120,7 @@ class MoveRules:
                  free_climbs: bool = False, body=None, pass_over: dict | None = None):
         self.grid = grid
         self._step_notes: dict = {}     # step_note's answers: the AI traces dozens of paths per search
+        self._traced: dict = {}         # trace's tree of route beginnings (see there)
         # A body one square wide and longer (body_grid.LongBody) lies along its facing: the search
         # keeps the facing for it and checks the cells behind the head. None for other figures.
         self.body = body
@@ -503,7 +504,17 @@ class MoveRules:
         horizontal = 0.0
         route = [tuple(int(v) for v in r) for r in route]
         notes = self._step_notes
+        # Routes traced on one search share their beginnings (the AI traces dozens to squares near
+        # each other): each step but a route's last (the last may turn in place, which a step on the
+        # way may not) is kept in a tree of routes, with everything the walk carries after it.
+        node = self._traced
         for n, to in enumerate(route, start=1):
+            kept = node.get(to) if node is not None and n < len(route) else None
+            if kept is not None:
+                node, (state, face, total, diagonals, turned, horizontal), step = kept
+                steps.append(step)
+                states.append(state)
+                continue
             x, y, facing, altitude = to
             if not 0 <= facing < 8:
                 raise RulesError(f"step {n}, to {x},{y}: facing {facing} is not one of 0-7 ({', '.join(FACINGS)})")
@@ -527,9 +538,14 @@ class MoveRules:
             else:
                 rule, note = self.vertical_note(kind, cost, nstate[4] - state[4])
                 turned = turned or kind == "climb"
-            steps.append(_step(x, y, nface, altitude, cost, total, kind, rule, note))
+            step = _step(x, y, nface, altitude, cost, total, kind, rule, note)
+            steps.append(step)
             state, face = nstate, nface
             states.append(state)
+            if node is not None and n < len(route):
+                child: dict = {}
+                node[to] = (child, (state, face, total, diagonals, turned, horizontal), step)
+                node = child
         if len(route) and not self.may_end(state):
             x, y = grid.square(state[0])
             other = self.foes.get(state[0]) or self.allies.get(state[0])
