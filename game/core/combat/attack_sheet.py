@@ -54,9 +54,10 @@ class AttackSheet:
     def choice_note(self, source: str) -> None:
         """A modifier resting on a documented choice says so in the explanation."""
         text = self.rs.choice(source)
-        note = f"choice: {text} ({source})"
-        if text and note not in self.notes:
-            self.notes.append(note)
+        if text:
+            note = f"choice: {text} ({source})"
+            if note not in self.notes:
+                self.notes.append(note)
 
     def ability(self, section: dict) -> str:
         """The ability a section (attack or damage) adds for this kind of attack: melee, thrown, propelled."""

@@ -497,7 +497,7 @@ class MoveRules:
         state = self.start
         states = [state]
         face = fig.facing
-        steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "starting square")]
+        steps = [_step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "starting square")]
         total = 0.0
         diagonals = fig.diagonals_moved
         turned = False
