@@ -102,6 +102,12 @@ def _d100_critical_share(needed: int, critical_upto: int, attack_rules: tuple) -
 _ATTACK_RULES: dict = {}
 
 
+@lru_cache(maxsize=8192)
+def _capped_mean(damage: tuple, hp: float) -> float:
+    """Mean damage of one hit capped at hp (best_odds and the scores ask it again for the same odds)."""
+    return sum(min(v, hp) * q for v, q in damage)
+
+
 @lru_cache(maxsize=4096)
 def _mixed(plain: tuple, doubled: tuple, crit: float) -> tuple[tuple[int, float], ...]:
     """(damage, probability) of a d100 hit: plain with 1 - crit, doubled with crit."""
@@ -169,8 +175,7 @@ class Odds:
 
     def expected(self, hp: float) -> float:
         """Expected hit points taken from a target with `hp` left, over all the attacks."""
-        capped = sum(min(v, hp) * q for v, q in self.damage)
-        return min(hp, self.p_hit * capped * self.attacks)
+        return min(hp, self.p_hit * _capped_mean(self.damage, hp) * self.attacks)
 
     def p_kill(self, hp: float) -> float:
         """Chance that one of the attacks alone brings the target to 0 hit points."""
