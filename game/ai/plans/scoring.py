@@ -143,7 +143,7 @@ def end_facing(ctx: Context, sq, entry_facings, prefer=None, alt: int = 0) -> in
 
 def cover_proxy(ctx: Context, sq) -> float:
     """How much hard cover stands next to a square, and its concealment (a cheap first sort only)."""
-    known = ctx.cache.setdefault("cover proxy", {})     # asked of the same squares by several plan kinds
+    known = ctx.memo.setdefault("cover proxy", {})      # the map's: asked of the same squares all battle long
     got = known.get(sq)
     if got is None:
         got = known[sq] = _cover_proxy(ctx, sq)
