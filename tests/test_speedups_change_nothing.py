@@ -85,16 +85,25 @@ def test_a_breakdown_built_without_its_init_has_every_field():
     assert bd == type(bd)(**vars(bd))
 
 
-def test_distance_written_out_for_5_10_gives_the_same_numbers_and_types():
-    """distance_ft's written-out 5-10 case against grid_distance_ft then combine_vertical_ft."""
+@pytest.mark.parametrize("rule", ["5-10", "5", "euclidean", "none"])
+def test_distances_written_out_give_the_same_numbers_and_types(rule):
+    """grid_distance_ft's and distance_ft's written-out cases against the general code."""
+    import math
     import random
 
-    from game.core.geometry import combine_vertical_ft, distance_ft, grid_distance_ft
+    from game.core.geometry import SQUARE_FT, combine_vertical_ft, distance_ft, grid_distance_ft
     rng = random.Random(5)
     for _ in range(20000):
         a = (rng.randint(-20, 20), rng.randint(-20, 20))
         b = (rng.randint(-20, 20), rng.randint(-20, 20))
         ha, hb = rng.choice([0, 0.0, 5.0, 10, 2.5, -5.0, 30]), rng.choice([0, 0.0, 5.0, 10, 2.5, 20.0])
-        want = combine_vertical_ft("5-10", grid_distance_ft("5-10", b[0] - a[0], b[1] - a[1]), hb - ha)
-        got = distance_ft("5-10", a, b, ha, hb)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        p, q = abs(dx), abs(dy)
+        flat = {"5-10": SQUARE_FT * max(p, q) + SQUARE_FT * (min(p, q) // 2), "5": SQUARE_FT * max(p, q),
+                "euclidean": SQUARE_FT * math.hypot(p, q), "none": SQUARE_FT * (p + q)}[rule]
+        assert grid_distance_ft(rule, dx, dy) == flat and type(grid_distance_ft(rule, dx, dy)) is type(flat)
+        want = combine_vertical_ft(rule, flat, hb - ha)
+        if rule == "euclidean":
+            want = SQUARE_FT * math.floor(want / SQUARE_FT + 0.5)
+        got = distance_ft(rule, a, b, ha, hb)
         assert got == want and type(got) is type(want)

@@ -56,11 +56,16 @@ def step_cost_ft(rule: str, diagonal: bool, diagonals_so_far: int) -> int:
 
 def grid_distance_ft(rule: str, dx: int, dy: int) -> float:
     """Shortest open-ground distance between two squares under a diagonal rule."""
-    if rule == "5-10" and dx.__class__ is int and dy.__class__ is int:
-        # The common case written out (the AI asks this millions of times a battle at 100 a side).
+    if dx.__class__ is int and dy.__class__ is int:
+        # Whole squares written out (the AI asks this millions of times a battle at 100 a side).
         a = dx if dx >= 0 else -dx
         b = dy if dy >= 0 else -dy
-        return 5 * a + 5 * (b // 2) if a >= b else 5 * b + 5 * (a // 2)
+        if rule == "5-10":
+            return 5 * a + 5 * (b // 2) if a >= b else 5 * b + 5 * (a // 2)
+        if rule == "5":
+            return SQUARE_FT * max(a, b)
+        if rule == "euclidean":
+            return SQUARE_FT * math.hypot(a, b)
     a, b = abs(dx), abs(dy)
     longer, shorter = max(a, b), min(a, b)
     if rule == "5-10":
@@ -93,6 +98,9 @@ def combine_vertical_ft(rule: str, horizontal_ft: float, vertical_ft: float) -> 
     raise RulesError(f"unknown diagonal rule {rule!r}: use one of {', '.join(DIAGONAL_RULES)}")
 
 
+_WRITTEN_OUT = frozenset(("5-10", "5", "euclidean"))
+
+
 def distance_ft(rule: str, a: tuple[int, int], b: tuple[int, int], height_a_ft: float = 0, height_b_ft: float = 0) -> float:
     """Distance between two figures, counting the difference in their heights.
 
@@ -100,14 +108,18 @@ def distance_ft(rule: str, a: tuple[int, int], b: tuple[int, int], height_a_ft: 
     figures on a grid: diagonal neighbours (7.07 ft) are 5 ft apart, (2,1) is 10 ft, (2,2) 15 ft.
     """
     dx, dy = b[0] - a[0], b[1] - a[1]
-    if rule == "5-10" and dx.__class__ is int and dy.__class__ is int:
-        # grid_distance_ft and combine_vertical_ft written out for the common case (asked for every
+    if dx.__class__ is int and dy.__class__ is int and rule in _WRITTEN_OUT:
+        # grid_distance_ft and combine_vertical_ft written out for whole squares (asked for every
         # pair of figures the AI weighs): the same operations in the same order.
         x = dx if dx >= 0 else -dx
         y = dy if dy >= 0 else -dy
-        h = 5 * x + 5 * (y // 2) if x >= y else 5 * y + 5 * (x // 2)
         v = abs(height_b_ft - height_a_ft)
-        return max(h, v) + SQUARE_FT * math.floor(min(h, v) / (2 * SQUARE_FT))
+        if rule == "5-10":
+            h = 5 * x + 5 * (y // 2) if x >= y else 5 * y + 5 * (x // 2)
+            return max(h, v) + SQUARE_FT * math.floor(min(h, v) / (2 * SQUARE_FT))
+        if rule == "5":
+            return max(SQUARE_FT * max(x, y), v)
+        return SQUARE_FT * math.floor(math.hypot(SQUARE_FT * math.hypot(x, y), v) / SQUARE_FT + 0.5)
     horizontal = grid_distance_ft(rule, dx, dy)
     combined = combine_vertical_ft(rule, horizontal, height_b_ft - height_a_ft)
     if rule == "euclidean":
