@@ -177,7 +177,7 @@ class Engagement:
         ps = self.ruleset.section("parting_shots")
         if len(steps) < 2 or (mode == "withdraw" and ps["withdrawal_avoids"]):
             return []
-        foes, allies, engaged_at_start, busy_foes = self._start_of_moves(mover, figures)
+        foes, allies, engaged_at_start, busy_foes, engaging_at = self._start_of_moves(mover, figures)
         rule = self.ruleset.cite(ps["rule"])
         trigger = ps["trigger"]
         shots: list[PartingShot] = []
@@ -192,7 +192,10 @@ class Engagement:
             if not engaged_at_start:
                 return []       # not in melee where it starts: nothing to withdraw from
             end = steps[-1]
-            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, end.facing if mover.big else None)
+            where = (end.x, end.y, end.altitude_ft, end.facing if mover.big else None)
+            still = engaging_at.get(where)
+            if still is None:       # paths that share their first steps end their stretches on the same squares
+                still = engaging_at[where] = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, where[3])
             if ps["only_when_leaving_all_melee"] and still:
                 return []
             for foe in engaged_at_start:
@@ -235,8 +238,9 @@ class Engagement:
         return shots
 
     def _start_of_moves(self, mover: Figure, figures: list[Figure]) -> tuple:
-        """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally) among
-        these figures: the same for every path a mover weighs (the AI prices dozens a decision). Kept
+        """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally, (x, y,
+        altitude, facing) -> the foes engaging it there) among these figures: the same for every path a
+        mover weighs (the AI prices dozens a decision). Kept
         per the figure objects themselves (immutable; the entry holds them, so their ids stay theirs)."""
         key = (id(mover), *map(id, figures))
         got = self._starts.get(key)
@@ -246,9 +250,9 @@ class Engagement:
             allies = [f for f in others if f.side == mover.side]
             if len(self._starts) > 1024:
                 self._starts.clear()
-            got = self._starts[key] = (foes, allies, [f for f in foes if self.in_zone(mover, f)], {}, mover,
+            got = self._starts[key] = (foes, allies, [f for f in foes if self.in_zone(mover, f)], {}, {}, mover,
                                        tuple(figures))
-        return got[:4]
+        return got[:5]
 
     def passes_within(self, mover: Figure, pos, alt, facing, foe: Figure, pass_by_ft) -> bool:
         """Is the mover, at pos on its way, within pass_by_ft of the foe with a clear line?"""
