@@ -10,6 +10,7 @@ pass through walls. The parting-shot triggers are data (ruleset [parting_shots].
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import is_
 
 from ..battlemap import BattleMap
 from ..figure import Figure
@@ -53,6 +54,7 @@ class Engagement:
         self.diagonal = ruleset.diagonal
         self._floor = None
         self._starts: dict = {}
+        self._last_start: tuple | None = None
 
     def height(self, x: int, y: int, altitude_ft: float) -> float:
         floor = self._floor
@@ -242,6 +244,10 @@ class Engagement:
         altitude, facing) -> the foes engaging it there) among these figures: the same for every path a
         mover weighs (the AI prices dozens a decision). Kept
         per the figure objects themselves (immutable; the entry holds them, so their ids stay theirs)."""
+        last = self._last_start     # a path's stretches are weighed one after another with one list
+        if last is not None and last[5] is mover and last[-1] is figures and len(figures) == len(last[6]) \
+                and all(map(is_, figures, last[6])):
+            return last[:5]
         key = (id(mover), *map(id, figures))
         got = self._starts.get(key)
         if got is None:
@@ -252,6 +258,7 @@ class Engagement:
                 self._starts.clear()
             got = self._starts[key] = (foes, allies, [f for f in foes if self.in_zone(mover, f)], {}, {}, mover,
                                        tuple(figures))
+        self._last_start = got + (figures,)
         return got[:5]
 
     def passes_within(self, mover: Figure, pos, alt, facing, foe: Figure, pass_by_ft) -> bool:
