@@ -66,6 +66,7 @@ class Positioning:
         self._standing: tuple | None = None
         self._standing_asked = False
         self._sights: dict = {}
+        self._plans: dict = {}          # plan()'s answers for this moment
 
     def with_figures(self, figures: list[Figure]) -> "Positioning":
         """These figures on the same map under the same ruleset (a what-if view of this moment): the
@@ -75,7 +76,7 @@ class Positioning:
         twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
-        twin._standing_asked = False
+        twin._standing_asked, twin._plans = False, {}
         return twin
 
     def figure(self, figure_id: str) -> Figure:
@@ -110,6 +111,10 @@ class Positioning:
         or RulesError saying why there is none. A rider's move is its mount's (body())."""
         if mode == "charge":
             return self._plan_charge(figure_id, target)
+        key = (figure_id, tuple(target), mode, facing, altitude_ft)
+        got = self._plans.get(key)
+        if got is not None:     # the resolver checks a move, then applies it: one plan for this moment
+            return got
         fig = self.body(figure_id)
         self.planner.refuse_mode(fig, mode)
         x, y = target
@@ -124,7 +129,8 @@ class Positioning:
         if chosen is None:
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))
         path, shots, note = chosen
-        return PlannedMove(path, shots, note)
+        got = self._plans[key] = PlannedMove(path, shots, note)
+        return got
 
     def follow(self, figure_id: str, steps, mode: str = "walk") -> PlannedMove:
         """Check a move along a given route and return it as the planner would have planned it.
