@@ -96,6 +96,8 @@ def _ability(s: AttackSheet) -> None:
 
 def _wounds(s: AttackSheet) -> None:
     """d100: a wounded attacker strikes worse."""
+    if s.a_state.hp >= s.a_state.max_hp:
+        return          # unhurt: no level can apply (each needs hp at or below it, and it below max hp)
     for level in sorted(s.rules["wound_levels"], key=lambda w: w["at_or_below"]):
         if s.a_state.hp <= level["at_or_below"] < s.a_state.max_hp:
             s.add(s.att, "wounds", f"wounded ({s.a_state.hp} hp)", level["modifier"], s.rules["wound_rule"])

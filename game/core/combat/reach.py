@@ -104,13 +104,14 @@ def fighting(battle, fig) -> list:
     """Able foes within melee reach of fig, or whose reach fig stands in."""
     out = []
     mine = melee_reach_ft(battle, fig)
+    side, x, y, big = fig.side, fig.x, fig.y, fig.big
     for other in battle.figures.values():
-        if other.side == fig.side:
+        if other.side == side:
             continue
         # Far figures first, by their squares (see in_melee_reach): most of a field is, and that
         # is cheaper to ask than whether they can still fight.
-        apart = max(abs(other.x - fig.x), abs(other.y - fig.y))
-        if apart > 1 and 5 * apart > max(mine, melee_reach_ft(battle, other)) and not (fig.big or other.big):
+        apart = max(abs(other.x - x), abs(other.y - y))
+        if apart > 1 and 5 * apart > mine and not (big or other.big) and 5 * apart > melee_reach_ft(battle, other):
             continue
         if not battle.able(other.id):
             continue
