@@ -41,6 +41,8 @@ class Context:
             self.me = self.me.fresh_round()
         self._status: dict = {}
         self._hp: dict = {}
+        self._weapons: dict = {}
+        self._archers: dict = {}
         self.status = self.status_of(figure_id)
         self.state = battle.state_of(figure_id)
         self.active = {fid: f for fid, f in battle.figures.items() if battle.able(fid)}
@@ -103,10 +105,16 @@ class Context:
         return float(max(1, self.status_of(fig.id).max_hp))
 
     def weapon(self, name: str) -> dict:
-        return weapon_data(self.battle, name)
+        got = self._weapons.get(name)
+        if got is None:     # the ruleset's own numbers, asked for every foe of every square weighed
+            got = self._weapons[name] = weapon_data(self.battle, name)
+        return got
 
     def is_archer(self, fig: Figure) -> bool:
-        return bool(self.weapon(fig.ready_weapon)["ranged"])
+        got = self._archers.get(fig.ready_weapon)
+        if got is None:
+            got = self._archers[fig.ready_weapon] = bool(self.weapon(fig.ready_weapon)["ranged"])
+        return got
 
     def reach_ft(self, fig: Figure, weapon: str | None = None) -> int:
         """How far it strikes in melee (the resolver's reach)."""
