@@ -43,6 +43,7 @@ class Context:
         self._hp: dict = {}
         self._weapons: dict = {}
         self._archers: dict = {}
+        self._reaches: dict = {}
         self.status = self.status_of(figure_id)
         self.state = battle.state_of(figure_id)
         self.active = {fid: f for fid, f in battle.figures.items() if battle.able(fid)}
@@ -117,8 +118,12 @@ class Context:
         return got
 
     def reach_ft(self, fig: Figure, weapon: str | None = None) -> int:
-        """How far it strikes in melee (the resolver's reach)."""
-        return melee_reach_ft(self.battle, fig, weapon)
+        """How far it strikes in melee (the resolver's reach: a function of the weapon's name)."""
+        name = weapon or fig.ready_weapon
+        got = self._reaches.get(name)
+        if got is None:
+            got = self._reaches[name] = melee_reach_ft(self.battle, fig, weapon)
+        return got
 
     def mounted(self, fig: Figure) -> bool:
         return bool(self.battle.profile(fig.id)["mounted"])
