@@ -98,10 +98,23 @@ def _wounds(s: AttackSheet) -> None:
     """d100: a wounded attacker strikes worse."""
     if s.a_state.hp >= s.a_state.max_hp:
         return          # unhurt: no level can apply (each needs hp at or below it, and it below max hp)
-    for level in sorted(s.rules["wound_levels"], key=lambda w: w["at_or_below"]):
+    for level in _by_threshold(s.rules["wound_levels"]):
         if s.a_state.hp <= level["at_or_below"] < s.a_state.max_hp:
             s.add(s.att, "wounds", f"wounded ({s.a_state.hp} hp)", level["modifier"], s.rules["wound_rule"])
             break
+
+
+_SORTED_LEVELS: dict = {}
+
+
+def _by_threshold(levels: list) -> list:
+    """The ruleset's wound levels by their threshold, sorted once per list (the entry holds it)."""
+    got = _SORTED_LEVELS.get(id(levels))
+    if got is None or got[0] is not levels:
+        if len(_SORTED_LEVELS) > 64:
+            _SORTED_LEVELS.clear()
+        got = _SORTED_LEVELS[id(levels)] = (levels, sorted(levels, key=lambda w: w["at_or_below"]))
+    return got[1]
 
 
 def _attacker_conditions(s: AttackSheet) -> None:

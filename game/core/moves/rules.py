@@ -502,7 +502,7 @@ class MoveRules:
         diagonals = fig.diagonals_moved
         turned = False
         horizontal = 0.0
-        route = [tuple(int(v) for v in r) for r in route]
+        route = [tuple(map(int, r)) for r in route]
         notes = self._step_notes
         # Routes traced on one search share their beginnings (the AI traces dozens to squares near
         # each other): each step but a route's last (the last may turn in place, which a step on the
