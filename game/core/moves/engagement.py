@@ -195,20 +195,23 @@ class Engagement:
                 return []       # not in melee where it starts: nothing to withdraw from
             end = steps[-1]
             where = (end.x, end.y, end.altitude_ft, end.facing if mover.big else None)
-            still = engaging_at.get(where)
-            if still is None:       # paths that share their first steps end their stretches on the same squares
-                still = engaging_at[where] = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, where[3])
-            if ps["only_when_leaving_all_melee"] and still:
-                return []
-            for foe in engaged_at_start:
-                if foe in still:
-                    continue
-                if busy(foe):
-                    continue
-                if mover.flyer == "winged" and end.altitude_ft > mover.altitude_ft + 5:
-                    continue  # an agile flyer escaping upward is not struck
-                shots.append(PartingShot(foe.id, foe.label, 0, ps["attack_bonus"], rule,
-                                         f"{mover.label} withdraws from melee with {foe.label}"))
+            # Paths that share their first steps end their stretches on the same squares: what a
+            # stretch ending there draws depends on nothing else (the mover and figures are the entry's).
+            kept = engaging_at.get(where)
+            if kept is not None:
+                return list(kept)
+            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, where[3])
+            if not (ps["only_when_leaving_all_melee"] and still):
+                for foe in engaged_at_start:
+                    if foe in still:
+                        continue
+                    if busy(foe):
+                        continue
+                    if mover.flyer == "winged" and end.altitude_ft > mover.altitude_ft + 5:
+                        continue  # an agile flyer escaping upward is not struck
+                    shots.append(PartingShot(foe.id, foe.label, 0, ps["attack_bonus"], rule,
+                                             f"{mover.label} withdraws from melee with {foe.label}"))
+            engaging_at[where] = tuple(shots)
             return shots
 
         for foe in engaged_at_start:
@@ -240,10 +243,10 @@ class Engagement:
         return shots
 
     def _start_of_moves(self, mover: Figure, figures: list[Figure]) -> tuple:
-        """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally, (x, y,
-        altitude, facing) -> the foes engaging it there) among these figures: the same for every path a
-        mover weighs (the AI prices dozens a decision). Kept
-        per the figure objects themselves (immutable; the entry holds them, so their ids stay theirs)."""
+        """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally,
+        (x, y, altitude, facing) -> the shots a withdrawal ending there draws) among these figures:
+        the same for every path a mover weighs (the AI prices dozens a decision). Kept per the
+        figure objects themselves (immutable; the entry holds them, so their ids stay theirs)."""
         last = self._last_start     # a path's stretches are weighed one after another with one list
         if last is not None and last[5] is mover and last[-1] is figures and len(figures) == len(last[6]) \
                 and all(map(is_, figures, last[6])):
