@@ -249,7 +249,9 @@ class TokenSprites:
             draw_figure(canvas, (half, half), cell, fonts, fig, look, **flags)
             # Keep only the drawn part: a blit costs what it covers, and a token is mostly empty.
             used = canvas.get_bounding_rect()
-            entry = (canvas.subsurface(used).copy(), used.x - half, used.y - half)
+            sprite = canvas.subsurface(used).copy()
+            sprite.set_alpha(255, pygame.RLEACCEL)
+            entry = (sprite, used.x - half, used.y - half)
             self._cache[key] = entry
             if len(self._cache) > self._max:
                 self._cache.popitem(last=False)
