@@ -218,8 +218,8 @@ class Context:
     # ----- what figures are worth -----
     def threat_rate(self, fig: Figure) -> float:
         """About how much damage this figure deals a round: its best weapon against its nearest foe,
-        from a square beside that foe, or for a missile already in range from where it stands (the
-        resolver's odds; cached for the round)."""
+        from a square beside that foe, or for a missile already in range (and out of the foe's melee
+        reach) from where it stands (the resolver's odds; cached for the round)."""
         key = ("rate", fig.id, self.round)
         got = self.memo.get(key)
         if got is not None:
@@ -232,8 +232,10 @@ class Context:
         for w in dict.fromkeys(fig.weapons or ("fist",)):
             ranged = self.weapon(w)["ranged"]
             spot = self._square_toward(foe.pos, fig.pos, 4 if ranged else 1)
-            if ranged and self.flat(fig.pos, foe.pos) <= self.long_range_ft(fig):
-                spot = fig.pos          # in range, it shoots from where it stands: its range, the cover between
+            if ranged and self.reach_ft(foe) < self.flat(fig.pos, foe.pos) <= self.long_range_ft(fig):
+                # In range and out of the foe's melee reach, it shoots from where it stands: its range,
+                # the cover between. Held in melee it would step back first: a clear shot then.
+                spot = fig.pos
             placed = fig.moved_to(spot[0], spot[1], bearing_octant(spot, foe.pos), 0 if fig.flyer == "none" else fig.altitude_ft)
             bd = self.battle.hypothetical(placed).explain_attack(fig.id, foe.id, None if w == fig.ready_weapon else w)
             odds = Odds.of(self.battle, bd, self.attacks(fig))
