@@ -263,8 +263,11 @@ class Threats:
             return 0.0
         figures = list(ctx.positioning.figures)
         eng = ctx.engagement
-        shots = list(shots) if shots is not None else eng.parting_shots(ctx.me, steps, mode, figures)
-        if ctx.rs.section("round")["segments"] and len(steps) > 2:
+        if shots is None and eng.draws_no_parting_shots(ctx.me, mode, figures):
+            shots, stretches = [], False    # the path and every stretch of it draw none
+        else:
+            shots, stretches = list(shots) if shots is not None else eng.parting_shots(ctx.me, steps, mode, figures), True
+        if stretches and ctx.rs.section("round")["segments"] and len(steps) > 2:
             # d100: a declared move unfolds segment by segment and each stretch is judged on its own,
             # so leaving melee halfway draws the free attack even if the end re-engages.
             seen = {s.attacker_id for s in shots}

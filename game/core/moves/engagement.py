@@ -242,6 +242,17 @@ class Engagement:
                         break
         return shots
 
+    def draws_no_parting_shots(self, mover: Figure, mode: str, figures: list[Figure]) -> bool:
+        """True when no path of the mover in this mode, among these figures, can draw a parting shot:
+        a withdrawal that avoids them, or no foe engaging it where it starts and no passing-by shots
+        (what parting_shots answers first, asked once for every stretch of a path)."""
+        ps = self.ruleset.section("parting_shots")
+        if mode == "withdraw" and ps["withdrawal_avoids"]:
+            return True
+        if self._start_of_moves(mover, figures)[2]:
+            return False
+        return ps["trigger"] == "withdraw-from-melee" or not ps["pass_by_ft"]
+
     def _start_of_moves(self, mover: Figure, figures: list[Figure]) -> tuple:
         """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally,
         (x, y, altitude, facing) -> the shots a withdrawal ending there draws) among these figures:
