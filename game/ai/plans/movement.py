@@ -28,6 +28,10 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
         modes.append(("walk" if style in ("retreat", "withdraw") else "withdraw" if style == "fighting" else "run", style))
     if not modes:
         modes.append(("walk", None))
+    # Each foe's square and how far it strikes from there (its reach; a foe not engaged yet moves
+    # first): the same for every square weighed.
+    strikes = [(e.pos, ctx.reach_ft(e) + (0 if e in engaged else ctx.strike_budget(e))) for e in ctx.enemies]
+    flat = ctx.flat
     for mode, style in modes:
         budget = ctx.mode_budget(mode)
         if budget < 5:
@@ -39,8 +43,7 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
         for sq, entry in reach.entries.items():
             if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
                 continue
-            threat = sum(1 for e in ctx.enemies
-                         if ctx.flat(e.pos, sq) <= ctx.reach_ft(e) + (0 if e in engaged else ctx.strike_budget(e)))
+            threat = sum(1 for pos, strikes_ft in strikes if flat(pos, sq) <= strikes_ft)
             cands.append((-threat + cover_proxy(ctx, sq) * 0.3 + entry.cost_ft / 100, sq, entry))
         cands.sort(key=lambda c: (-c[0], c[1]))
         for _h, sq, entry in cands[: ctx.level.withdraw]:
