@@ -271,8 +271,8 @@ class Threats:
             # d100: a declared move unfolds segment by segment and each stretch is judged on its own,
             # so leaving melee halfway draws the free attack even if the end re-engages.
             seen = {s.attacker_id for s in shots}
-            for i in range(2, len(steps)):
-                for shot in eng.parting_shots(ctx.me, steps[:i], mode, figures):
+            for stretch in eng.stretch_parting_shots(ctx.me, steps, mode, figures):
+                for shot in stretch:
                     if shot.attacker_id not in seen:
                         seen.add(shot.attacker_id)
                         shots.append(shot)
