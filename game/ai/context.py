@@ -136,6 +136,10 @@ class Context:
         bands = self.weapon(fig.ready_weapon)["range_ft"] or [50, 100, 150]
         return float(bands[-1])
 
+    def floor_ft(self, pos) -> float:
+        """The ground's height at a square (read off plain rows: asked for every square weighed)."""
+        return float(self._floor[pos[1]][pos[0]])
+
     def height(self, pos, alt) -> float:
         return float(self._floor[pos[1]][pos[0]]) + alt
 

@@ -157,7 +157,7 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
             h -= 3
         elif archer and od <= closing:
             h -= 1.5
-    h += 0.05 * float(ctx.battle.map.elevation_ft[sq[1], sq[0]])
+    h += 0.05 * ctx.floor_ft(sq)
     if ctx.me.flyer != "none" and alt:
         reach = max((ctx.reach_ft(o) for o in ctx.enemies if not ctx.is_archer(o)), default=5)
         h += 3.0 if alt > reach + 5 else 0.02 * alt
