@@ -120,9 +120,16 @@ class Threats:
     def quick_loss(self, damage: float) -> float:
         """The same, sized up from the damage a foe deals a round (no Breakdown asked)."""
         ctx = self.ctx
-        hp = ctx.hp(ctx.me)
-        fell = min(1.0, damage / hp) ** 2
-        return min(hp, damage) * ctx.hp_worth(ctx.me) + fell * 0.5 * ctx.threat_rate(ctx.me) * HORIZON_ROUNDS
+        rate = ctx.threat_rate(ctx.me)
+        # Kept per damage (a foe's rate, asked for every square weighed) and my rate, the one input
+        # besides my hit points, which stand still for the decision.
+        key = ("quick loss", damage, rate)
+        got = self._cache.get(key)
+        if got is None:
+            hp = ctx.hp(ctx.me)
+            fell = min(1.0, damage / hp) ** 2
+            got = self._cache[key] = min(hp, damage) * ctx.hp_worth(ctx.me) + fell * 0.5 * rate * HORIZON_ROUNDS
+        return got
 
     def foe_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
         """What foe e could cost me at me_there before my next turn (value, not yet weighed by CAUTION)."""
