@@ -104,12 +104,13 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
                 usable.sort(key=lambda it: (ctx.flat(it[0], target.pos), it[0]))
             usable = usable[:APPROACH_PRESORT]
         cands = []
+        foes = ctx.foe_reaches()
         for sq, entry in usable:
             alts = [0]
             if flyer and entry.altitudes:
                 alts = sorted({max(entry.altitudes), min(entry.altitudes)})
             for alt in alts:
-                cands.append((_approach_heuristic(ctx, sq, alt, target, archer), sq, alt, entry))
+                cands.append((_approach_heuristic(ctx, sq, alt, target, archer, foes), sq, alt, entry))
         cands.sort(key=lambda c: (-c[0], c[1], c[2]))
         for _h, sq, alt, entry in cands[: ctx.level.shoot if archer else ctx.level.approach]:
             facing = end_facing(ctx, sq, entry.facings, None, alt)
@@ -136,8 +137,10 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
     return out
 
 
-def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
-    d = ctx.flat(sq, target.pos)
+def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool, foes: list) -> float:
+    """`foes`: ctx.foe_reaches(), the same for every square weighed."""
+    flat = ctx.flat
+    d = flat(sq, target.pos)
     h = 0.0
     if archer:
         bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [60])
@@ -149,10 +152,10 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
     else:
         h -= d / 5
     x, y = sq
-    for o, reach, closing in ctx.foe_reaches():
+    for o, reach, closing in foes:
         if SQUARE_FT * max(abs(o.x - x), abs(o.y - y)) > (closing if archer else reach):
             continue    # no distance rule makes it nearer than its larger offset: most foes of a field
-        od = ctx.flat(o.pos, sq)
+        od = flat(o.pos, sq)
         if od <= reach:
             h -= 3
         elif archer and od <= closing:
