@@ -47,8 +47,10 @@ class Threats:
 
         `battle` is a copy with the plan's stance taken (defend, set); `exclude` maps a foe id to the
         chance it is felled first (the plan's own target)."""
-        key = (end, exact, tuple(sorted((exclude or {}).items())), set_spear, id(battle))
-        got = self._cache.get(key)
+        excluded = exclude or {}
+        cache = self._cache
+        key = (end, exact, tuple(sorted(excluded.items())), set_spear, id(battle))
+        got = cache.get(key)
         if got is not None:
             return got
         ctx = self.ctx
@@ -58,17 +60,17 @@ class Threats:
         for e, farthest in self._threat_ranges():
             if SQUARE_FT * max(abs(e.x - x), abs(e.y - y)) > farthest:
                 continue    # beyond anything foe_threat or charge_threat count (no distance is less than that)
-            weight = 1.0 - (exclude or {}).get(e.id, 0.0)
+            weight = 1.0 - excluded.get(e.id, 0.0)
             if weight <= 0:
                 continue
             precise = exact and (sight_lines or not ctx.is_archer(e))
             fkey = ("foe", e.id, end, precise, set_spear, id(battle))
-            dmg = self._cache.get(fkey)
+            dmg = cache.get(fkey)
             if dmg is None:
                 dmg = self.foe_threat(e, me_there, exact=precise, battle=battle)
                 if not set_spear:
                     dmg = max(dmg, self.charge_threat(e, me_there, exact=precise, battle=battle))
-                self._cache[fkey] = dmg
+                cache[fkey] = dmg
             if dmg <= 0:
                 continue
             weight *= self.attention(e, me_there)
@@ -79,7 +81,7 @@ class Threats:
         if credit:
             total -= credit
             parts.append(("reach strikes a closing foe", -credit))
-        got = self._cache[key] = (total, parts)
+        got = cache[key] = (total, parts)
         return got
 
     def _threat_ranges(self) -> list:
