@@ -57,6 +57,9 @@ class Threats:
         me_there = ctx.placed(end)
         total, parts = 0.0, []
         x, y = me_there.x, me_there.y
+        # The quick grade reads where I stand and my height, not my facing: plans ending on one
+        # square facing different ways share it.
+        square = (x, y, me_there.altitude_ft)
         for e, farthest in self._threat_ranges():
             if SQUARE_FT * max(abs(e.x - x), abs(e.y - y)) > farthest:
                 continue    # beyond anything foe_threat or charge_threat count (no distance is less than that)
@@ -64,7 +67,7 @@ class Threats:
             if weight <= 0:
                 continue
             precise = exact and (sight_lines or not ctx.is_archer(e))
-            fkey = ("foe", e.id, end, precise, set_spear, id(battle))
+            fkey = ("foe", e.id, end if precise else square, precise, set_spear, id(battle))
             dmg = cache.get(fkey)
             if dmg is None:
                 dmg = self.foe_threat(e, me_there, exact=precise, battle=battle)
