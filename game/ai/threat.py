@@ -215,7 +215,10 @@ class Threats:
         """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
         ctx = self.ctx
         bm = ctx.battle.map
-        taken = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
+        key = ("taken", e.id)
+        taken = self._cache.get(key)
+        if taken is None:       # the same for every square weighed
+            taken = self._cache[key] = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
         for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
             if bm.blocks_move[y, x] or (x, y) in taken:
                 return False
