@@ -107,3 +107,27 @@ def test_distances_written_out_give_the_same_numbers_and_types(rule):
             want = SQUARE_FT * math.floor(want / SQUARE_FT + 0.5)
         got = distance_ft(rule, a, b, ha, hb)
         assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("rid", ["bfrpg", "odnd", "cnc", "ch17", "spelljammer"])
+def test_stretch_parting_shots_are_each_stretch_asked_on_its_own(rid):
+    """Engagement.stretch_parting_shots gives what parting_shots gives for each stretch steps[:i],
+    and draws_no_parting_shots holds only when every path and stretch draws none."""
+    from game.core.errors import RulesError
+    from helpers import fig, open_map, positioning as make_positioning
+    hero = fig("hero", "blue", 5, 5, "N", move_ft=40)
+    for others in ([fig("orc1", "red", 5, 4, "S"), fig("orc2", "red", 6, 6, "W")],    # in melee where it starts
+                   [fig("orc1", "red", 9, 2, "S"), fig("ally", "blue", 4, 5, "N")],   # not in melee
+                   [fig("orc1", "red", 5, 4, "S"), fig("ally", "blue", 4, 4, "E")]):  # the foe busy with a friend
+        pos = make_positioning(open_map(12, 12), rid, hero, *others)
+        eng = pos.engagement
+        for target, mode in (((5, 9), "walk"), ((1, 1), "walk"), ((9, 8), "run"), ((5, 8), "withdraw")):
+            try:
+                steps = pos.plan("hero", target, mode=mode).path.steps
+            except RulesError:
+                continue        # no such move (a run from beside a foe)
+            by_stretch = eng.stretch_parting_shots(hero, steps, mode, pos.figures)
+            assert [list(s) for s in by_stretch] == [eng.parting_shots(hero, steps[:i], mode, pos.figures)
+                                                     for i in range(2, len(steps))]
+            if eng.draws_no_parting_shots(hero, mode, pos.figures):
+                assert not eng.parting_shots(hero, steps, mode, pos.figures) and not any(by_stretch)

@@ -44,6 +44,7 @@ class Context:
         self._weapons: dict = {}
         self._archers: dict = {}
         self._reaches: dict = {}
+        self._charge_limits: dict = {}
         self.status = self.status_of(figure_id)
         self.state = battle.state_of(figure_id)
         self.active = {fid: f for fid, f in battle.figures.items() if battle.able(fid)}
@@ -130,11 +131,20 @@ class Context:
 
     def charge_limits(self, fig: Figure) -> tuple[float, float, bool]:
         """The resolver's charge limits for this figure (a mounted charger keeps the mounted ones)."""
-        return charge_limits(self.rs, fig, self.mounted(fig))
+        mounted = self.mounted(fig)
+        key = (fig.move_ft, fig.move_ft.__class__, mounted)     # 30 and 30.0 multiply differently
+        got = self._charge_limits.get(key)
+        if got is None:     # a function of the ruleset, the speed and the mount alone (exact fractions: slow)
+            got = self._charge_limits[key] = charge_limits(self.rs, fig, mounted)
+        return got
 
     def long_range_ft(self, fig: Figure) -> float:
         bands = self.weapon(fig.ready_weapon)["range_ft"] or [50, 100, 150]
         return float(bands[-1])
+
+    def floor_ft(self, pos) -> float:
+        """The ground's height at a square (read off plain rows: asked for every square weighed)."""
+        return float(self._floor[pos[1]][pos[0]])
 
     def height(self, pos, alt) -> float:
         return float(self._floor[pos[1]][pos[0]]) + alt

@@ -47,28 +47,33 @@ class Threats:
 
         `battle` is a copy with the plan's stance taken (defend, set); `exclude` maps a foe id to the
         chance it is felled first (the plan's own target)."""
-        key = (end, exact, tuple(sorted((exclude or {}).items())), set_spear, id(battle))
-        got = self._cache.get(key)
+        excluded = exclude or {}
+        cache = self._cache
+        key = (end, exact, tuple(sorted(excluded.items())), set_spear, id(battle))
+        got = cache.get(key)
         if got is not None:
             return got
         ctx = self.ctx
         me_there = ctx.placed(end)
         total, parts = 0.0, []
         x, y = me_there.x, me_there.y
+        # The quick grade reads where I stand and my height, not my facing: plans ending on one
+        # square facing different ways share it.
+        square = (x, y, me_there.altitude_ft)
         for e, farthest in self._threat_ranges():
             if SQUARE_FT * max(abs(e.x - x), abs(e.y - y)) > farthest:
                 continue    # beyond anything foe_threat or charge_threat count (no distance is less than that)
-            weight = 1.0 - (exclude or {}).get(e.id, 0.0)
+            weight = 1.0 - excluded.get(e.id, 0.0)
             if weight <= 0:
                 continue
             precise = exact and (sight_lines or not ctx.is_archer(e))
-            fkey = ("foe", e.id, end, precise, set_spear, id(battle))
-            dmg = self._cache.get(fkey)
+            fkey = ("foe", e.id, end if precise else square, precise, set_spear, id(battle))
+            dmg = cache.get(fkey)
             if dmg is None:
                 dmg = self.foe_threat(e, me_there, exact=precise, battle=battle)
                 if not set_spear:
                     dmg = max(dmg, self.charge_threat(e, me_there, exact=precise, battle=battle))
-                self._cache[fkey] = dmg
+                cache[fkey] = dmg
             if dmg <= 0:
                 continue
             weight *= self.attention(e, me_there)
@@ -79,7 +84,7 @@ class Threats:
         if credit:
             total -= credit
             parts.append(("reach strikes a closing foe", -credit))
-        got = self._cache[key] = (total, parts)
+        got = cache[key] = (total, parts)
         return got
 
     def _threat_ranges(self) -> list:
@@ -120,9 +125,16 @@ class Threats:
     def quick_loss(self, damage: float) -> float:
         """The same, sized up from the damage a foe deals a round (no Breakdown asked)."""
         ctx = self.ctx
-        hp = ctx.hp(ctx.me)
-        fell = min(1.0, damage / hp) ** 2
-        return min(hp, damage) * ctx.hp_worth(ctx.me) + fell * 0.5 * ctx.threat_rate(ctx.me) * HORIZON_ROUNDS
+        rate = ctx.threat_rate(ctx.me)
+        # Kept per damage (a foe's rate, asked for every square weighed) and my rate, the one input
+        # besides my hit points, which stand still for the decision.
+        key = ("quick loss", damage, rate)
+        got = self._cache.get(key)
+        if got is None:
+            hp = ctx.hp(ctx.me)
+            fell = min(1.0, damage / hp) ** 2
+            got = self._cache[key] = min(hp, damage) * ctx.hp_worth(ctx.me) + fell * 0.5 * rate * HORIZON_ROUNDS
+        return got
 
     def foe_threat(self, e, me_there, *, exact: bool = False, battle=None) -> float:
         """What foe e could cost me at me_there before my next turn (value, not yet weighed by CAUTION)."""
@@ -203,7 +215,10 @@ class Threats:
         """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
         ctx = self.ctx
         bm = ctx.battle.map
-        taken = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
+        key = ("taken", e.id)
+        taken = self._cache.get(key)
+        if taken is None:       # the same for every square weighed
+            taken = self._cache[key] = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
         for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
             if bm.blocks_move[y, x] or (x, y) in taken:
                 return False
@@ -263,13 +278,16 @@ class Threats:
             return 0.0
         figures = list(ctx.positioning.figures)
         eng = ctx.engagement
-        shots = list(shots) if shots is not None else eng.parting_shots(ctx.me, steps, mode, figures)
-        if ctx.rs.section("round")["segments"] and len(steps) > 2:
+        if shots is None and eng.draws_no_parting_shots(ctx.me, mode, figures):
+            shots, stretches = [], False    # the path and every stretch of it draw none
+        else:
+            shots, stretches = list(shots) if shots is not None else eng.parting_shots(ctx.me, steps, mode, figures), True
+        if stretches and ctx.rs.section("round")["segments"] and len(steps) > 2:
             # d100: a declared move unfolds segment by segment and each stretch is judged on its own,
             # so leaving melee halfway draws the free attack even if the end re-engages.
             seen = {s.attacker_id for s in shots}
-            for i in range(2, len(steps)):
-                for shot in eng.parting_shots(ctx.me, steps[:i], mode, figures):
+            for stretch in eng.stretch_parting_shots(ctx.me, steps, mode, figures):
+                for shot in stretch:
                     if shot.attacker_id not in seen:
                         seen.add(shot.attacker_id)
                         shots.append(shot)

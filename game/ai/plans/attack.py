@@ -91,7 +91,17 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
 
 
 def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
-    alts = sorted(entry.altitudes) if entry.altitudes else [0]
+    alts = entry.altitudes
+    if (not alts or len(alts) == 1 and 0 in alts) and not (ctx.me.big or e.big):
+        # On the ground, one square each: no distance rule makes it nearer than 5 ft a square along
+        # the longer leg (most squares of the search are that far), else the loop below for alt 0.
+        if 5 * max(abs(sq[0] - e.x), abs(sq[1] - e.y)) > reach:
+            return None
+        if ctx.dist(sq, 0, e.pos, e.altitude_ft) <= reach and \
+                ctx.positioning.sight_map.clear_line(sq, e.pos, 0, e.altitude_ft):
+            return 0
+        return None
+    alts = sorted(alts) if alts else [0]
     facing = entry.end_facing(ctx.me.facing)    # a long body's tail on the map, off walls
     for alt in sorted(alts, key=lambda a: abs(a - e.altitude_ft)):
         if ctx.me.big or e.big:    # bodies bigger than a square strike and are struck from their nearest squares

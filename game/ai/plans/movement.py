@@ -28,6 +28,10 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
         modes.append(("walk" if style in ("retreat", "withdraw") else "withdraw" if style == "fighting" else "run", style))
     if not modes:
         modes.append(("walk", None))
+    # Each foe's square and how far it strikes from there (its reach; a foe not engaged yet moves
+    # first): the same for every square weighed.
+    strikes = [(e.pos, ctx.reach_ft(e) + (0 if e in engaged else ctx.strike_budget(e))) for e in ctx.enemies]
+    flat = ctx.flat
     for mode, style in modes:
         budget = ctx.mode_budget(mode)
         if budget < 5:
@@ -39,8 +43,7 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
         for sq, entry in reach.entries.items():
             if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
                 continue
-            threat = sum(1 for e in ctx.enemies
-                         if ctx.flat(e.pos, sq) <= ctx.reach_ft(e) + (0 if e in engaged else ctx.strike_budget(e)))
+            threat = sum(1 for pos, strikes_ft in strikes if flat(pos, sq) <= strikes_ft)
             cands.append((-threat + cover_proxy(ctx, sq) * 0.3 + entry.cost_ft / 100, sq, entry))
         cands.sort(key=lambda c: (-c[0], c[1]))
         for _h, sq, entry in cands[: ctx.level.withdraw]:
@@ -101,12 +104,13 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
                 usable.sort(key=lambda it: (ctx.flat(it[0], target.pos), it[0]))
             usable = usable[:APPROACH_PRESORT]
         cands = []
+        foes = ctx.foe_reaches()
         for sq, entry in usable:
             alts = [0]
             if flyer and entry.altitudes:
                 alts = sorted({max(entry.altitudes), min(entry.altitudes)})
             for alt in alts:
-                cands.append((_approach_heuristic(ctx, sq, alt, target, archer), sq, alt, entry))
+                cands.append((_approach_heuristic(ctx, sq, alt, target, archer, foes), sq, alt, entry))
         cands.sort(key=lambda c: (-c[0], c[1], c[2]))
         for _h, sq, alt, entry in cands[: ctx.level.shoot if archer else ctx.level.approach]:
             facing = end_facing(ctx, sq, entry.facings, None, alt)
@@ -133,8 +137,10 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
     return out
 
 
-def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
-    d = ctx.flat(sq, target.pos)
+def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool, foes: list) -> float:
+    """`foes`: ctx.foe_reaches(), the same for every square weighed."""
+    flat = ctx.flat
+    d = flat(sq, target.pos)
     h = 0.0
     if archer:
         bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [60])
@@ -146,15 +152,15 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool) -> float:
     else:
         h -= d / 5
     x, y = sq
-    for o, reach, closing in ctx.foe_reaches():
+    for o, reach, closing in foes:
         if SQUARE_FT * max(abs(o.x - x), abs(o.y - y)) > (closing if archer else reach):
             continue    # no distance rule makes it nearer than its larger offset: most foes of a field
-        od = ctx.flat(o.pos, sq)
+        od = flat(o.pos, sq)
         if od <= reach:
             h -= 3
         elif archer and od <= closing:
             h -= 1.5
-    h += 0.05 * float(ctx.battle.map.elevation_ft[sq[1], sq[0]])
+    h += 0.05 * ctx.floor_ft(sq)
     if ctx.me.flyer != "none" and alt:
         reach = max((ctx.reach_ft(o) for o in ctx.enemies if not ctx.is_archer(o)), default=5)
         h += 3.0 if alt > reach + 5 else 0.02 * alt

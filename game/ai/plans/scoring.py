@@ -124,7 +124,7 @@ def add_potential(ctx: Context, plan: Plan) -> None:
             plan.add("joins the friends' fight", -JOIN_PER_FT * min(ctx.flat((x, y), e.pos) for e in fighting))
     if best:
         plan.add("can strike next round", best * 0.5)
-    elev = float(ctx.battle.map.elevation_ft[y, x])
+    elev = ctx.floor_ft((x, y))
     if elev and ctx.rs.section("modifiers")["higher_bonus"]:
         plan.add("high ground", 0.02 * min(elev, 20))
 

@@ -193,26 +193,7 @@ class Engagement:
         if trigger == "withdraw-from-melee":
             if not engaged_at_start:
                 return []       # not in melee where it starts: nothing to withdraw from
-            end = steps[-1]
-            where = (end.x, end.y, end.altitude_ft, end.facing if mover.big else None)
-            # Paths that share their first steps end their stretches on the same squares: what a
-            # stretch ending there draws depends on nothing else (the mover and figures are the entry's).
-            kept = engaging_at.get(where)
-            if kept is not None:
-                return list(kept)
-            still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, where[3])
-            if not (ps["only_when_leaving_all_melee"] and still):
-                for foe in engaged_at_start:
-                    if foe in still:
-                        continue
-                    if busy(foe):
-                        continue
-                    if mover.flyer == "winged" and end.altitude_ft > mover.altitude_ft + 5:
-                        continue  # an agile flyer escaping upward is not struck
-                    shots.append(PartingShot(foe.id, foe.label, 0, ps["attack_bonus"], rule,
-                                             f"{mover.label} withdraws from melee with {foe.label}"))
-            engaging_at[where] = tuple(shots)
-            return shots
+            return list(self._withdrawal_shots(mover, steps[-1], foes, engaged_at_start, busy, engaging_at, ps, rule))
 
         for foe in engaged_at_start:
             if busy(foe):
@@ -241,6 +222,61 @@ class Engagement:
                                                  f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
                         break
         return shots
+
+    def _withdrawal_shots(self, mover: Figure, end, foes, engaged_at_start, busy, engaging_at, ps, rule) -> tuple:
+        """withdraw-from-melee: the shots a stretch ending on step `end` draws."""
+        where = (end.x, end.y, end.altitude_ft, end.facing if mover.big else None)
+        # Paths that share their first steps end their stretches on the same squares: what a
+        # stretch ending there draws depends on nothing else (the mover and figures are the entry's).
+        kept = engaging_at.get(where)
+        if kept is not None:
+            return kept
+        shots = []
+        still = self.foes_engaging(mover, foes, (end.x, end.y), end.altitude_ft, where[3])
+        if not (ps["only_when_leaving_all_melee"] and still):
+            for foe in engaged_at_start:
+                if foe in still:
+                    continue
+                if busy(foe):
+                    continue
+                if mover.flyer == "winged" and end.altitude_ft > mover.altitude_ft + 5:
+                    continue  # an agile flyer escaping upward is not struck
+                shots.append(PartingShot(foe.id, foe.label, 0, ps["attack_bonus"], rule,
+                                         f"{mover.label} withdraws from melee with {foe.label}"))
+        got = engaging_at[where] = tuple(shots)
+        return got
+
+    def stretch_parting_shots(self, mover: Figure, steps, mode: str, figures: list[Figure]) -> list:
+        """parting_shots of each stretch steps[:i], i from 2 to len(steps) - 1, in that order (a d100
+        move is judged segment by segment). A withdrawal's stretch draws by where it ends alone: the
+        mover's start is worked out once for all of them, without the stretches' copies."""
+        ps = self.ruleset.section("parting_shots")
+        if ps["trigger"] != "withdraw-from-melee" or (mode == "withdraw" and ps["withdrawal_avoids"]):
+            return [self.parting_shots(mover, steps[:i], mode, figures) for i in range(2, len(steps))]
+        foes, allies, engaged_at_start, busy_foes, engaging_at = self._start_of_moves(mover, figures)
+        if not engaged_at_start:
+            return [[] for _ in range(2, len(steps))]
+        rule = self.ruleset.cite(ps["rule"])
+
+        def busy(foe: Figure) -> bool:
+            got = busy_foes.get(id(foe))
+            if got is None:
+                got = busy_foes[id(foe)] = ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+            return got
+
+        return [self._withdrawal_shots(mover, steps[i - 1], foes, engaged_at_start, busy, engaging_at, ps, rule)
+                for i in range(2, len(steps))]
+
+    def draws_no_parting_shots(self, mover: Figure, mode: str, figures: list[Figure]) -> bool:
+        """True when no path of the mover in this mode, among these figures, can draw a parting shot:
+        a withdrawal that avoids them, or no foe engaging it where it starts and no passing-by shots
+        (what parting_shots answers first, asked once for every stretch of a path)."""
+        ps = self.ruleset.section("parting_shots")
+        if mode == "withdraw" and ps["withdrawal_avoids"]:
+            return True
+        if self._start_of_moves(mover, figures)[2]:
+            return False
+        return ps["trigger"] == "withdraw-from-melee" or not ps["pass_by_ft"]
 
     def _start_of_moves(self, mover: Figure, figures: list[Figure]) -> tuple:
         """(foes, allies, foes engaging the mover where it stands, foe id -> busy with an ally,
