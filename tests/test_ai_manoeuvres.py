@@ -72,6 +72,29 @@ def test_bfrpg_ai_trips_a_foe_standing_at_the_ledge_off_it():
     assert any("20 ft fall, 2d6" in name for name, _v in decision.best.reasons)
 
 
+SLOPE_TOP = "\n".join(["............"] + ["..122......."] * 6 + ["............"])   # a hill: 5 ft steps round its ends
+WALL_TOP = "\n".join(["..122......."] * 8)                                       # the same drop, no way back up
+
+
+def _trip_off_the_edge(bmap):
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")], bmap=bmap)
+    _action, decision = decide(b, "a")
+    trips = [p for p in decision.plans if p.kind == "manoeuvre" and "off the ledge" in p.label]
+    assert trips, decision.explain()
+    return trips[0], decision
+
+
+def test_a_foe_tripped_down_a_slope_it_can_walk_back_up_is_not_counted_out_of_the_fight():
+    """bfrpg:choice-trip: the fall is 10 ft either way; only the wall keeps the foe from coming back
+    within its move (the planner's search from where it lands), so only there is it worth rounds."""
+    on_wall, _ = _trip_off_the_edge(WALL_TOP)
+    assert any("from the fight" in name for name, _v in on_wall.reasons), on_wall.reasons
+    on_hill, decision = _trip_off_the_edge(SLOPE_TOP)
+    assert not any("from the fight" in name for name, _v in on_hill.reasons), on_hill.reasons
+    assert on_hill.score < on_wall.score
+    assert decision.best.kind != "manoeuvre", decision.explain()      # a plain blow beats a trip it walks back from
+
+
 def test_spelljammer_ai_pushes_a_desperate_defender_off_the_cliff():
     """004 desperate-defense: the opponent may force the defender up to 10 ft, even off a cliff."""
     b = desperate_defender_on_a_cliff()

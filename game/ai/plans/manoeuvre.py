@@ -203,7 +203,7 @@ def _shove_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan | 
         plan.add(f"{p:.0%} to {what} {target.label}{where}", 0.0)
     p_standing = p - p_kill                       # knocked over or moved, and still in the fight
     climb = ctx.rs.section("grid")["climb_step_ft"]
-    separated = odds.fall_ft > climb and not ctx.is_archer(target)
+    separated = odds.fall_ft > climb and not ctx.is_archer(target) and not _walks_back(ctx, target, to)
     removed = p_kill
     if separated:
         rounds = SEPARATED_ROUNDS + (1 if odds.prone and ctx.rs.section("prone")["stand"] == "turn" else 0)
@@ -227,6 +227,23 @@ def _shove_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan | 
     fall = f", {odds.fall_dice} falling" if odds.fall_dice else (f", a {odds.fall_ft} ft drop" if odds.fall_ft else "")
     plan.label = f"{what} {target.label}{where}: {p:.0%}{fall}"
     return plan
+
+
+def _walks_back(ctx: Context, target, to) -> bool:
+    """Can the foe, thrown down to `to`, walk back within reach of me in one move (the planner's
+    search: a hill's slope climbs back, a wall's drop does not)? Then the fall keeps it from the
+    fight no longer than getting up does."""
+    key = ("walks back", target.id, to, ctx.me.pos)
+    got = ctx.cache.get(key)
+    if got is None:
+        down = target.moved_to(to[0], to[1], target.facing, target.altitude_ft)
+        reach = ctx.search("walk", budget=float(target.move_ft), fig=down)
+        strike = ctx.reach_ft(target)
+        got = reach is not None and any(
+            entry.can_end and ctx.dist(sq, 0, ctx.me.pos, ctx.me.altitude_ft) <= strike + 1e-9
+            for sq, entry in reach.entries.items())
+        ctx.cache[key] = got
+    return got
 
 
 # ----- held, or holding -----
