@@ -177,6 +177,18 @@ def test_last_decision_lists_options_with_scores_and_reasons():
     assert d.to_json()["plans"]
 
 
+def test_easy_ignores_what_the_foes_will_do_next_and_normal_weighs_it():
+    """The levels differ by how far they think: easy's plans carry no exposure, normal's do."""
+    spec = [{"id": "me", "side": "blue", "template": "foot", "x": 4, "y": 6, "facing": "E"},
+            {"id": "foe", "side": "red", "template": "foot", "x": 6, "y": 6, "facing": "W"},
+            {"id": "foe2", "side": "red", "template": "foot", "x": 7, "y": 4, "facing": "W"}]
+    for level, weighs in (("easy", False), ("normal", True)):
+        ai = AI(level)
+        first_action(ai, make_battle("bfrpg", spec), "me")
+        exposed = [p for p in ai.last_decision.plans if any(n.startswith("exposed to") for n, _v in p.reasons)]
+        assert bool(exposed) == weighs, ai.last_decision.explain()
+
+
 def test_same_seed_same_choices():
     def run(level):
         b = make_battle("odnd", [

@@ -47,6 +47,8 @@ class Threats:
 
         `battle` is a copy with the plan's stance taken (defend, set); `exclude` maps a foe id to the
         chance it is felled first (the plan's own target)."""
+        if not self.ctx.level.foresight:
+            return 0.0, []       # a level without foresight does not ask what the foes will do next
         excluded = exclude or {}
         cache = self._cache
         key = (end, exact, tuple(sorted(excluded.items())), set_spear, id(battle))
