@@ -16,6 +16,7 @@ PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weigh
 SUPPORT = 0.5             # a blow it can strike next round, against one struck now
 HORIZON_HP_WORTH = 0.6    # about what a foe's hit point is worth (ctx.hp_worth of a typical foe)
 JOIN_PER_FT = 0.02        # the pull of a fight friends are in, per foot away from it
+CLOSING_PER_FT = 0.01     # the pull toward the nearest foe, per foot (times the pressure)
 
 
 def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -> None:
@@ -114,7 +115,7 @@ def add_potential(ctx: Context, plan: Plan) -> None:
         if nearest <= ctx.strike_budget(ctx.me) + ctx.reach_ft(ctx.me):
             # Half a blow's worth: it may strike first next round, or a foe closing in meets it.
             best = 2 * SUPPORT * ctx.threat_rate(ctx.me) * HORIZON_HP_WORTH
-        plan.add("closing in", -0.01 * pressure(ctx) * nearest)
+        plan.add("closing in", -CLOSING_PER_FT * pressure(ctx) * nearest)
         fighting = ctx.cache.get("foes fighting friends")
         if fighting is None:
             fighting = ctx.cache["foes fighting friends"] = [
