@@ -73,3 +73,18 @@ def test_my_own_blow_on_a_prone_foe_counts_half():
     easier = replace(blow, p_hit=min(1.0, blow.p_hit - prone / 20))
     full = ctx.damage_value(foe, easier) - ctx.damage_value(foe, blow)
     assert abs(opened - PRONE_STILL * full) < 1e-9
+
+
+def test_a_figure_by_a_wall_is_still_struck_from_its_open_sides():
+    """A foot soldier coming from the west finds the square west of the plan's end walled: it strikes
+    from the nearest open side instead (bfrpg:the-combat), across the wall's corner (1/4 cover), not
+    as a foe that cannot reach (it counted nothing before)."""
+    walled = "\n".join(["................"] * 4 + ["......#........."] + ["................"] * 7)
+    spec = [{"id": "me", "side": "blue", "template": "foot", "x": 12, "y": 4, "facing": "W"},
+            {"id": "foe", "side": "red", "template": "foot", "x": 3, "y": 4, "facing": "E"}]
+    losses = {}
+    for name, bmap in (("open", "\n".join(["." * 16] * 12)), ("walled", walled)):
+        ctx = context_for(make_battle("bfrpg", spec, bmap), "me")
+        v, parts = Threats(ctx).exposure((7, 4, 6, 0), exact=True)
+        losses[name] = dict(parts)["Foot soldier"]
+    assert losses["open"] > losses["walled"] > 0.6 * losses["open"], losses

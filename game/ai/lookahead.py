@@ -28,7 +28,7 @@ from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
 from .odds import kill_chance
-from .threat import CAUTION, Threats, approach_square
+from .threat import CAUTION, Threats, strike_square
 
 REPLY_SQUARES = 2           # squares a foe is thought to strike each of my figures from
 REPLY_SHOTS = 2             # my figures an archer is thought to shoot at, nearest first
@@ -163,9 +163,8 @@ def _friend_blow(ctx: Context, friend, foe):
         return ctx.best_odds(friend, foe)
     if gap > _strike_reach(ctx, friend):
         return None
-    sq = approach_square(friend.pos, foe.pos)
-    bm = ctx.battle.map
-    if not bm.in_bounds(*sq) or bm.blocks_move[sq[1], sq[0]] or any(f.pos == sq for f in ctx.active.values()):
+    sq = strike_square(ctx, friend.pos, foe.pos, (friend.id,))
+    if sq is None:
         return None
     placed = friend.moved_to(sq[0], sq[1], bearing_octant(sq, foe.pos))
     return ctx.best_odds(placed, foe, placed=(placed,), after_move=True)

@@ -35,6 +35,20 @@ def approach_square(frm, to):
     return (to[0] + dx, to[1] + dy)
 
 
+def strike_square(ctx: Context, frm, to, skip=()):
+    """The square beside `to` a figure coming from `frm` would strike from: the one on its side, or
+    when a wall or another figure holds that one, the free square beside `to` nearest `frm` (a
+    figure standing by a wall is still struck from its open sides). None if every side is held."""
+    bm = ctx.battle.map
+    held = {f.pos for f in ctx.active.values() if f.id not in skip}
+    first = approach_square(frm, to)
+    if bm.in_bounds(*first) and not bm.blocks_move[first[1], first[0]] and first not in held:
+        return first
+    free = [(to[0] + dx, to[1] + dy) for dx, dy in DIRECTION_DELTAS]
+    free = [sq for sq in free if bm.in_bounds(*sq) and not bm.blocks_move[sq[1], sq[0]] and sq not in held]
+    return min(free, key=lambda sq: (ctx.flat(frm, sq), sq), default=None)
+
+
 class Threats:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -161,9 +175,7 @@ class Threats:
         if not exact:
             return self.quick_loss(ctx.threat_rate(e)) * scale
         # It strikes from the side it comes from, facing me.
-        src = e.pos if horiz <= reach else approach_square(e.pos, me_there.pos)
-        if not ctx.battle.map.in_bounds(*src) or ctx.battle.map.blocks_move[src[1], src[0]]:
-            src = e.pos
+        src = e.pos if horiz <= reach else (strike_square(ctx, e.pos, me_there.pos, (ctx.me.id, e.id)) or e.pos)
         mover = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos)) if src != e.pos else e
         odds = ctx.odds(mover, me_there, placed=(me_there, mover) if mover is not e else (me_there,),
                         after_move=src != e.pos, battle=battle)
@@ -241,7 +253,9 @@ class Threats:
             d = ctx.flat(me_there.pos, e.pos)
             if d <= mine or d > ctx.strike_budget(e) + ctx.reach_ft(e):
                 continue
-            src = approach_square(e.pos, me_there.pos)
+            src = strike_square(ctx, e.pos, me_there.pos, (ctx.me.id, e.id))
+            if src is None:
+                continue
             e_there = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos))
             odds = ctx.odds(me_there, e_there, placed=(me_there, e_there))
             best = max(best, 0.5 * ctx.damage_value(e, odds) if odds.allowed else 0.0)

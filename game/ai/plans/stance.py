@@ -10,7 +10,7 @@ from ...core.battle.budgets import turn_still_to_come
 from ...core.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
-from ..threat import Threats, add_exposure, approach_square
+from ..threat import Threats, add_exposure, strike_square
 from .scoring import TEMPO, add_potential
 
 
@@ -163,9 +163,8 @@ def hold_for_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
         plan = Plan((action,), f"hold its action until {e.label} has acted", kind="hold-for", end=hold.end,
                     data={"until": e.id})
         add_exposure(plan, hold.data.get("exposure", 0.0), [])
-        sq = approach_square(me.pos, e.pos)
-        bm = ctx.battle.map
-        if bm.in_bounds(*sq) and not bm.blocks_move[sq[1], sq[0]]:
+        sq = strike_square(ctx, me.pos, e.pos, (me.id,))
+        if sq is not None:
             placed = me.moved_to(sq[0], sq[1], bearing_octant(sq, e.pos))
             odds = ctx.best_odds(placed, e, placed=(placed,), after_move=True)
             if odds is not None:
