@@ -174,7 +174,7 @@ class Threats:
             scale = CLOSING_WEIGHT
         if not exact:
             return self.quick_loss(ctx.threat_rate(e)) * scale
-        # It strikes from the side it comes from, facing me.
+        # It strikes from the side it comes from (the nearest open side if a wall or a figure holds that one), facing me.
         src = e.pos if horiz <= reach else (strike_square(ctx, e.pos, me_there.pos, (ctx.me.id, e.id)) or e.pos)
         mover = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos)) if src != e.pos else e
         odds = ctx.odds(mover, me_there, placed=(me_there, mover) if mover is not e else (me_there,),
