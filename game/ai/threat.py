@@ -40,12 +40,20 @@ def strike_square(ctx: Context, frm, to, skip=()):
     when a wall or another figure holds that one, the free square beside `to` nearest `frm` (a
     figure standing by a wall is still struck from its open sides). None if every side is held."""
     bm = ctx.battle.map
-    held = {f.pos for f in ctx.active.values() if f.id not in skip}
+    standing = ctx.cache.get("standing")
+    if standing is None:
+        standing = ctx.cache["standing"] = {f.pos: f.id for f in ctx.active.values()}
+
+    def open_square(sq) -> bool:
+        if not bm.in_bounds(*sq) or bm.blocks_move[sq[1], sq[0]]:
+            return False
+        who = standing.get(sq)
+        return who is None or who in skip
+
     first = approach_square(frm, to)
-    if bm.in_bounds(*first) and not bm.blocks_move[first[1], first[0]] and first not in held:
+    if open_square(first):
         return first
-    free = [(to[0] + dx, to[1] + dy) for dx, dy in DIRECTION_DELTAS]
-    free = [sq for sq in free if bm.in_bounds(*sq) and not bm.blocks_move[sq[1], sq[0]] and sq not in held]
+    free = [sq for sq in ((to[0] + dx, to[1] + dy) for dx, dy in DIRECTION_DELTAS) if open_square(sq)]
     return min(free, key=lambda sq: (ctx.flat(frm, sq), sq), default=None)
 
 
