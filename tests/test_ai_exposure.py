@@ -55,7 +55,10 @@ def test_a_charge_plan_is_exposed_at_the_chargers_lowered_defence():
     ai = AI("normal")
     ai.choose(b, "pike")
     plan = next(p for p in ai.last_decision.plans if p.label == "charge Archer")
-    assert plan.end == spot and abs(plan.data["exposure"] - charged) < 1e-9
+    # The plan weighs its own target's answer by the chance the charge leaves it standing.
+    as_planned, _parts = threats.exposure(spot, exact=True, exclude={"archer": plan.data["p_kill"]},
+                                          battle=b.hypothetical(ctx.placed(spot), charging={"pike": "archer"}))
+    assert plan.end == spot and abs(plan.data["exposure"] - as_planned) < 1e-9
 
 
 def test_my_own_blow_on_a_prone_foe_counts_half():
@@ -88,3 +91,19 @@ def test_a_figure_by_a_wall_is_still_struck_from_its_open_sides():
         v, parts = Threats(ctx).exposure((7, 4, 6, 0), exact=True)
         losses[name] = dict(parts)["Foot soldier"]
     assert losses["open"] > losses["walled"] > 0.6 * losses["open"], losses
+
+
+def test_an_archer_behind_a_wall_steps_out_to_shoot_in_the_exact_exposure():
+    """bfrpg:the-combat lets a figure move, then shoot: an archer whose line is walled now is still a
+    threat where it can walk to a clear line; walled in for good, it is none."""
+    wall = "\n".join(["................"] * 3 + ["....#..........."] * 3 + ["................"] * 6)
+    shut = "\n".join(["....#..........."] * 12)
+    spec = [{"id": "me", "side": "blue", "template": "foot", "x": 10, "y": 4, "facing": "W"},
+            {"id": "bow", "side": "red", "template": "archer", "x": 2, "y": 4, "facing": "E"}]
+    shots = {}
+    for name, bmap in (("a wall to step round", wall), ("walled in", shut)):
+        ctx = context_for(make_battle("bfrpg", spec, bmap), "me")
+        assert not ctx.odds(ctx.battle.figures["bow"], ctx.me).allowed      # no line from where it stands
+        _v, parts = Threats(ctx).exposure((10, 4, 6, 0), exact=True)
+        shots[name] = dict(parts).get("Archer", 0.0)
+    assert shots["a wall to step round"] > 0 and shots["walled in"] == 0, shots

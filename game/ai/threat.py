@@ -25,6 +25,7 @@ from .decision import Plan
 CAUTION = 0.7             # damage taken weighs this much against damage dealt
 CLOSING_WEIGHT = 0.3      # a foe that can only close in this round (no attack) still threatens next round
 SHARED_WEIGHT = 0.35      # a foe that can strike a friend of mine instead: my standing there costs the side less
+ARCHER_STEPS = 4          # squares an archer with no shot from where it stands is thought to step to
 CHARGE_LIKELY = 0.8       # a foe with a charge lane onto me does not always take it
 CHARGE_QUICK = 1.5        # a charge hits harder than a plain blow (quick grade; exact reads the odds)
 
@@ -170,7 +171,9 @@ class Threats:
                 # Sized up without a sight line: what it deals a round (the best plans are re-scored exactly).
                 return self.quick_loss(ctx.threat_rate(e))
             odds = ctx.odds(e, me_there, placed=(me_there,), battle=battle)
-            return self.loss(odds) if odds.allowed else 0.0
+            if not odds.allowed:
+                odds = self._shot_after_a_step(e, me_there, battle)
+            return self.loss(odds) if odds is not None and odds.allowed else 0.0
         reach = ctx.reach_ft(e)
         horiz = ctx.flat(me_there.pos, e.pos)
         dz = 0 if e.flyer != "none" else ctx.height(me_there.pos, me_there.altitude_ft) - ctx.height(e.pos, e.altitude_ft)
@@ -190,6 +193,29 @@ class Threats:
         # Out of reach from there (a wall, a ledge) it may still find a way: count it, a little less.
         got = self.loss(odds) if odds.allowed else self.quick_loss(0.5 * odds.breakdown.chance() * odds.mean_damage)
         return got * scale
+
+    def _shot_after_a_step(self, e, me_there, battle=None):
+        """An archer with no shot from where it stands (a wall, a figure in the line, a foe at its
+        elbow) steps first where the ruleset lets it move and still shoot: the resolver's odds from
+        the first few squares its walk reaches, nearest its mark first (not beside the mark). None
+        when none of them has a shot."""
+        ctx = self.ctx
+        if e.big or e.flyer != "none" or ctx.strike_budget(e) < SQUARE_FT:
+            return None
+        budget = ctx.strike_budget(e)
+        search = ctx.search("walk", budget=budget, fig=e)
+        if search is None:
+            return None
+        squares = sorted((ctx.flat(sq, me_there.pos), entry.cost_ft, sq) for sq, entry in search.entries.items()
+                         if entry.can_end and entry.cost_ft <= budget + 1e-9 and sq != e.pos
+                         and ctx.flat(sq, me_there.pos) > SQUARE_FT
+                         and ctx.flat(sq, me_there.pos) <= ctx.long_range_ft(e))
+        for _d, _cost, sq in squares[:ARCHER_STEPS]:
+            there = e.moved_to(sq[0], sq[1], bearing_octant(sq, me_there.pos))
+            odds = ctx.odds(there, me_there, placed=(me_there, there), after_move=True, battle=battle)
+            if odds.allowed:
+                return odds
+        return None
 
     def lane_onto(self, e, me_there, battle=None):
         """Foe e's legal charge lane onto me standing at me_there (it may face me first where the
