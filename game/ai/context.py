@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..core.combat.reach import melee_reach_ft, weapon_data
 from ..core.errors import RulesError
@@ -141,6 +141,11 @@ class Context:
     def long_range_ft(self, fig: Figure) -> float:
         bands = self.weapon(fig.ready_weapon)["range_ft"] or [50, 100, 150]
         return float(bands[-1])
+
+    @cached_property
+    def standing(self) -> dict:
+        """Who stands on each square (figures still in the fight; built once a decision)."""
+        return {f.pos: f.id for f in self.active.values()}
 
     def floor_ft(self, pos) -> float:
         """The ground's height at a square (read off plain rows: asked for every square weighed)."""

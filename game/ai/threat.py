@@ -41,9 +41,7 @@ def strike_square(ctx: Context, frm, to, skip=()):
     when a wall or another figure holds that one, the free square beside `to` nearest `frm` (a
     figure standing by a wall is still struck from its open sides). None if every side is held."""
     bm = ctx.battle.map
-    standing = ctx.cache.get("standing")
-    if standing is None:
-        standing = ctx.cache["standing"] = {f.pos: f.id for f in ctx.active.values()}
+    standing = ctx.standing
 
     def open_square(sq) -> bool:
         if not bm.in_bounds(*sq) or bm.blocks_move[sq[1], sq[0]]:
@@ -263,12 +261,9 @@ class Threats:
         """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
         ctx = self.ctx
         bm = ctx.battle.map
-        key = ("taken", e.id)
-        taken = self._cache.get(key)
-        if taken is None:       # the same for every square weighed
-            taken = self._cache[key] = {f.pos for f in ctx.active.values() if f.id not in (e.id, ctx.me.id)}
+        standing, free = ctx.standing, (None, e.id, ctx.me.id)
         for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
-            if bm.blocks_move[y, x] or (x, y) in taken:
+            if bm.blocks_move[y, x] or standing.get((x, y)) not in free:
                 return False
         return True
 
