@@ -10,7 +10,7 @@ import pytest
 from game.cli import main
 from game.io.paths import MAPS_DIR
 from game.io.scenarios import load_scenario
-from game.play.ladder import aggregate, bundled_battles, ratings
+from game.play.ladder import aggregate, bundled_battles, format_report, ratings
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = {"N": "N", "S": "S", "E": "W", "W": "E", "NE": "NW", "NW": "NE", "SE": "SW", "SW": "SE"}
@@ -69,6 +69,26 @@ def test_win_rates_count_decisive_battles_and_ratings_order_the_levels():
     r = report["ratings"]
     assert r["naive"]["rating"] == 0 < r["normal"]["rating"] < r["hard"]["rating"]
     assert r["normal"]["wins"] == 9 + 4 and r["normal"]["losses"] == 1 + 6 and r["normal"]["draws"] == 2
+
+
+def test_each_battle_under_each_ruleset_is_tallied_and_the_weakest_cell_named():
+    # normal wins everything on the field, and 1 of 4 on the ruins under bfrpg only.
+    records = ([_rec("normal", "naive", "normal", rid, "field") for rid in ("bfrpg", "odnd")] * 4
+               + [_rec("normal", "naive", "normal", "bfrpg", "ruins")] + [_rec("normal", "naive", "naive", "bfrpg", "ruins")] * 3
+               + [_rec("normal", "naive", "normal", "odnd", "ruins")] * 3 + [_rec("normal", "naive", None, "odnd", "ruins")])
+    report = aggregate(records, levels=("naive", "normal"), battles=["field", "ruins"], rulesets=["bfrpg", "odnd"],
+                       runs=2, seed=1, max_rounds=30)
+    cells = report["pairs"][0]["cells"]
+    assert cells["ruins"]["bfrpg"]["win_rate"] == 0.25 and cells["ruins"]["bfrpg"]["battles"] == 4
+    assert cells["ruins"]["odnd"]["win_rate"] == 1.0 and cells["ruins"]["odnd"]["draws"] == 1
+    assert cells["field"]["bfrpg"]["stronger_wins"] == 4
+    # The pair's per-ruleset figure hides the cell: bfrpg over both battles is 5 of 8.
+    assert report["pairs"][0]["rulesets"]["bfrpg"]["win_rate"] == 0.625
+    text = format_report(report)
+    assert "normal vs naive, by battle and ruleset" in text
+    assert "weakest: ruins under bfrpg, 25%" in text
+    ruins_row = next(line for line in text.splitlines() if line.strip().startswith("ruins"))
+    assert "25% 1-3" in ruins_row and "100% 3-0" in ruins_row
 
 
 def test_even_results_give_even_ratings():

@@ -157,6 +157,9 @@ def aggregate(records: list[dict], *, levels, battles, rulesets, runs: int, seed
             "stronger": stronger, "weaker": weaker, "all": _tally(mine),
             "rulesets": {rid: _tally([r for r in mine if r["ruleset"] == rid]) for rid in rulesets},
             "battles": {b: _tally([r for r in mine if r["battle"] == b]) for b in battles},
+            # The targets hold for every ruleset on every battle: each cell on its own.
+            "cells": {b: {rid: _tally([r for r in mine if r["battle"] == b and r["ruleset"] == rid])
+                          for rid in rulesets} for b in battles},
         })
     return {"levels": list(levels), "battles": list(battles), "rulesets": list(rulesets), "runs": runs, "seed": seed,
             "max_rounds": max_rounds, "pairs": pairs, "ratings": ratings(pairs, levels),
@@ -222,6 +225,9 @@ def format_report(report: dict) -> str:
         row = f"{p['stronger'] + ' vs ' + p['weaker']:<18} {_cell(t):<16} {wld:<9}"
         row += "".join(f" {_cell(p['rulesets'][rid]):<16}" for rid in rulesets)
         lines.append(row)
+    if len(rulesets) > 1 and len(report["battles"]) > 1:
+        for p in report["pairs"]:
+            lines += ["", *_cell_grid(p, report["battles"], rulesets)]
     lines += ["", "rating (Bradley-Terry, Elo scale, " + report["levels"][0] + " = 0):"]
     for lv, r in sorted(report["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
         lines.append(f"  {lv:<8} {r['rating']:+6d}   {r['wins']} won, {r['losses']} lost, {r['draws']} drawn")
@@ -232,3 +238,25 @@ def format_report(report: dict) -> str:
         lines += ["", f"{timing['battles']} battles in {timing['seconds']:.0f} s with {timing['workers']} worker(s); "
                   f"{timing['seconds_per_battle']:.1f} s of play per battle"]
     return "\n".join(lines)
+
+
+def _cell_grid(pair: dict, battles, rulesets) -> list[str]:
+    """A pair's win rate on each battle under each ruleset (W-L), and its weakest cell: the dice
+    move a cell of a few dozen battles by ten points and more, so read it with its count."""
+    def short(t: dict) -> str:
+        if t["win_rate"] is None:
+            return "-"
+        return f"{t['win_rate'] * 100:.0f}% {t['stronger_wins']}-{t['weaker_wins']}"
+
+    cells = pair["cells"]
+    width = max(len(b) for b in battles)
+    out = [f"{pair['stronger']} vs {pair['weaker']}, by battle and ruleset (win rate, W-L):",
+           f"  {'':<{width}}" + "".join(f" {rid:<13}" for rid in rulesets)]
+    for b in battles:
+        out.append(f"  {b:<{width}}" + "".join(f" {short(cells[b][rid]):<13}" for rid in rulesets))
+    decided = [(cells[b][rid]["win_rate"], b, rid) for b in battles for rid in rulesets
+               if cells[b][rid]["win_rate"] is not None]
+    if decided:
+        rate, b, rid = min(decided)
+        out.append(f"  weakest: {b} under {rid}, {rate * 100:.0f}%")
+    return out
