@@ -184,3 +184,48 @@ def test_advantage_hit_chance_and_miss_margins_match_the_roll(rid, advantage):
         near += (not result.hit) and 0 < result.margin < 4
     assert odds.p_hit == pytest.approx(hits / 400)
     assert odds.p_miss_by_less_than(4, attack_rules(b.ruleset)) == pytest.approx(near / 400)
+
+
+@pytest.mark.parametrize("style,used", [("partial-defense", 0), ("total-defense", 0), ("total-defense", 2),
+                                        ("partial-defense", 1)])
+@pytest.mark.parametrize("t_t", ["foot", "knight"])
+def test_a_parrying_targets_damage_is_the_parry_rolls_face_by_face(style, used, t_t):
+    """bfrpg Parrying and Defensive Combat: a figure in a defensive stance parries a melee hit
+    (d20 + AB, +2 with a shield, +4 in total defence, less for later parries) and, if the parry
+    beats the attack roll, blocks (d4, d8 with a shield, + STR and a fighter's level): damage
+    the block beats is absorbed. The AI's damage distribution is the resolver's parry over every
+    attack face that hits, every damage roll, every parry face and every block face."""
+    from game.core.combat.attack import parry
+    b = _battle("bfrpg", "foot", t_t, (2, 6), (3, 6), 6)
+    state = b.state_of("t")
+    state.defense, state.parries_used = style, used
+    bd = b.explain_attack("a", "t")
+    odds = Odds.of(b, bd)
+    hit_faces = []
+    for face in range(1, 21):
+        result = roll_attack(b, bd, FaceRng([face, 1, 1, 1]), b.profile("t"), state)
+        if result.hit:
+            hit_faces.append(result.total)
+    dice = parse_dice(bd.damage)
+    ordinary = next(f for f in range(20, 0, -1) if _ordinary_hit(b, bd, f))
+    expected: dict[int, float] = {}
+    for rolls in itertools.product(range(1, dice.sides + 1), repeat=dice.count):
+        damage = roll_attack(b, bd, FaceRng([ordinary, *rolls]), b.profile("t"), state).damage
+        p_roll = 1 / dice.sides ** dice.count
+        for total in hit_faces:
+            for pface, bface in itertools.product(range(1, 21), range(1, 9)):
+                state.parries_used = used
+                absorbed, _rolls, _words = parry(b, "t", total, damage, FaceRng([pface, bface]))
+                # A block die smaller than 8 reads only the faces it has: weigh each of its faces once.
+                block_die = 8 if b.profile("t")["shield"] != "none" else 4
+                if bface > block_die:
+                    continue
+                p = p_roll / len(hit_faces) / 20 / block_die
+                got = 0 if absorbed else damage
+                expected[got] = expected.get(got, 0.0) + p
+    state.parries_used = used
+    assert sorted((v, pytest.approx(p)) for v, p in expected.items()) == [
+        (v, pytest.approx(p)) for v, p in odds.damage], bd.lines()
+    if style == "partial-defense" and used:
+        # One parry a round for a figure that is no fighter: the second hit is not parried.
+        assert 0 not in dict(odds.damage) or b.profile("t")["fighter"]

@@ -4,8 +4,9 @@
 hit (Breakdown.chance() with the automatic results of the die: natural misses and hits, or the
 d100 ends), the damage a hit does (its dice, adds and multipliers, at least the ruleset's
 minimum; on d100, less the target's PROT, or doubled through it on a critical hit, whose share is
-the ruleset's table for that strike chance), the expected damage capped at the target's hit
-points and the chance to fell it. It decides no rule: every number comes from the Breakdown or
+the ruleset's table for that strike chance; a melee hit on a figure that parries absorbed as
+often as its parry, `core.combat.attack.parry_terms`, beats the roll and then the damage), the
+expected damage capped at the target's hit points and the chance to fell it. It decides no rule: every number comes from the Breakdown or
 from the ruleset's [attack] data that the roll reads too.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core.combat.attack import d100_ranges
+from ..core.combat.attack import d100_ranges, parry_terms
 from ..core.combat.breakdown import Breakdown
 from ..core.combat.dice import parse_dice
 
@@ -99,6 +100,27 @@ def _d100_critical_share(needed: int, critical_upto: int, attack_rules: tuple) -
     return crits / hits if hits else 0.0
 
 
+@lru_cache(maxsize=4096)
+def _parried(damage: tuple, needed: int, attack_total: int, advantage: int, attack_rules: tuple, roll_add: int,
+             block_die: int, block_add: int) -> tuple[tuple[int, float], ...]:
+    """(damage, probability) of one hit on a figure that parries (core.combat.attack.parry_terms):
+    its d20 + roll_add must beat the attack roll (the die face that hit + attack_total), then
+    d(block_die) + block_add must beat the damage for the blow to be absorbed (0 damage)."""
+    hits = [(face, q) for face, q in d20_faces(advantage) if _d20_hits(face, needed, attack_rules)]
+    weight = sum(q for _f, q in hits)
+    if not weight:
+        return damage
+    # The parry beats the roll: d20 + roll_add > face + attack_total.
+    parries = sum(q * sum(1 for g in range(1, 21) if g + roll_add > face + attack_total) / 20
+                  for face, q in hits) / weight
+    out: dict[int, float] = {}
+    for v, q in damage:
+        absorbed = parries * sum(1 for b in range(1, block_die + 1) if b + block_add > v) / block_die
+        out[v] = out.get(v, 0.0) + q * (1 - absorbed)
+        out[0] = out.get(0, 0.0) + q * absorbed
+    return tuple(sorted((v, q) for v, q in out.items() if q > 0))
+
+
 _ATTACK_RULES: dict = {}
 
 
@@ -146,6 +168,11 @@ class Odds:
         adds, minimum = sum(m.value for m in bd.damage_mods), rs.section("attack")["min_damage"]
         if bd.resolution != "d100":
             dist = damage_distribution(bd.damage, adds, bd.damage_multiplier, minimum, 0, bd.auto_hit == "helpless")
+            if bd.kind == "melee" and p and battle.state_of(bd.target).defense:
+                terms, _why = parry_terms(battle, bd.target)
+                if terms is not None:
+                    dist = _parried(dist, bd.needed_on_die, bd.attack_total, bd.advantage, rules, terms.roll_add,
+                                    terms.block_die, terms.block_add)
             return cls(bd, p, dist, max(1, attacks))
         # d100: PROT soaks an ordinary hit (it is the target's, not in the Breakdown yet); a critical
         # or grievous hit (the ruleset's table for this strike chance) does double and ignores it.

@@ -259,32 +259,65 @@ def d100_ranges(ruleset, modified_sc: int) -> tuple[int, int]:
     return 0, 0
 
 
-def parry(battle, defender_id: str, attack_total: int, damage: int, rng) -> tuple[bool, list, str]:
-    """A defending figure's parry of a melee hit: (parried, rolls, words)."""
+@dataclass(frozen=True)
+class ParryTerms:
+    """A defending figure's next parry, as the roll will make it: d20 + roll_add must beat the
+    attack roll, then d(block_die) + block_add must beat the damage for the blow to be absorbed."""
+    style: str
+    attack_bonus: int          # the defender's AB
+    shield: bool               # parrying with a shield: +2 to the parry, a d8 block
+    stance_bonus: int          # the stance's own bonus (total defence)
+    later_penalty: int         # for each parry after the first this round
+    str_mod: int
+    level_bonus: int           # fighters add their level to the block
+
+    @property
+    def roll_add(self) -> int:
+        return self.attack_bonus + self.stance_bonus + self.later_penalty + (2 if self.shield else 0)
+
+    @property
+    def block_die(self) -> int:
+        return 8 if self.shield else 4
+
+    @property
+    def block_add(self) -> int:
+        return self.str_mod + self.level_bonus
+
+
+def parry_terms(battle, defender_id: str) -> tuple[ParryTerms | None, str]:
+    """The parry this figure would make against the next melee hit (None when it makes none), and
+    why not ("" when its stance has no parry roll). The roll and the AI's odds both read it."""
     rs = battle.ruleset
     state = battle.state_of(defender_id)
     style = rs.defense(state.defense) if state.defense else None
     if not style or not style["parry_roll"]:
-        return False, [], ""
+        return None, ""
     prof = battle.profile(defender_id)
     allowed = {"one": 1, "level": prof["level"] if prof["fighter"] else 1, "all": 99}[style["parries"]]
     if state.parries_used >= allowed:
-        return False, [], f"no parry left this round ({allowed} used)"
-    penalty = style["parry_step"] * state.parries_used
-    state.parries_used += 1
+        return None, f"no parry left this round ({allowed} used)"
+    return ParryTerms(style=style["style"], attack_bonus=prof["attack_bonus"], shield=prof["shield"] != "none",
+                      stance_bonus=style["parry_bonus"], later_penalty=style["parry_step"] * state.parries_used,
+                      str_mod=prof["str_mod"], level_bonus=prof["level"] if prof["fighter"] else 0), ""
+
+
+def parry(battle, defender_id: str, attack_total: int, damage: int, rng) -> tuple[bool, list, str]:
+    """A defending figure's parry of a melee hit: (parried, rolls, words)."""
+    terms, why_not = parry_terms(battle, defender_id)
+    if terms is None:
+        return False, [], why_not
+    battle.state_of(defender_id).parries_used += 1
     proll = die(rng, 20)
-    shield = prof["shield"] != "none"
-    ptotal = proll.total + prof["attack_bonus"] + style["parry_bonus"] + penalty + (2 if shield else 0)
-    words = (f"parry d20 {proll.total} +{prof['attack_bonus']} AB" + (" +2 shield" if shield else "")
-             + (f" +{style['parry_bonus']} {style['style']}" if style["parry_bonus"] else "")
-             + (f" {penalty:+d} later parry" if penalty else "") + f" = {ptotal} vs attack {attack_total}")
+    ptotal = proll.total + terms.roll_add
+    words = (f"parry d20 {proll.total} +{terms.attack_bonus} AB" + (" +2 shield" if terms.shield else "")
+             + (f" +{terms.stance_bonus} {terms.style}" if terms.stance_bonus else "")
+             + (f" {terms.later_penalty:+d} later parry" if terms.later_penalty else "") + f" = {ptotal} vs attack {attack_total}")
     if ptotal <= attack_total:
         return False, [proll], words + ": fails"
-    block_die = 8 if shield else 4
-    block = die(rng, block_die)
-    btotal = block.total + prof["str_mod"] + (prof["level"] if prof["fighter"] else 0)
-    words += f": parries; block d{block_die} {block.total}" + (f" {prof['str_mod']:+d} STR" if prof["str_mod"] else "") \
-        + (f" +{prof['level']} level" if prof["fighter"] else "") + f" = {btotal} vs {damage} damage"
+    block = die(rng, terms.block_die)
+    btotal = block.total + terms.block_add
+    words += f": parries; block d{terms.block_die} {block.total}" + (f" {terms.str_mod:+d} STR" if terms.str_mod else "") \
+        + (f" +{terms.level_bonus} level" if terms.level_bonus else "") + f" = {btotal} vs {damage} damage"
     if btotal > damage:
         return True, [proll, block], words + ": the blow is absorbed"
     return False, [proll, block], words + ": the blow gets through"
