@@ -387,6 +387,19 @@ class Reach:
     def path_to(self, target, facing=None, altitude_ft=None):
         return self.result.path_to(target, facing, altitude_ft)
 
+    def stops(self, budget_ft: float, leave=None):
+        """(square, entry) of every square the figure may end on within budget_ft, but `leave`
+        (the square it stands on, when the plan is to go somewhere)."""
+        limit = budget_ft + 1e-9
+        for sq, entry in self.entries.items():
+            if entry.can_end and entry.cost_ft <= limit and sq != leave:
+                yield sq, entry
+
+    def stop(self, sq, budget_ft: float):
+        """The entry for ending on this square within budget_ft, or None."""
+        entry = self.entries.get(sq)
+        return entry if entry is not None and entry.can_end and entry.cost_ft <= budget_ft + 1e-9 else None
+
 
 FLYER_CEILING_FT = 25     # the AI plans flights up to this far above the floor (or its altitude + 10)
 _FLYER_PLANNERS: dict = {}

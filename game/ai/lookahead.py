@@ -226,9 +226,8 @@ def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 sq = (victim.x + dx, victim.y + dy)
-                entry = reach.entries.get(sq) if reach is not None else None
-                if (dx or dy) and entry is not None and entry.can_end and sq not in taken \
-                        and entry.cost_ft <= ctx.strike_budget(foe) + 1e-9:
+                entry = reach.stop(sq, ctx.strike_budget(foe)) if reach is not None else None
+                if (dx or dy) and entry is not None and sq not in taken:
                     squares.append((_square_rank(victim, sq, entry.cost_ft), sq))
         for _rank, sq in sorted(squares)[:REPLY_SQUARES]:
             placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))

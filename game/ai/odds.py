@@ -6,8 +6,8 @@ d100 ends), the damage a hit does (its dice, adds and multipliers, at least the 
 minimum; on d100, less the target's PROT, or doubled through it on a critical hit, whose share is
 the ruleset's table for that strike chance; a melee hit on a figure that parries absorbed as
 often as its parry, `core.combat.attack.parry_terms`, beats the roll and then the damage), the
-expected damage capped at the target's hit points and the chance to fell it. It decides no rule: every number comes from the Breakdown or
-from the ruleset's [attack] data that the roll reads too.
+expected damage capped at the target's hit points and the chance to fell it. It decides no rule:
+every number comes from the Breakdown or from the ruleset's [attack] data that the roll reads too.
 """
 from __future__ import annotations
 

@@ -204,9 +204,9 @@ class Threats:
         search = ctx.search("walk", budget=budget, fig=e)
         if search is None:
             return None
-        squares = sorted((ctx.flat(sq, me_there.pos), entry.cost_ft, sq) for sq, entry in search.entries.items()
-                         if entry.can_end and entry.cost_ft <= budget + 1e-9 and sq != e.pos
-                         and ctx.flat(sq, me_there.pos) > SQUARE_FT
+        squares = sorted((ctx.flat(sq, me_there.pos), entry.cost_ft, sq)
+                         for sq, entry in search.stops(budget, leave=e.pos)
+                         if ctx.flat(sq, me_there.pos) > SQUARE_FT
                          and ctx.flat(sq, me_there.pos) <= ctx.long_range_ft(e))
         for _d, _cost, sq in squares[:ARCHER_STEPS]:
             there = e.moved_to(sq[0], sq[1], bearing_octant(sq, me_there.pos))

@@ -72,12 +72,10 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
     targets = ctx.ranked_targets()[: min(ctx.level.targets, 3) if archer else ctx.level.targets]
     for e in targets:
         if archer:
-            cands = _shoot_squares(ctx, reach.entries, budget, e)[: max(2, ctx.level.shoot // 2)]
+            cands = _shoot_squares(ctx, reach, budget, e)[: max(2, ctx.level.shoot // 2)]
         else:
             cands = []
-            for sq, entry in reach.entries.items():
-                if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
-                    continue
+            for sq, entry in reach.stops(budget, leave=me.pos):
                 alt = _attack_altitude(ctx, entry, sq, e, my_reach)
                 if alt is not None:
                     cands.append((_attack_square_heuristic(ctx, sq, alt, e, entry.cost_ft), sq, alt, entry))
@@ -172,14 +170,12 @@ def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) 
     return plan
 
 
-def _shoot_squares(ctx: Context, entries, budget, e):
+def _shoot_squares(ctx: Context, reach, budget, e):
     """Squares to shoot e from: in range, away from melee, near cover. Cheap first sort."""
     me = ctx.me
     bands = list(ctx.weapon(me.ready_weapon)["range_ft"] or [60])
     cands = []
-    for sq, entry in entries.items():
-        if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
-            continue
+    for sq, entry in reach.stops(budget, leave=me.pos):
         d = ctx.flat(sq, e.pos)
         if d > bands[-1] or d <= 5:
             continue

@@ -40,9 +40,7 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
         if reach is None:
             continue
         cands = []
-        for sq, entry in reach.entries.items():
-            if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
-                continue
+        for sq, entry in reach.stops(budget, leave=me.pos):
             threat = sum(1 for pos, strikes_ft in strikes if flat(pos, sq) <= strikes_ft)
             cands.append((-threat + cover_proxy(ctx, sq) * 0.3 + entry.cost_ft / 100, sq, entry))
         cands.sort(key=lambda c: (-c[0], c[1]))
@@ -93,8 +91,7 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
         reach = ctx.search(mode, budget=budget)
         if reach is None:
             continue
-        usable = [(sq, entry) for sq, entry in reach.entries.items()
-                  if sq != me.pos and entry.can_end and entry.cost_ft <= budget + 1e-9]
+        usable = list(reach.stops(budget, leave=me.pos))
         if len(usable) > APPROACH_PRESORT:
             # Cheap first cut: melee wants to be near the target, archers near their range and cover.
             if archer:
@@ -176,9 +173,7 @@ def flee_plans(ctx: Context, threats: Threats) -> list[Plan]:
         return []
     bm = ctx.battle.map
     cands = []
-    for sq, entry in reach.entries.items():
-        if sq == me.pos or not entry.can_end or entry.cost_ft > budget + 1e-9:
-            continue
+    for sq, entry in reach.stops(budget, leave=me.pos):
         nearest = min(ctx.dist(sq, 0, e.pos, e.altitude_ft) for e in ctx.enemies)
         edge = min(sq[0], sq[1], bm.width - 1 - sq[0], bm.height - 1 - sq[1])
         cands.append((nearest / 5 - edge * 0.5, sq, entry))
