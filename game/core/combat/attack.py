@@ -311,13 +311,14 @@ def parry(battle, defender_id: str, attack_total: int, damage: int, rng) -> tupl
     ptotal = proll.total + terms.roll_add
     words = (f"parry d20 {proll.total} +{terms.attack_bonus} AB" + (" +2 shield" if terms.shield else "")
              + (f" +{terms.stance_bonus} {terms.style}" if terms.stance_bonus else "")
-             + (f" {terms.later_penalty:+d} later parry" if terms.later_penalty else "") + f" = {ptotal} vs attack {attack_total}")
+             + (f" {terms.later_penalty:+d} later parry" if terms.later_penalty else "")
+             + f" = {ptotal} vs attack {attack_total}")
     if ptotal <= attack_total:
         return False, [proll], words + ": fails"
     block = die(rng, terms.block_die)
     btotal = block.total + terms.block_add
-    words += f": parries; block d{terms.block_die} {block.total}" + (f" {terms.str_mod:+d} STR" if terms.str_mod else "") \
-        + (f" +{terms.level_bonus} level" if terms.level_bonus else "") + f" = {btotal} vs {damage} damage"
+    words += (f": parries; block d{terms.block_die} {block.total}" + (f" {terms.str_mod:+d} STR" if terms.str_mod else "")
+              + (f" +{terms.level_bonus} level" if terms.level_bonus else "") + f" = {btotal} vs {damage} damage")
     if btotal > damage:
         return True, [proll, block], words + ": the blow is absorbed"
     return False, [proll, block], words + ": the blow gets through"
