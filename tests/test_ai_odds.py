@@ -208,18 +208,15 @@ def test_a_parrying_targets_damage_is_the_parry_rolls_face_by_face(style, used, 
             hit_faces.append(result.total)
     dice = parse_dice(bd.damage)
     ordinary = next(f for f in range(20, 0, -1) if _ordinary_hit(b, bd, f))
+    block_die = 8 if b.profile("t")["shield"] != "none" else 4      # the document's d8 with a shield, else d4
     expected: dict[int, float] = {}
     for rolls in itertools.product(range(1, dice.sides + 1), repeat=dice.count):
         damage = roll_attack(b, bd, FaceRng([ordinary, *rolls]), b.profile("t"), state).damage
         p_roll = 1 / dice.sides ** dice.count
         for total in hit_faces:
-            for pface, bface in itertools.product(range(1, 21), range(1, 9)):
+            for pface, bface in itertools.product(range(1, 21), range(1, block_die + 1)):
                 state.parries_used = used
                 absorbed, _rolls, _words = parry(b, "t", total, damage, FaceRng([pface, bface]))
-                # A block die smaller than 8 reads only the faces it has: weigh each of its faces once.
-                block_die = 8 if b.profile("t")["shield"] != "none" else 4
-                if bface > block_die:
-                    continue
                 p = p_roll / len(hit_faces) / 20 / block_die
                 got = 0 if absorbed else damage
                 expected[got] = expected.get(got, 0.0) + p
