@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.ai import AI  # noqa: E402
 from game.core.battle import Battle, BattleSetup  # noqa: E402
-from game.core.refusals import ActionRefused# noqa: E402
-from game.core.actions import EndTurn  # noqa: E402
-from game.core.ascii_map import parse_ascii_map  # noqa: E402
+from game.core.values.refusals import ActionRefused# noqa: E402
+from game.core.values.actions import EndTurn  # noqa: E402
+from game.core.values.ascii_map import parse_ascii_map  # noqa: E402
 from game.core.scenario import figure_from_entry  # noqa: E402
 from game.io.rulesets import bundled_ruleset_ids, load_ruleset  # noqa: E402
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from game.core.battlemap import COVER_INDEX, BattleMap  # noqa: E402
-from game.core.figure import Figure  # noqa: E402
+from game.core.values.battlemap import COVER_INDEX, BattleMap  # noqa: E402
+from game.core.values.figure import Figure  # noqa: E402
 from game.core.scenario import Scenario  # noqa: E402
 from game.io.rulesets import load_ruleset  # noqa: E402
 
@@ -101,7 +101,7 @@ def main() -> int:
     args = parser.parse_args()
     import pygame
 
-    from game.core.actions import Move, Turn
+    from game.core.values.actions import Move, Turn
     from game.ui.app import App
     from game.ui.camera import ZOOM_LEVELS
     size = tuple(int(v) for v in args.size.lower().split("x"))

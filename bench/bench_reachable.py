@@ -23,9 +23,9 @@ import time
 
 import numpy as np
 
-from game.core.battlemap import BattleMap
-from game.core.errors import RulesError
-from game.core.figure import Figure
+from game.core.values.battlemap import BattleMap
+from game.core.values.errors import RulesError
+from game.core.values.figure import Figure
 from game.core.moves.planner import Planner
 from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset

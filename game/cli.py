@@ -13,7 +13,7 @@ import sys  # noqa: E402
 
 from . import __version__  # noqa: E402
 from .commands import COMMAND_MODULES, command_module  # noqa: E402
-from .core.errors import RulesError  # noqa: E402
+from .core.values.errors import RulesError  # noqa: E402
 
 EXIT_USER_ERROR = 2
 

@@ -1,10 +1,10 @@
 """Small builders shared by the tests."""
 from __future__ import annotations
 
-from game.core.ascii_map import parse_ascii_map
-from game.core.battlemap import BattleMap
-from game.core.figure import Figure
-from game.core.geometry import FACING_INDEX
+from game.core.values.ascii_map import parse_ascii_map
+from game.core.values.battlemap import BattleMap
+from game.core.values.figure import Figure
+from game.core.values.geometry import FACING_INDEX
 from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset
 

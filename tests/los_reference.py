@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from game.core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
-from game.core.cover import COVER_DEGREES, COVER_INDEX
+from game.core.values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
+from game.core.values.cover import COVER_DEGREES, COVER_INDEX
 
 FULL = COVER_INDEX["full"]
 BODY_MID_FT = 2.5  # height above its floor at which a figure is seen and aimed at (waist high)

@@ -7,12 +7,12 @@ import pytest
 from game.ai import AI, AIController
 from game.ai.brain import DIFFICULTIES
 from game.ai.odds import Odds
-from game.core.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge, Stand
-from game.core.ascii_map import parse_ascii_map
+from game.core.values.actions import Attack, Charge, Disengage, EndTurn, Move, SetAgainstCharge, Stand
+from game.core.values.ascii_map import parse_ascii_map
 from game.core.battle import Battle, BattleSetup
-from game.core.errors import RulesError
-from game.core.events import EventKind
-from game.core.geometry import relative_arc
+from game.core.values.errors import RulesError
+from game.core.values.events import EventKind
+from game.core.values.geometry import relative_arc
 from game.core.scenario import figure_from_entry
 from game.io.rulesets import load_ruleset
 

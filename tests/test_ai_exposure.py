@@ -11,7 +11,7 @@ from game.ai.context import Context
 from game.ai.levels import LEVELS
 from game.ai.plans.manoeuvre import PRONE_STILL, _opened
 from game.ai.threat import Threats
-from game.core.actions import Charge
+from game.core.values.actions import Charge
 from test_ai import make_battle, play_until_turn_of
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai import AI
-from game.core.actions import Escape, Grapple, Release, Trip
+from game.core.values.actions import Escape, Grapple, Release, Trip
 
 from test_combat_helpers import OPEN, fig
 from test_manoeuvres import LEDGE, Scripted, battle_at_turn, desperate_defender_on_a_cliff, next_round, until_phase

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from game.ai.context import Context
 from game.ai.levels import LEVELS
 from game.ai.odds import Odds
-from game.core.actions import EndTurn, GmPlace
+from game.core.values.actions import EndTurn, GmPlace
 from game.core.combat.attack import roll_attack
 from game.core.combat.dice import parse_dice
-from game.core.geometry import FACINGS
+from game.core.values.geometry import FACINGS
 from test_combat_helpers import fig, make_battle
 
 RULESETS = ("bfrpg", "odnd", "cnc", "ch17", "spelljammer")

@@ -1,6 +1,6 @@
 """A fallen figure is a body on the ground (docs/movement.md, Figures in the way): it neither blocks
 nor engages, and a living figure may pass over it or stand on its square."""
-from game.core.actions import EndTurn, Move
+from game.core.values.actions import EndTurn, Move
 from game.core.combat.state import OUT_OF_FIGHT
 
 from test_combat_helpers import OPEN, fig, make_battle

@@ -7,8 +7,8 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.moves.bodies import cells
+from game.core.values.battlemap import BattleMap
+from game.core.values.bodies import cells
 from game.core.moves.planner import Planner
 from game.io.rulesets import load_ruleset
 

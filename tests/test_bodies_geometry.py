@@ -5,9 +5,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.geometry import DIRECTION_DELTAS, distance_ft, grid_distance_ft
-from game.core.moves.bodies import cells, footprint_problem, nearest_cells
+from game.core.values.battlemap import BattleMap
+from game.core.values.geometry import DIRECTION_DELTAS, distance_ft, grid_distance_ft
+from game.core.values.bodies import cells, footprint_problem, nearest_cells
 from game.core.moves.engagement import Engagement
 from game.core.moves.planner import Planner
 from game.io.rulesets import load_ruleset

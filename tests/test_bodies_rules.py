@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from game.core.actions import Charge, EndTurn, Move, Turn
+from game.core.values.actions import Charge, EndTurn, Move, Turn
 from game.core.battle import Battle
-from game.core.errors import DataFileError
-from game.core.moves.bodies import cells
+from game.core.values.errors import DataFileError
+from game.core.values.bodies import cells
 from game.io import saves
 from game.io.scenarios import load_scenario
 

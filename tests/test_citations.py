@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.core.ruleset import CITATIONS
 from game.io.rulesets import load_ruleset, load_ruleset_file
 from game.io.scenarios import load_scenario

@@ -1,7 +1,7 @@
 """Small builders shared by the resolver tests: a battle from an inline map and figure list."""
 from __future__ import annotations
 
-from game.core.ascii_map import parse_ascii_map
+from game.core.values.ascii_map import parse_ascii_map
 from game.core.battle import Battle, BattleSetup
 from game.core.scenario import build_figures, validate_scenario_data
 from game.io.rulesets import load_ruleset

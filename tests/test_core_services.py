@@ -1,9 +1,9 @@
 """Services the UI and AI build on: GM placement, clones, side-effect-free checks, reusable searches."""
 import pytest
 
-from game.core.actions import GmPlace, Move, action_from_json
+from game.core.values.actions import GmPlace, Move, action_from_json
 from game.core.battle import Battle
-from game.core.refusals import ActionRefused
+from game.core.values.refusals import ActionRefused
 from game.io.saves import load_battle, save_battle
 from game.io.scenarios import load_scenario
 

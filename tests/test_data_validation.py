@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from game.cli import main
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io.rulesets import load_ruleset_file
 from game.io.scenarios import load_scenario
 

@@ -3,7 +3,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from game.core.actions import EndTurn
+from game.core.values.actions import EndTurn
 from game.core.battle import Battle
 from game.io.rulesets import load_ruleset
 from game.io.scenarios import load_scenario

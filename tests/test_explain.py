@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import pytest
 
-from game.core.errors import RulesError
-from game.core.geometry import FACING_INDEX
+from game.core.values.errors import RulesError
+from game.core.values.geometry import FACING_INDEX
 
 from helpers import ascii_map, fig, open_map, positioning
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.errors import RulesError
-from game.core.figure import Figure
-from game.core.geometry import FACING_INDEX
+from game.core.values.battlemap import BattleMap
+from game.core.values.errors import RulesError
+from game.core.values.figure import Figure
+from game.core.values.geometry import FACING_INDEX
 
 from helpers import RULESET_IDS, fig, open_map, positioning
 from movement_reference import Reference

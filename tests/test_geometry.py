@@ -4,8 +4,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.geometry import (combine_vertical_ft, distance_ft, grid_distance_ft, relative_arc, step_cost_ft,
-                                turn_octants)
+from game.core.values.geometry import combine_vertical_ft, distance_ft, grid_distance_ft, relative_arc, step_cost_ft, turn_octants
 
 deltas = st.integers(min_value=-40, max_value=40)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.core.actions import EndTurn, Escape, Grapple, Overbear, Push, Release, Trip
-from game.core.events import EventKind
+from game.core.values.actions import EndTurn, Escape, Grapple, Overbear, Push, Release, Trip
+from game.core.values.events import EventKind
 
 from test_combat_helpers import fig
 from test_manoeuvres import LEDGE, Scripted, battle_at_turn, desperate_defender_on_a_cliff, until_phase

@@ -8,10 +8,9 @@ import random
 
 import pytest
 
-from game.core.actions import (Attack, Defend, EndTurn, Escape, Grapple, Move, Overbear, Push, Release, Trip,
-                               action_from_json)
+from game.core.values.actions import Attack, Defend, EndTurn, Escape, Grapple, Move, Overbear, Push, Release, Trip, action_from_json
 from game.core.combat.manoeuvres import contest_outcome, special_ac
-from game.core.events import EventKind
+from game.core.values.events import EventKind
 
 from test_combat_helpers import OPEN, fig, make_battle
 from test_resolver import until_turn

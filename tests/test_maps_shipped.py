@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from game.core.battlemap import LAYER_KINDS
-from game.core.cover import COVER_INDEX
+from game.core.values.battlemap import LAYER_KINDS
+from game.core.values.cover import COVER_INDEX
 from game.io.tiled import load_map, tile_image_sources
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,9 +1,9 @@
 """Missiles after a miss: cnc's missiles fly on along their line (002 ranged-combat), ch17's grenade-like
 missiles scatter on the diagram by the target's facing and splash those near (003 grenade-like-missiles,
 oil). The events carry the squares the window draws."""
-from game.core.actions import Attack
+from game.core.values.actions import Attack
 from game.core.battle.missiles import scatter_square
-from game.core.events import EventKind
+from game.core.values.events import EventKind
 
 from test_combat_helpers import fig, make_battle
 from test_manoeuvres import Scripted, until_phase
@@ -85,7 +85,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from game.core.battle.handlers.shoving import line_squares  # noqa: E402
 from game.core.battle.missiles import line_beyond  # noqa: E402
-from game.core.geometry import distance_ft  # noqa: E402
+from game.core.values.geometry import distance_ft  # noqa: E402
 
 _LINE_BATTLE = make_battle("cnc", "\n".join(["." * 30] * 30), [fig("a", "blue", 0, 0), fig("b", "red", 29, 29)])
 squares = st.tuples(st.integers(0, 29), st.integers(0, 29))

@@ -6,10 +6,10 @@ Worked examples cite the document (seeds file id) and section: 000 bfrpg, 001 od
 """
 import pytest
 
-from game.core.actions import Attack, Charge, Dismount, EndTurn, Mount, Move, Turn, action_from_json
+from game.core.values.actions import Attack, Charge, Dismount, EndTurn, Mount, Move, Turn, action_from_json
 from game.core.battle import Battle
 from game.core.combat.attack import AttackResult
-from game.core.events import EventKind
+from game.core.values.events import EventKind
 from game.core.mounts import saddle_square
 from game.core.battle.mount_strikes import miss_hits_mount
 

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
-from game.core.actions import EndTurn, Move
-from game.core.errors import DataFileError
+from game.core.values.actions import EndTurn, Move
+from game.core.values.errors import DataFileError
 from game.core.mounts import saddle_square
 from game.io.scenarios import load_scenario
 

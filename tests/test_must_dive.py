@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from game.core.errors import RulesError
+from game.core.values.errors import RulesError
 
 from helpers import fig, open_map, positioning
 

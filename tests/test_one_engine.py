@@ -12,10 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.actions import Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge, Turn
-from game.core.events import EventKind
-from game.core.geometry import FACINGS
-from game.core.refusals import ActionRefused
+from game.core.values.actions import Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge, Turn
+from game.core.values.events import EventKind
+from game.core.values.geometry import FACINGS
+from game.core.values.refusals import ActionRefused
 from game.io.rulesets import bundled_ruleset_ids
 
 from test_combat_helpers import fig, make_battle

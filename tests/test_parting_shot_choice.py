@@ -10,8 +10,8 @@ from collections import namedtuple
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.errors import RulesError
+from game.core.values.battlemap import BattleMap
+from game.core.values.errors import RulesError
 
 from helpers import RULESET_IDS, fig, open_map, positioning
 from movement_reference import Reference

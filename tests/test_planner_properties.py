@@ -4,8 +4,8 @@ import heapq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.geometry import DIRECTION_DELTAS, grid_distance_ft, turn_octants
+from game.core.values.battlemap import BattleMap
+from game.core.values.geometry import DIRECTION_DELTAS, grid_distance_ft, turn_octants
 from game.core.moves.planner import Planner
 from game.io.rulesets import load_ruleset
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
+from game.core.values.battlemap import BattleMap
 from game.core.moves import planner as planner_module
 from game.core.moves import volume
 from game.core.moves.planner import Planner

@@ -1,8 +1,8 @@
 """Hand-worked positioning cases from the source documents, each citing its rule."""
 import pytest
 
-from game.core.errors import RulesError
-from game.core.geometry import FACING_INDEX
+from game.core.values.errors import RulesError
+from game.core.values.geometry import FACING_INDEX
 
 from helpers import ascii_map, fig, open_map, positioning
 

@@ -1,10 +1,10 @@
-"""Refusals are values with one table of words (game/core/refusals.py)."""
+"""Refusals are values with one table of words (game/core/values/refusals.py)."""
 import re
 from pathlib import Path
 
 import pytest
 
-from game.core.refusals import WORDS, Refusal
+from game.core.values.refusals import WORDS, Refusal
 
 GAME = Path(__file__).resolve().parent.parent / "game"
 USE = re.compile(r'(?:refuse|Refusal\.of)\(\s*"([a-z0-9.-]+)"')

@@ -1,7 +1,7 @@
 """The live ruleset switch: the same position judged by other rules (docs/resolver.md, rejudged)."""
 import pytest
 
-from game.core.actions import EndTurn, Move
+from game.core.values.actions import EndTurn, Move
 from game.core.battle import Battle
 from game.io.rulesets import bundled_ruleset_ids, load_ruleset
 from game.io.scenarios import load_scenario

@@ -58,7 +58,7 @@ def test_a_comrade_in_the_line_of_fire_is_still_cover():
 
 
 # ----- 7: prone ends, and costs what each document says -----
-from game.core.actions import Attack, Charge, Defend, Disengage, EndTurn, Move, Stand, action_from_json  # noqa: E402
+from game.core.values.actions import Attack, Charge, Defend, Disengage, EndTurn, Move, Stand, action_from_json  # noqa: E402
 
 
 def _until(b, fid, declare=False, limit=300):
@@ -225,7 +225,7 @@ def test_cnc_dodging_figure_rolls_no_initiative():
 
 
 # ----- 8: set spears and longer weapons against a charge -----
-from game.core.actions import SetAgainstCharge  # noqa: E402
+from game.core.values.actions import SetAgainstCharge  # noqa: E402
 
 
 @pytest.mark.parametrize("seed", range(1, 11))
@@ -324,7 +324,7 @@ def test_spelljammer_equal_numbers_of_different_figures_are_simultaneous():
 
 # ----- 11: spelljammer's ranged modifiers, shooting into melee and surprise -----
 from game.core.battle.strikes import _into_melee_table, into_melee_row  # noqa: E402
-from game.core.events import EventKind  # noqa: E402
+from game.core.values.events import EventKind  # noqa: E402
 
 
 def _sj(figures, seed=1):

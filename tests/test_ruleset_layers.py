@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from game.cli import main
-from game.core.errors import DataFileError, RulesError
+from game.core.values.errors import DataFileError, RulesError
 from game.core.ruleset import Ruleset
 from game.io.rulesets import bundled_ruleset_ids, load_ruleset, load_ruleset_file
 

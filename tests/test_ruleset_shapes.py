@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from game.cli import main
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.core.ruleset import SCHEMA
 from game.core.schema import describe
 from game.io.rulesets import load_ruleset_file

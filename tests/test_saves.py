@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from game.core.actions import EndTurn, Move
+from game.core.values.actions import EndTurn, Move
 from game.core.battle import Battle
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.core.script import parse_script, run_script
 from game.io import saves
 from game.io.scenarios import load_scenario

@@ -6,9 +6,9 @@ import time
 import pytest
 
 from game.cli import main
-from game.core.actions import EndTurn
+from game.core.values.actions import EndTurn
 from game.core.battle import Battle
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io import saves
 from game.io.scenarios import load_scenario
 

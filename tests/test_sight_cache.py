@@ -5,8 +5,8 @@ figures standing in the way at any altitude; asked again after the figures or th
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.cover import COVER_INDEX
+from game.core.values.battlemap import BattleMap
+from game.core.values.cover import COVER_INDEX
 from game.core.moves.los import SightMap
 
 import los_reference

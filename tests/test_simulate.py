@@ -9,14 +9,14 @@ import pytest
 
 from dataclasses import replace
 
-from game.core.actions import Attack, Disengage, EndTurn, Overbear, Trip
+from game.core.values.actions import Attack, Disengage, EndTurn, Overbear, Trip
 from game.core.battle import Battle, turns
 from game.play.outcome import Outcome, outcome
 from game.play.report import NOTABLE, NOTABLE_KINDS, count_events, summarize, summarize_battle
 from game.play.simulate import (aggregate, deterministic_part, format_report, play_battle, run_seed, setups_for,
                               simulate, wilson)
 from game.cli import main
-from game.core.events import Event, EventKind as K, Modifier
+from game.core.values.events import Event, EventKind as K, Modifier
 from game.io.rulesets import load_ruleset
 from game.io.scenarios import load_scenario
 
@@ -198,7 +198,7 @@ def _first_blow_of_a_spear_and_a_sword() -> set:
 def _a_missile_into_a_melee() -> set:
     """spelljammer:shooting-into-melee: d100 + weapon rank 30 or less turns the shot on the friend (about one
     in four); the first of a few fixed seeds where it does."""
-    from game.core.actions import Attack
+    from game.core.values.actions import Attack
     from test_combat_helpers import OPEN, fig, make_battle
     for seed in range(1, 30):
         b = make_battle("spelljammer", OPEN, [fig("arc", "blue", 1, 4, "E", template="archer"),

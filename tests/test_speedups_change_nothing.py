@@ -91,7 +91,7 @@ def test_distances_written_out_give_the_same_numbers_and_types(rule):
     import math
     import random
 
-    from game.core.geometry import SQUARE_FT, combine_vertical_ft, distance_ft, grid_distance_ft
+    from game.core.values.geometry import SQUARE_FT, combine_vertical_ft, distance_ft, grid_distance_ft
     rng = random.Random(5)
     for _ in range(20000):
         a = (rng.randint(-20, 20), rng.randint(-20, 20))
@@ -113,7 +113,7 @@ def test_distances_written_out_give_the_same_numbers_and_types(rule):
 def test_stretch_parting_shots_are_each_stretch_asked_on_its_own(rid):
     """Engagement.stretch_parting_shots gives what parting_shots gives for each stretch steps[:i],
     and draws_no_parting_shots holds only when every path and stretch draws none."""
-    from game.core.errors import RulesError
+    from game.core.values.errors import RulesError
     from helpers import fig, open_map, positioning as make_positioning
     hero = fig("hero", "blue", 5, 5, "N", move_ft=40)
     for others in ([fig("orc1", "red", 5, 4, "S"), fig("orc2", "red", 6, 6, "W")],    # in melee where it starts

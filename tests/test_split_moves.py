@@ -1,9 +1,9 @@
 """A move split over several actions in one round obeys the rules as one move (bfrpg:maneuverability)."""
 import pytest
 
-from game.core.actions import EndTurn, Move, Turn
+from game.core.values.actions import EndTurn, Move, Turn
 from game.core.battle import Battle, BattleSetup
-from game.core.refusals import ActionRefused
+from game.core.values.refusals import ActionRefused
 from game.io.rulesets import load_ruleset
 
 from helpers import fig, open_map

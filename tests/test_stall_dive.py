@@ -1,7 +1,7 @@
 """bfrpg:maneuverability: a winged flyer that flies less than a third of its move stalls, and its
 next round's movement is a dive at its full rate (the resolver holds it to that)."""
-from game.core.actions import EndTurn, Move
-from game.core.events import EventKind
+from game.core.values.actions import EndTurn, Move
+from game.core.values.events import EventKind
 
 from test_combat_helpers import OPEN, fig, make_battle
 

@@ -3,8 +3,8 @@ pair's squares), not from a pass over every figure per question, and a centre li
 once per shape and moved: each gives what the plain way does."""
 from hypothesis import given, settings, strategies as st
 
-from game.core.battlemap import BattleMap
-from game.core.figure import Figure
+from game.core.values.battlemap import BattleMap
+from game.core.values.figure import Figure
 from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset
 

@@ -3,7 +3,7 @@ tiles (maps/README.md, Spawns): a square body anchored at its top-left square, a
 wide at its front square; other shapes and facings across a long body are refused."""
 import pytest
 
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io.scenarios import load_scenario
 
 from test_tiled_support import grid, load, obj, object_layer, tile_layer, tmx, write_map

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.core.cover import COVER_INDEX
+from game.core.values.cover import COVER_INDEX
 
-from game.core.battlemap import UNBOUNDED_HEIGHT_FT
-from game.core.errors import DataFileError
+from game.core.values.battlemap import UNBOUNDED_HEIGHT_FT
+from game.core.values.errors import DataFileError
 from test_tiled_support import (BRUSH, DOOR, FLOOR, FOG, ODD, ROCK, SMOKE, STAIRS, TOWER, TREE, WALL, WATER,
                                 grid, group, load, obj, object_layer, props_xml, tile_layer, tileset_xml, tmx, write_map)
 from game.io.tiled import load_tiled_map

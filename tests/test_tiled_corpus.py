@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io.tiled import load_map, tile_image_sources
 from game.io.tiled_document import TileLayer, read_document
 

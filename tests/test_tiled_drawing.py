@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame  # noqa: E402
 
-from game.core.errors import DataFileError  # noqa: E402
+from game.core.values.errors import DataFileError  # noqa: E402
 from game.io.tiled import load_map, load_tiled_map, tile_image_sources  # noqa: E402
 from game.ui import tileart  # noqa: E402
 from game.ui.maplayer import MapLayer  # noqa: E402

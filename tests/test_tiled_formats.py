@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io.tiled import default_asset_root, load_map, load_tiled_map, tile_image_sources
 from test_tiled_support import (FLOOR, TREE, WALL, WATER, csv_rows, grid, obj, object_layer, png_bytes, tile_layer,
                                 tileset_xml, tmx, write_map, write_world)

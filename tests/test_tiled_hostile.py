@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.core.errors import DataFileError
+from game.core.values.errors import DataFileError
 from game.io import tiled_document, tiled_geometry
 from game.io.tiled import load_map, load_tiled_map
 from test_tiled_support import (FLOOR, grid, obj, object_layer, png_bytes, tile_layer, tileset_xml, tmx, write_map,

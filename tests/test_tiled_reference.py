@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import LAYER_KINDS
-from game.core.errors import DataFileError
+from game.core.values.battlemap import LAYER_KINDS
+from game.core.values.errors import DataFileError
 from game.io.tiled import load_map
 from game.io.tiled_document import read_document
 from game.io.tiled_geometry import Grid, covered

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from game.core.actions import Turn
+from game.core.values.actions import Turn
 from game.ui import theme
 from test_ui_helpers import advance_to, click, make_app, only_overlays, shot, square_corner_pixels, step
 

@@ -35,7 +35,7 @@ def make_app(name: str = "corridor.toml", sides=None, size=(1280, 800), cell: in
 
 def advance_to(app, figure_id: str) -> None:
     """End other figures' turns through the resolver until it is `figure_id`'s turn."""
-    from game.core.actions import EndTurn
+    from game.core.values.actions import EndTurn
     for _ in range(50):
         if app.battle.current == figure_id:
             break

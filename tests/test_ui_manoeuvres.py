@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from game.core.actions import EndTurn, Trip
-from game.core.events import EventKind
+from game.core.values.actions import EndTurn, Trip
+from game.core.values.events import EventKind
 from game.ui import marks
 from test_ui_helpers import click, hover, key, make_app, only_overlays, pixel, shot, step
 

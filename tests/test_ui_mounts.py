@@ -2,7 +2,7 @@
 picking either, and a rider's hovered move outlining its mount's body (real pygame events, pixels)."""
 from __future__ import annotations
 
-from game.core.actions import Move
+from game.core.values.actions import Move
 from game.ui import theme
 from test_ui_helpers import advance_to, click, hover, make_app, only_overlays, pixel, shot, square_corner_pixels, step
 

@@ -56,7 +56,7 @@ def test_sides_flags(tmp_path):
 
 def test_a_refused_click_in_play_does_not_make_quitting_fail(monkeypatch, capsys):
     """Quitting normally exits 0 whatever the person clicked; a refused script action names the action."""
-    from game.core.actions import Move
+    from game.core.values.actions import Move
     from game.ui.app import App
     real_frame = App.frame
 

@@ -8,8 +8,8 @@ import json
 import pygame
 import pytest
 
-from game.core.actions import Attack, EndTurn, Move
-from game.core.events import EventKind
+from game.core.values.actions import Attack, EndTurn, Move
+from game.core.values.events import EventKind
 from game.ui import describe, theme
 from test_ui_helpers import (advance_to, click, hover, key, make_app, motion, pixel, press, release, shot, step,
                              tooltip_words)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.actions import Attack, Move
+from game.core.values.actions import Attack, Move
 from game.io.rulesets import bundled_ruleset_ids
 from game.ui.rulesview import RulesView
 from test_ui_helpers import advance_to, click, hover, key, make_app, motion, shot, step, tooltip_words

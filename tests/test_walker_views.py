@@ -4,7 +4,7 @@ convert every settled state, on rough ground with walls, under the rulesets' dia
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.core.battlemap import BattleMap
+from game.core.values.battlemap import BattleMap
 from game.core.moves.planner import Planner
 from game.io.rulesets import load_ruleset
 

@@ -1,7 +1,7 @@
 """Worked examples from the source documents, each citing its rule."""
 from dataclasses import replace
 
-from game.core.actions import Attack, EndTurn
+from game.core.values.actions import Attack, EndTurn
 from game.core.battle.budgets import attack_limit
 from game.core.combat.attack import d100_ranges, roll_attack
 from game.core.combat.damage import falling_dice

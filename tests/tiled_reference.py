@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.core.battlemap import BattleMap
+from game.core.values.battlemap import BattleMap
 from game.io import tiled_convention as convention
 from game.io.tiled_convention import BOOL_KEYS, DEGREE_KEYS, NOTHING, SquareProps
 from game.io.tiled_document import ObjectLayer, TiledDocument, TileLayer

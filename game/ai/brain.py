@@ -12,7 +12,7 @@ import hashlib
 import random
 import time
 
-from ..core.actions import Action, EndTurn
+from ..core.values.actions import Action, EndTurn
 from .context import Context, this_turn
 from .decision import Decision, Plan
 from .levels import DIFFICULTIES, LEVELS, level as level_named

@@ -14,10 +14,10 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 
 from ..core.combat.reach import melee_reach_ft, weapon_data
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from ..core.moves.charge import charge_limits
-from ..core.figure import Figure
-from ..core.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft, grid_distance_ft
+from ..core.values.figure import Figure
+from ..core.values.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft, grid_distance_ft
 from .levels import Level
 from .odds import Odds
 

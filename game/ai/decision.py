@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.actions import Action
+from ..core.values.actions import Action
 
 
 @dataclass

@@ -46,7 +46,7 @@ DIFFICULTIES = tuple(LEVELS)
 
 
 def level(name: str) -> Level:
-    from ..core.errors import RulesError
+    from ..core.values.errors import RulesError
     try:
         return LEVELS[name]
     except KeyError:

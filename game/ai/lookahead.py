@@ -20,9 +20,9 @@ themselves.
 """
 from __future__ import annotations
 
-from ..core.actions import Defend, GmPlace, SetAgainstCharge, Stand
+from ..core.values.actions import Defend, GmPlace, SetAgainstCharge, Stand
 from ..core.battle.budgets import turn_still_to_come
-from ..core.geometry import FACINGS, bearing_octant
+from ..core.values.geometry import FACINGS, bearing_octant
 from ..core.moves.body_sight import centre
 from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context

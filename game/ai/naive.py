@@ -5,9 +5,9 @@ and where can I walk (the planner's search). No flanks, no charges, no caution.
 """
 from __future__ import annotations
 
-from ..core.actions import Attack, EndTurn, Move
-from ..core.errors import RulesError
-from ..core.geometry import FACINGS, bearing_octant, grid_distance_ft
+from ..core.values.actions import Attack, EndTurn, Move
+from ..core.values.errors import RulesError
+from ..core.values.geometry import FACINGS, bearing_octant, grid_distance_ft
 from .context import WINGED_SEARCH_FT, flyer_planner
 from .decision import Plan
 

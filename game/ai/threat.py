@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..core.battle.walking import may_strike_closing_foe
 from ..core.combat.reach import melee_weapon
-from ..core.geometry import DIRECTION_DELTAS, SQUARE_FT, bearing_octant, combine_vertical_ft
+from ..core.values.geometry import DIRECTION_DELTAS, SQUARE_FT, bearing_octant, combine_vertical_ft
 from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context, Spot
 from .decision import Plan

@@ -2,7 +2,7 @@
 it), and say what is in it."""
 from __future__ import annotations
 
-from ..core.geometry import FACINGS
+from ..core.values.geometry import FACINGS
 from .common import add_json_flag, add_scenario_arg, emit_json, load
 
 
@@ -52,7 +52,7 @@ def run(args) -> int:
 
 def run_save(args) -> int:
     """A saved battle: validated like a scenario, replayed to where it was saved."""
-    from ..core.errors import RulesError
+    from ..core.values.errors import RulesError
     from ..io.saves import load_battle
     if getattr(args, "ruleset", None):
         raise RulesError("a save is played under its own ruleset; --ruleset applies to scenarios")

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..core.battlemap import BattleMap
+    from ..core.values.battlemap import BattleMap
 
 
 def register(subparsers) -> None:
@@ -35,7 +35,7 @@ def run(args) -> int:
 
 def map_report(battle: BattleMap) -> dict:
     """BattleMap.summary() plus what a map maker wants to double-check."""
-    from ..core.layer import count_both
+    from ..core.values.layer import count_both
     report = battle.summary()
     levels = sorted(set(battle.elevation_ft.cells))
     report.update(

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ..core.errors import RulesError
-from ..core.geometry import parse_facing
-from ..core.modes import MODES
+from ..core.values.errors import RulesError
+from ..core.values.geometry import parse_facing
+from ..core.values.modes import MODES
 
 
 def add_json_flag(parser) -> None:
@@ -62,7 +62,7 @@ def ft(value) -> str:
 
 def check_battle_counts(args) -> None:
     """--runs, --max-rounds and --workers of the commands that play many battles (simulate, ladder)."""
-    from ..core.errors import RulesError
+    from ..core.values.errors import RulesError
     if args.runs < 1:
         raise RulesError(f"--runs {args.runs}: play at least one battle")
     if args.max_rounds < 1:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from ..core.modes import MOVE_MODES
-from ..core.errors import RulesError
+from ..core.values.modes import MOVE_MODES
+from ..core.values.errors import RulesError
 from .common import add_json_flag, emit_json, parse_square
 
 

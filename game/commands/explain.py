@@ -2,8 +2,8 @@
 the attack, without rolling, from where the attacker stands or from any square."""
 from __future__ import annotations
 
-from ..core.errors import RulesError
-from ..core.geometry import FACINGS
+from ..core.values.errors import RulesError
+from ..core.values.geometry import FACINGS
 from .common import add_json_flag, add_scenario_arg, emit_json, load, parse_optional_facing, parse_square
 
 

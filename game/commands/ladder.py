@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from ..io.paths import MAPS_DIR
 from .common import check_battle_counts, emit_json
 

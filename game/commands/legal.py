@@ -2,7 +2,7 @@
 why not, in the resolver's words (the same the window's buttons and tooltips show)."""
 from __future__ import annotations
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from .common import add_json_flag, add_scenario_arg, emit_json, load
 
 

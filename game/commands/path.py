@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ..core.errors import RulesError
-from ..core.geometry import FACINGS
+from ..core.values.errors import RulesError
+from ..core.values.geometry import FACINGS
 from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load, parse_optional_facing,
                      parse_square)
 

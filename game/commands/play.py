@@ -38,7 +38,7 @@ def register(subparsers) -> None:
 
 def _sides(args, scenario) -> tuple[dict, bool]:
     """(side -> kind, whether the start screen should ask)."""
-    from ..core.errors import RulesError
+    from ..core.values.errors import RulesError
     sides = []
     for f in scenario.figures:
         if f.side not in sides:
@@ -102,7 +102,7 @@ def run(args) -> int:
 
 
 def _play(args) -> int:
-    from ..core.errors import RulesError
+    from ..core.values.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
     from .common import load
     if args.scenario is None:

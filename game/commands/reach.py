@@ -1,7 +1,7 @@
 """`fivefoot reach SCENARIO FIGURE`: every square the figure can reach, with its cost."""
 from __future__ import annotations
 
-from ..core.geometry import FACINGS
+from ..core.values.geometry import FACINGS
 from .common import add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load
 
 

@@ -21,7 +21,7 @@ def run(args) -> int:
     sc = load(args)
     if args.seed is not None:
         if args.seed < 0:
-            from ..core.errors import RulesError
+            from ..core.values.errors import RulesError
             raise RulesError("--seed must be 0 or more")
         sc.seed = args.seed
     battle = Battle.from_scenario(sc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from .common import check_battle_counts, emit_json
 
 

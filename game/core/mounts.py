@@ -1,7 +1,7 @@
 """Mount and rider as two figures: where a rider sits, and which figures fight mounted.
 
 A rider (`Figure.mount` names its mount) stands on its mount's saddle square, covers no square of
-its own (moves/bodies.occupancy leaves it out) and faces as its mount. Where the saddle is, and
+its own (values/bodies.occupancy leaves it out) and faces as its mount. Where the saddle is, and
 that a mount must be at least a size larger than its rider, are not in any document: engine
 choices (docs/combat.md, Mounts and riders). Nothing here changes a battle; the resolver's
 handlers (battle/handlers/mounting.py, battle/riding.py) do.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .geometry import DIRECTION_DELTAS
+from .values.geometry import DIRECTION_DELTAS
 
 SIZE_ORDER = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "giant": 4}
 
@@ -95,7 +95,7 @@ def rides_on_riders_number(battle, mount_id: str) -> bool:
 
 def seat_mounts_in_slots(battle, slots) -> list:
     """Put each ridden mount in its rider's slot, right after its rider; the events say so."""
-    from .events import Event, EventKind
+    from .values.events import Event, EventKind
     rs = battle.ruleset
     rule = rs.cite(rs.section("mounts")["initiative_rule"])
     events = []

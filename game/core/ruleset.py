@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from .errors import DataFileError
+from .values.errors import DataFileError
 from .ruleset_checks import check_consistency
 from .ruleset_fields import (CITATIONS, COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS,  # noqa: F401 (re-exported)
                              SIZES)

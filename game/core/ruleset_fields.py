@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .moves.bodies import SHAPES_WORDS, footprint_problem
+from .values.bodies import SHAPES_WORDS, footprint_problem
 from .schema import Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from .errors import DataFileError
+from .values.errors import DataFileError
 from .ruleset import LAYER_KEYS, SCHEMA
 from .schema import Field, shown, validate
 

@@ -5,8 +5,8 @@ from it, and the loader rejects anything it does not name. core/ruleset.py build
 """
 from __future__ import annotations
 
-from .cover import COVER_DEGREES
-from .geometry import DIAGONAL_RULES
+from .values.cover import COVER_DEGREES
+from .values.geometry import DIAGONAL_RULES
 from .ruleset_fields import (MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
 from .schema import Field, plain_name, section_name, shown
 

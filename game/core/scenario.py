@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
-from .errors import DataFileError, RulesError
-from .figure import Figure
-from .geometry import FACINGS, parse_facing
+from .values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
+from .values.errors import DataFileError, RulesError
+from .values.figure import Figure
+from .values.geometry import FACINGS, parse_facing
 from .mounts import seated, too_small_words
-from .moves.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
+from .values.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
 from .schema import Field, check_value, key_text, plain_name, validate
 
@@ -59,7 +59,7 @@ FIGURE_STAT_FIELDS = {
     "conditions": Field("list[str]", "conditions it starts the battle in", [], choices=CONDITION_NAMES),
 }
 
-# One [[actions]] table: an action's JSON form (game/core/actions.py) plus `wait`.
+# One [[actions]] table: an action's JSON form (game/core/values/actions.py) plus `wait`.
 ACTION_ENTRY_SCHEMA = {
     "action": Field("str", "what to do: move, turn, charge, set, attack, aim, defend, disengage, hold, stand, grapple, trip, push, overbear, escape, release, mount, dismount, end-turn", check=plain_name),
     "figure": Field("str", "id of the figure acting", check=plain_name),

@@ -6,10 +6,10 @@ only lists the actions that matter; `wait = false` turns that off for one action
 """
 from __future__ import annotations
 
-from .actions import Action, EndTurn, action_from_json
-from .errors import DataFileError, RulesError
-from .events import Event
-from .refusals import ActionRefused
+from .values.actions import Action, EndTurn, action_from_json
+from .values.errors import DataFileError, RulesError
+from .values.events import Event
+from .values.refusals import ActionRefused
 
 MAX_PASSES = 200
 # Refusals that only mean "not yet, later in this round": its declaration turn (the action comes on its

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..core.errors import DataFileError, RulesError
+from ..core.values.errors import DataFileError, RulesError
 from ..core.ruleset import Ruleset
 from ..core.ruleset_layers import Layer, merge_layers, origin_of
 from ..core.schema import shown

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from ..core.battle import Battle
-from ..core.errors import DataFileError, RulesError
+from ..core.values.errors import DataFileError, RulesError
 from .toml_file import check_plain_data, read_text
 
 MAX_SAVE_BYTES = 64 * 1024 * 1024

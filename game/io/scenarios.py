@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.ascii_map import parse_ascii_map
-from ..core.errors import DataFileError, RulesError
+from ..core.values.ascii_map import parse_ascii_map
+from ..core.values.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
 from ..core.schema import shown
 from .rulesets import load_ruleset

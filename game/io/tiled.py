@@ -43,12 +43,12 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_convention import battlemap_from_document
 from .tiled_document import default_asset_root, read_document
 
 if TYPE_CHECKING:  # what the renderer draws: loaded only when a window asks for the art
-    from ..core.battlemap import BattleMap
+    from ..core.values.battlemap import BattleMap
     from .tiled_art import TileArt, TileImage
 
 __all__ = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_files import FileRef, parse_xml, read_capped, resolve_reference
 from .tiled_images import image_size
 from .tiled_objects import Template, parse_template

@@ -14,10 +14,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields
 
-from ..core.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
-from ..core.errors import DataFileError
-from ..core.geometry import FACINGS
-from ..core.moves.bodies import cells, footprint_problem
+from ..core.values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
+from ..core.values.errors import DataFileError
+from ..core.values.geometry import FACINGS
+from ..core.values.bodies import cells, footprint_problem
 from .paths import bundled_ruleset_ids
 from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .tiled_geometry import Grid, anchor, covered

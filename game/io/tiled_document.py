@@ -1,7 +1,7 @@
 """A Tiled map file read into a checked, format-neutral `TiledDocument`.
 
 Layers come out in Tiled's document order (bottom to top, groups flattened, each layer
-knowing its enclosing groups), tile layers as layers of raw GIDs (game/core/layer.py) whose
+knowing its enclosing groups), tile layers as layers of raw GIDs (game/core/values/layer.py) whose
 every tile is known to exist in a tileset. No rules meaning is given here: see tiled_convention.
 """
 from __future__ import annotations
@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.battlemap import MAX_MAP_SIDE
-from ..core.errors import DataFileError
-from ..core.layer import UInt32Layer
+from ..core.values.battlemap import MAX_MAP_SIDE
+from ..core.values.errors import DataFileError
+from ..core.values.layer import UInt32Layer
 from .tiled_assets import Assets, load_tree
 from .tiled_files import FileRef, map_file, resolve_asset_root
 from .tiled_layerdata import GID_MASK, decode_layer_data

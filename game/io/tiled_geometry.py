@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_objects import MapObject
 
 

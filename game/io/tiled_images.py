@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import struct
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_files import FileRef, read_head
 
 MAX_IMAGE_SIDE = 16384

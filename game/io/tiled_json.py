@@ -10,7 +10,7 @@ import json
 import math
 from xml.etree.ElementTree import Element, SubElement
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_files import MAX_ITEM_BYTES, MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
 from .tiled_properties import short
 

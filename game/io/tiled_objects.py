@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_files import FileRef
 from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
 from .tiled_properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short

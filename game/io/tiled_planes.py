@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 from array import array
 
-from ..core.battlemap import BattleMap
-from ..core.cover import COVER_INDEX
-from ..core.layer import INT32, UINT32, BoolLayer, Int32Layer, Layer
+from ..core.values.battlemap import BattleMap
+from ..core.values.cover import COVER_INDEX
+from ..core.values.layer import INT32, UINT32, BoolLayer, Int32Layer, Layer
 
 WHOLE_ROW = b"\x01" * 1024           # sliced for a run of flags (longer runs repeat it)
 

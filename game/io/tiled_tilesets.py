@@ -10,7 +10,7 @@ import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from .tiled_files import FileRef
 from .tiled_images import MAX_IMAGE_SIDE
 from .tiled_layerdata import GID_MASK

@@ -7,7 +7,7 @@ import stat
 import tomllib
 from pathlib import Path
 
-from ..core.errors import DataFileError
+from ..core.values.errors import DataFileError
 from ..core.schema import key_text
 
 MAX_DATA_FILE_BYTES = 4 * 1024 * 1024

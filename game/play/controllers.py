@@ -16,8 +16,8 @@ from typing import Callable, Protocol, runtime_checkable
 
 from ..ai.controller import AIController
 from ..ai.brain import DIFFICULTIES
-from ..core.actions import Action, EndTurn
-from ..core.errors import RulesError
+from ..core.values.actions import Action, EndTurn
+from ..core.values.errors import RulesError
 
 
 @runtime_checkable

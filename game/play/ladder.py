@@ -23,7 +23,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..ai.brain import DIFFICULTIES, stable_seed
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from .simulate import _init_worker, _worker_run, run_one, wilson
 
 LEVELS = ("naive", "easy", "normal", "hard")

@@ -3,14 +3,14 @@
 `summarize(...)` is a pure function of plain data (the figures at the start, the event log, how
 each figure ended, the round count and the outcome) so the result screen, the simulator and
 tests all get the same numbers. `summarize_battle(battle)` gathers that data from a Battle.
-Counts come from each event's kind (core.events.EventKind) and its modifiers' keys, never from
+Counts come from each event's kind (core.values.events.EventKind) and its modifiers' keys, never from
 its words.
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from ..core.events import ATTACK_KINDS, EventKind as K
+from ..core.values.events import ATTACK_KINDS, EventKind as K
 
 # What the result screen and the simulation report count. Each test gets one event as a dict
 # (its JSON form) and the set of its modifiers' keys.

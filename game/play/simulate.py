@@ -124,7 +124,7 @@ def simulate(setups: dict, runs: int, *, seed: int = 1, workers: int = 1, max_ro
              difficulty="normal", progress=None, scheduler: str | None = None, title: str = "") -> dict:
     """Play `runs` battles per ruleset and return the report (JSON-safe, deterministic for a seed)."""
     if isinstance(difficulty, str) and difficulty not in DIFFICULTIES:
-        from ..core.errors import RulesError
+        from ..core.values.errors import RulesError
         raise RulesError(f"unknown AI difficulty {difficulty!r}: use one of {', '.join(DIFFICULTIES)}")
     tasks = [(rid, i, run_seed(seed, rid, i)) for rid in setups for i in range(runs)]
     total = len(tasks)
@@ -163,12 +163,12 @@ def _run_dask(address: str, setups: dict, tasks, max_rounds, difficulty, tick) -
     try:
         from distributed import Client, as_completed as dask_completed
     except ImportError:
-        from ..core.errors import RulesError
+        from ..core.values.errors import RulesError
         raise RulesError("--scheduler needs Dask: install the cluster extra (pip install 'fivefoot[cluster]')") from None
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as err:
-        from ..core.errors import RulesError
+        from ..core.values.errors import RulesError
         raise RulesError(f"cannot reach the Dask scheduler at {address}: {err}") from None
     try:
         shared = client.scatter(setups, broadcast=True)

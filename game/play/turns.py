@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.actions import Action, EndTurn
-from ..core.refusals import ActionRefused
+from ..core.values.actions import Action, EndTurn
+from ..core.values.refusals import ActionRefused
 
 MAX_ACTIONS_PER_TURN = 12
 MAX_REFUSALS_PER_TURN = 4

@@ -13,8 +13,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..core.events import ATTACK_KINDS, EventKind
-from ..core.geometry import parse_facing
+from ..core.values.events import ATTACK_KINDS, EventKind
+from ..core.values.geometry import parse_facing
 
 # Seconds per square walked, per speed setting; "off" shows the result at once.
 SPEEDS = {"slow": 0.26, "normal": 0.13, "fast": 0.06, "off": 0.0}

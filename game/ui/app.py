@@ -14,10 +14,10 @@ import os
 import time
 from pathlib import Path
 
-from ..core.actions import Action, Move, Turn
+from ..core.values.actions import Action, Move, Turn
 from ..core.battle import Battle
-from ..core.events import EventKind
-from ..core.geometry import bearing_octant
+from ..core.values.events import EventKind
+from ..core.values.geometry import bearing_octant
 from . import describe, hud, theme
 from .animation import Animator
 from .camera import Camera

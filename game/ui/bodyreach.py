@@ -2,14 +2,14 @@
 end of the move a pointed square means.
 
 Worked from the resolver's reach entries (per anchor square: the least cost per end facing and
-altitude, and whether the move may end there) and the body's squares (core.moves.bodies.cells):
+altitude, and whether the move may end there) and the body's squares (core.values.bodies.cells):
 the window decides nothing about the rules here, only which of the resolver's ends to offer. A
 square body covers the same squares whatever its facing; a body one square wide covers
 different ones per end facing, so each of its reachable end facings is an end of its own.
 """
 from __future__ import annotations
 
-from ..core.moves.bodies import cells
+from ..core.values.bodies import cells
 
 ONE_SQUARE = (1, 1)
 

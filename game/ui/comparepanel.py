@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.actions import Move
+from ..core.values.actions import Move
 from . import theme
 from .comparison import compare, judgement_lines, rejudged_all
 from .rulesview import position_key

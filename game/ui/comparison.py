@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.actions import Attack, Charge, Move
+from ..core.values.actions import Attack, Charge, Move
 from ..core.battle import Battle
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from ..core.scenario import weapons_missing_from
 from .describe import Line, ft, percent
 

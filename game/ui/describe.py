@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
-from ..core.cover import COVER_DEGREES
-from ..core.events import ATTACK_KINDS, EventKind
-from ..core.geometry import FACINGS
+from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
+from ..core.values.cover import COVER_DEGREES
+from ..core.values.events import ATTACK_KINDS, EventKind
+from ..core.values.geometry import FACINGS
 from .intent import Intent
 from .state import MODE_NAMES
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pygame
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from . import saveslots, theme
 
 ROW_H = 30

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.actions import Defend, Escape, Hold, Move, Release, SetAgainstCharge, Turn
-from ..core.geometry import FACINGS, bearing_octant
+from ..core.values.actions import Defend, Escape, Hold, Move, Release, SetAgainstCharge, Turn
+from ..core.values.geometry import FACINGS, bearing_octant
 from .intent import click_intent, with_path
 from .overlays import OVERLAY_KEYS
 from .state import Request

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..core.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
-from ..core.geometry import FACINGS
+from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
+from ..core.values.geometry import FACINGS
 from .state import MOVE_MODES
 
 TARGETED_MODES = ("attack", "aim", "charge", "grapple", "overbear")

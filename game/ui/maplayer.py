@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 from . import theme
 from .tileart import TileArtLayer
 

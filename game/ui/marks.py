@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from ..core.geometry import FACINGS
-from ..core.moves.bodies import cells
+from ..core.values.geometry import FACINGS
+from ..core.values.bodies import cells
 from . import theme
 from .describe import ft, move_word
 from .overlays import blit_squares

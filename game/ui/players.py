@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 
-from ..core.actions import EndTurn
+from ..core.values.actions import EndTurn
 from ..play import controllers as ctl
 
 _PENDING = object()

@@ -6,7 +6,7 @@ entry is `handler(app, arg)`; changes to the battle still go through the Session
 """
 from __future__ import annotations
 
-from ..core.actions import EndTurn
+from ..core.values.actions import EndTurn
 from . import describe
 from .animation import next_speed
 
@@ -77,7 +77,7 @@ def cycle_ruleset(app, step) -> None:
 
 
 def gm_place(app, arg) -> None:
-    from ..core.actions import GmPlace
+    from ..core.values.actions import GmPlace
     fid, square = arg
     app.session.submit(GmPlace(fid, x=square[0], y=square[1]))
 

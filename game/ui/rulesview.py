@@ -16,8 +16,8 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..core.actions import Action, Charge, Disengage, Move
-from ..core.errors import RulesError
+from ..core.values.actions import Action, Charge, Disengage, Move
+from ..core.values.errors import RulesError
 from . import bodyreach
 
 # Previews that search paths (seconds for a flyer on a big map): worked out on the worker thread.

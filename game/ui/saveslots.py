@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..core.errors import RulesError
+from ..core.values.errors import RulesError
 
 SLOTS = 8
 INDEX = "index.json"

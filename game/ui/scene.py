@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.actions import Charge, Disengage, Move
+from ..core.values.actions import Charge, Disengage, Move
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
 from .state import MOVE_MODES

@@ -1,6 +1,6 @@
 """Action scripts for `fivefoot play --script`: JSON lines, or a TOML file with an [[actions]] list.
 
-Each action is the JSON form of game.core.actions (action_from_json), for example
+Each action is the JSON form of game.core.values.actions (action_from_json), for example
     {"action": "move", "figure": "hero", "to": [7, 6]}
 Blank lines and lines starting with # are skipped in JSON-lines files.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..core.actions import Action, action_from_json
-from ..core.errors import RulesError
+from ..core.values.actions import Action, action_from_json
+from ..core.values.errors import RulesError
 
 
 def load_script(path: str | Path) -> list[Action]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.actions import Action, GmPlace, Move, Turn
+from ..core.values.actions import Action, GmPlace, Move, Turn
 from ..core.battle import Battle
-from ..core.refusals import ActionRefused
+from ..core.values.refusals import ActionRefused
 
 
 class Session:

@@ -11,7 +11,7 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..core.moves.bodies import offsets
+from ..core.values.bodies import offsets
 from . import theme
 
 CONDITION_BADGES = {"prone": ("P", (150, 110, 60)), "stunned": ("S", (200, 170, 30)), "set": ("⚑", (90, 90, 160)),

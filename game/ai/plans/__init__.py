@@ -18,8 +18,8 @@
 """
 from __future__ import annotations
 
-from ...core.actions import EndTurn, Turn
-from ...core.geometry import FACINGS, bearing_octant
+from ...core.values.actions import EndTurn, Turn
+from ...core.values.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure

@@ -6,9 +6,9 @@ square (`Battle.explain_attack(at=...)` through a hypothetical position).
 """
 from __future__ import annotations
 
-from ...core.actions import Attack, Charge, EndTurn, Move
+from ...core.values.actions import Attack, Charge, EndTurn, Move
 from ...core.combat.reach import cell_pairs
-from ...core.geometry import FACINGS, bearing_octant
+from ...core.values.geometry import FACINGS, bearing_octant
 from ...core.moves.body_sight import centre
 from ...core.moves.path import Step
 from ..context import Context

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...core.actions import Attack, EndTurn, Escape, Release
+from ...core.values.actions import Attack, EndTurn, Escape, Release
 from ...core.battle.budgets import turn_still_to_come
 from ...core.battle.queries import manoeuvre_actions
 from ..context import HORIZON_ROUNDS, Context

@@ -1,8 +1,8 @@
 """Plans that move without striking: withdraw from melee, approach or reposition, flee."""
 from __future__ import annotations
 
-from ...core.actions import Disengage, EndTurn, Move
-from ...core.geometry import FACINGS, SQUARE_FT
+from ...core.values.actions import Disengage, EndTurn, Move
+from ...core.values.geometry import FACINGS, SQUARE_FT
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ...core.battle.strikes import into_melee_row
 from ...core.combat.reach import fighting
-from ...core.geometry import bearing_octant, turn_octants
+from ...core.values.geometry import bearing_octant, turn_octants
 from ..context import Context
 from ..decision import Plan
 from ..odds import Odds, attack_rules

@@ -5,9 +5,9 @@ A stance's worth is read from the resolver by taking it on a copy of the battle
 """
 from __future__ import annotations
 
-from ...core.actions import Defend, EndTurn, Hold, SetAgainstCharge, Stand, Turn
+from ...core.values.actions import Defend, EndTurn, Hold, SetAgainstCharge, Stand, Turn
 from ...core.battle.budgets import turn_still_to_come
-from ...core.geometry import FACINGS, bearing_octant
+from ...core.values.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure, strike_square

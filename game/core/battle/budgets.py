@@ -8,8 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..combat.rounds import Slot
-from ..figure import Figure
-from ..refusals import refuse
+from ..values.figure import Figure
+from ..values.refusals import refuse
 
 
 def require_turn(battle, figure_id: str) -> Figure:

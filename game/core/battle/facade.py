@@ -23,12 +23,12 @@ from ..combat.modifiers import attack_breakdown
 from ..combat.morale import rout_chance
 from ..combat.reach import cover_sight
 from ..combat.state import FigureState, combat_profile
-from ..errors import RulesError
-from ..events import Event
-from ..figure import Figure
+from ..values.errors import RulesError
+from ..values.events import Event
+from ..values.figure import Figure
 from ..mounts import riders_of, seated
 from ..moves.positioning import Positioning
-from ..refusals import ActionRefused, Refusal, refuse
+from ..values.refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
 from . import rout, turns
 from .budgets import attacks_left, current_phase, movement_left
@@ -38,7 +38,7 @@ from .view import BattleView
 # The action handlers, the questions about actions and the saves load when first asked for:
 # commands that only look at a position (reach, path) start without them (bench/bench_startup.py).
 if TYPE_CHECKING:
-    from ..actions import Action
+    from ..values.actions import Action
     from . import manoeuvre_odds, queries
 
 _handler_table: dict | None = None
@@ -306,7 +306,7 @@ class Battle:
     def gm_place(self, figure_id: str, x: int | None = None, y: int | None = None, facing: str | None = None,
                  altitude_ft: int | None = None) -> list[Event]:
         """The game master puts a figure somewhere (see actions.GmPlace); goes through apply()."""
-        from ..actions import GmPlace
+        from ..values.actions import GmPlace
         return self.apply(GmPlace(figure_id, x=x, y=y, facing=facing, altitude_ft=altitude_ft))
 
     def undo(self) -> Action | None:

@@ -2,7 +2,7 @@
 Called by the grapple handlers and by the turn loop when a figure leaves the fight."""
 from __future__ import annotations
 
-from ..geometry import DIRECTION_DELTAS
+from ..values.geometry import DIRECTION_DELTAS
 
 
 def take_hold(battle, holder_id: str, held_id: str) -> None:

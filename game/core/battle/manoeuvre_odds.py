@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..actions import Action, Escape, Grapple, Overbear, Push, Release, Trip
+from ..values.actions import Action, Escape, Grapple, Overbear, Push, Release, Trip
 from ..combat import manoeuvres as rolls
 from ..combat.damage import falling_dice, fall_check_passes
 from ..combat.dice import Dice, parse_dice
-from ..refusals import ActionRefused, Refusal
+from ..values.refusals import ActionRefused, Refusal
 from .handlers.shoving import fall_ft
 
 # What counts as success for each outcome name (the hold taken, knocked down, moved, freed, let go).

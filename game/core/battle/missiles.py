@@ -15,8 +15,8 @@ from ..combat.dice import parse_dice
 from ..combat.manoeuvres import save_roll
 from ..combat.modifiers import attack_breakdown
 from ..combat.reach import DEFAULT_RANGES_FT, weapon_data
-from ..events import Event, EventKind, Modifier
-from ..geometry import DIRECTION_DELTAS, SQUARE_FT, distance_ft
+from ..values.events import Event, EventKind, Modifier
+from ..values.geometry import DIRECTION_DELTAS, SQUARE_FT, distance_ft
 
 FINE_STEPS = 4          # samples per square along a line (enough that no square the line crosses is skipped)
 

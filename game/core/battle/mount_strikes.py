@@ -11,7 +11,7 @@ from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.dice import die, parse_dice
 from ..combat.modifiers import attack_breakdown
 from ..combat.state import condition_until
-from ..events import Event, EventKind
+from ..values.events import Event, EventKind
 from ..mounts import jousting
 from .budgets import attack_limit
 from .riding import landing_square, set_riding, thrown_damage

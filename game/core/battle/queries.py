@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..actions import (Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, Grapple, Hold, Mount,
-                       Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip)
+from ..values.actions import Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, Grapple, Hold, Mount, Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip
 from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
-from ..errors import RulesError
+from ..values.errors import RulesError
 from ..moves.positioning import PlannedMove
-from ..refusals import ActionRefused, Refusal, refuse
+from ..values.refusals import ActionRefused, Refusal, refuse
 from .budgets import movement_left, move_allowed_after_attack, require_can_move, require_turn
 from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
 from .handlers.charging import ChargePlan

@@ -11,10 +11,10 @@ from dataclasses import replace
 from ..combat import damage as damage_mod
 from ..combat import manoeuvres as rolls
 from ..combat.dice import parse_dice
-from ..events import Event, EventKind
-from ..figure import Figure
+from ..values.events import Event, EventKind
+from ..values.figure import Figure
 from ..mounts import rider_of
-from ..refusals import refuse
+from ..values.refusals import refuse
 from .holds import free_square_beside
 
 

@@ -8,9 +8,9 @@ have one.
 """
 from __future__ import annotations
 
-from ..errors import RulesError
-from ..events import Event, EventKind
-from ..geometry import distance_ft
+from ..values.errors import RulesError
+from ..values.events import Event, EventKind
+from ..values.geometry import distance_ft
 from .holds import release
 from ..mounts import body_of
 from .riding import ride_along, throw_rider

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..actions import action_from_json
-from ..battlemap import LAYER_KINDS, MAX_MAP_SIDE, BattleMap
-from ..layer import BoolLayer
-from ..errors import DataFileError, RulesError
-from ..figure import Figure
-from ..geometry import FACINGS
-from ..refusals import ActionRefused
+from ..values.actions import action_from_json
+from ..values.battlemap import LAYER_KINDS, MAX_MAP_SIDE, BattleMap
+from ..values.layer import BoolLayer
+from ..values.errors import DataFileError, RulesError
+from ..values.figure import Figure
+from ..values.geometry import FACINGS
+from ..values.refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
 from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry, seat_riders
 from ..schema import Field, check_value, key_text, validate

@@ -3,9 +3,9 @@ with the attack slots on their initiative numbers in between."""
 from __future__ import annotations
 
 from ..combat.dice import die
-from ..events import Event, EventKind
-from ..refusals import feet
-from ..moves.bodies import cells, occupancy
+from ..values.events import Event, EventKind
+from ..values.refusals import feet
+from ..values.bodies import cells, occupancy
 from ..moves.path import Path
 from .state import MoveOrder
 from .strikes import free_attack, may_free_attack

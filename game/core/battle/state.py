@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..battlemap import BattleMap
+from ..values.battlemap import BattleMap
 from ..combat.rounds import Slot
 from ..combat.state import FigureState
-from ..figure import Figure
+from ..values.figure import Figure
 from ..moves.path import Step
 from ..ruleset import Ruleset
 

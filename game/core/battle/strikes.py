@@ -15,7 +15,7 @@ from ..combat.dice import parse_dice
 from ..combat.modifiers import attack_breakdown
 from ..combat.reach import fighting, in_melee_reach, melee_weapon, weapon_data
 from ..combat.state import condition_until
-from ..events import Event, EventKind, Modifier
+from ..values.events import Event, EventKind, Modifier
 from . import missiles, mount_strikes
 
 # What each kind of strike is called in the log.

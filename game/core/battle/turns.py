@@ -13,7 +13,7 @@ from ..combat.dice import parse_dice
 from ..combat.morale import morale_after_loss
 from ..combat.reach import in_melee_reach, weapon_data
 from ..combat.state import FigureState, condition_until
-from ..events import Event, EventKind
+from ..values.events import Event, EventKind
 from .budgets import attacks_left, reloading_words, slot_phases
 from .holds import release_all
 from .riding import rider_falls, throw_rider

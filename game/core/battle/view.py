@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
-from ..figure import Figure
+from ..values.figure import Figure
 from ..moves.positioning import Positioning
 
 

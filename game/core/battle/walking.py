@@ -7,10 +7,10 @@ from dataclasses import replace
 from ..combat.breakdown import AttackContext
 from ..combat.modifiers import attack_breakdown
 from ..combat.reach import SIZE_ORDER, in_melee_reach, melee_reach_ft, weapon_data
-from ..events import Event, EventKind
-from ..refusals import feet
-from ..figure import Figure
-from ..geometry import FACINGS
+from ..values.events import Event, EventKind
+from ..values.refusals import feet
+from ..values.figure import Figure
+from ..values.geometry import FACINGS
 from ..moves.path import movement_after
 from ..moves.positioning import PlannedMove
 from ..mounts import rider_of

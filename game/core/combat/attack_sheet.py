@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..events import Modifier
+from ..values.events import Modifier
 from .breakdown import AttackContext
 from .reach import fighting
 

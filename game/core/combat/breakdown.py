@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..refusals import Refusal
+from ..values.refusals import Refusal
 
 
 @dataclass(frozen=True)

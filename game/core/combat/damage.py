@@ -1,7 +1,7 @@
 """Applying damage to a figure: hit point thresholds, subdual, stun, bleeding, falling."""
 from __future__ import annotations
 
-from ..events import Event, EventKind
+from ..values.events import Event, EventKind
 from .dice import Dice, die
 
 SIZE_STUN_INDEX = {"large": 0, "giant": 1}

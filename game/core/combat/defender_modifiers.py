@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..events import Modifier
+from ..values.events import Modifier
 from ..mounts import jousting
 from .attack_sheet import AttackSheet
 from .reach import SIZE_ORDER, facing_arc

@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..cover import COVER_INDEX
-from ..events import Modifier
-from ..geometry import ARC_NAMES
+from ..values.cover import COVER_INDEX
+from ..values.events import Modifier
+from ..values.geometry import ARC_NAMES
 from ..mounts import counts_mounted, fights_mounted
-from ..refusals import Refusal
+from ..values.refusals import Refusal
 from .attack_sheet import AttackSheet
 from .breakdown import AttackContext, Breakdown, plain_number
 from .defender_modifiers import (damage_bonus, sheet_damage_dice, dexterity, helplessness, shield, target_conditions,

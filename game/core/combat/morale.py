@@ -7,7 +7,7 @@ and the side fights to the death.
 """
 from __future__ import annotations
 
-from ..events import Event, EventKind
+from ..values.events import Event, EventKind
 from .dice import parse_dice
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ..geometry import DIRECTION_DELTAS, bearing_octant, distance_ft
+from ..values.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft
 from ..moves.body_sight import body_sight, centre
 from ..moves.los import crossed_squares
 
@@ -32,7 +32,7 @@ def gap_ft(battle, a, b) -> float:
 
 def cell_pairs(battle, a, b) -> list:
     """(distance, cell of a, cell of b) for every pair of the two bodies' cells, nearest first: a body
-    bigger than a square reaches and is reached from its nearest cell (moves/bodies.py)."""
+    bigger than a square reaches and is reached from its nearest cell (values/bodies.py)."""
     m, rule = battle.map, battle.ruleset.diagonal
     out = [(distance_ft(rule, p, q, float(m.elevation_ft[p[1], p[0]]) + a.altitude_ft,
                         float(m.elevation_ft[q[1], q[0]]) + b.altitude_ft), p, q)

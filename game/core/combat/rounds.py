@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..events import Event, EventKind, Modifier
+from ..values.events import Event, EventKind, Modifier
 from ..mounts import rides_on_riders_number, seat_mounts_in_slots
 from .dice import die, parse_dice
 

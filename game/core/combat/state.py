@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ..figure import Figure
+from ..values.figure import Figure
 from ..ruleset import COMBAT_STAT_FIELDS, Ruleset
 
 # Conditions that take a figure out of the fight.

@@ -12,7 +12,7 @@ anchor, checked by the search as any one-square figure's square).
 """
 from __future__ import annotations
 
-from .bodies import is_square_body, offsets
+from ..values.bodies import is_square_body, offsets
 from .grid import NEVER, FlatGrid
 from .rules import PASS_OVER_FT
 

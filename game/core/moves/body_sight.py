@@ -6,7 +6,7 @@ A big target is seen when any of its cells is seen, and its cover is the least o
 """
 from __future__ import annotations
 
-from ..cover import COVER_INDEX
+from ..values.cover import COVER_INDEX
 from .los import Sight, SightMap
 
 

@@ -8,7 +8,7 @@ turning distance); large incorporeal flyers are exempt.
 A body bigger than a square runs its anchor along the line that brings its cell nearest the
 target onto the target's nearest cell; the lane must be clear for every cell of the body at
 every step, and the charge ends where the body is within striking distance of the target's
-body (moves/bodies.py; an engine choice, the documents ask only for a clear straight path).
+body (values/bodies.py; an engine choice, the documents ask only for a clear straight path).
 """
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from ..figure import Figure
-from ..geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
-from .bodies import nearest_cells, offsets
+from ..values.figure import Figure
+from ..values.geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
+from ..values.bodies import nearest_cells, offsets
 from .engagement import weapon_reach_ft
 from .los import SightMap
 from .path import ReachEntry

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 
-from ..geometry import SQUARE_FT, turn_octants
+from ..values.geometry import SQUARE_FT, turn_octants
 from .rules import EPS
 
 _SQRT2 = 2 ** 0.5

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import is_
 
-from ..battlemap import BattleMap
-from ..figure import Figure
-from ..geometry import SQUARE_FT, distance_ft
-from .bodies import bounds, cells
+from ..values.battlemap import BattleMap
+from ..values.figure import Figure
+from ..values.geometry import SQUARE_FT, distance_ft
+from ..values.bodies import bounds, cells
 from .los import SightMap, terrain
 from ..ruleset import Ruleset
 
@@ -69,7 +69,7 @@ class Engagement:
             return min(d for d, _p, _q in self._pairs(self.body(a, (ax, ay), a_facing), alt, b.cells, b.altitude_ft))
         return distance_ft(self.diagonal, (ax, ay), b.pos, self.height(ax, ay, alt), self.height(b.x, b.y, b.altitude_ft))
 
-    # ----- bodies bigger than a square: measured from their nearest cells (moves/bodies.py) -----
+    # ----- bodies bigger than a square: measured from their nearest cells (values/bodies.py) -----
     @staticmethod
     def body(fig: Figure, pos=None, facing=None) -> tuple:
         """The cells of fig's body with its anchor at pos (default: where it stands)."""

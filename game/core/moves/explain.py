@@ -8,9 +8,9 @@ one figure, mode and position and resumes them square by square (hovering square
 """
 from __future__ import annotations
 
-from ..errors import RulesError
-from ..figure import Figure
-from ..geometry import DIRECTION_DELTAS, FACINGS, turn_octants
+from ..values.errors import RulesError
+from ..values.figure import Figure
+from ..values.geometry import DIRECTION_DELTAS, FACINGS, turn_octants
 from .grid import NEVER
 from .path import plain_number
 

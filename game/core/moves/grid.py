@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import weakref
 
-from ..battlemap import BattleMap
-from ..geometry import DIRECTION_DELTAS
+from ..values.battlemap import BattleMap
+from ..values.geometry import DIRECTION_DELTAS
 
 NEVER = float("inf")   # the height over a wall no flyer passes
 

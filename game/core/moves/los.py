@@ -14,8 +14,8 @@ import math
 import weakref
 from dataclasses import dataclass, field
 
-from ..battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
-from ..cover import COVER_DEGREES, COVER_INDEX
+from ..values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
+from ..values.cover import COVER_DEGREES, COVER_INDEX
 
 FULL = COVER_INDEX["full"]
 BODY_MID_FT = 2.5  # height above its floor at which a figure is seen and aimed at (waist high)

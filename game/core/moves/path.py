@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..geometry import FACINGS
-from ..modes import MODES  # noqa: F401  (the planner's modes, named with the path values)
-from ..figure import Figure
+from ..values.geometry import FACINGS
+from ..values.modes import MODES  # noqa: F401  (the planner's modes, named with the path values)
+from ..values.figure import Figure
 
 # Step directions relative to the facing (in 45-degree turns) for moves that keep the facing.
 WITHDRAW_DIRECTIONS = (3, 4, 5)   # the three directions behind

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 import threading
 
-from ..battlemap import BattleMap
-from ..errors import RulesError
-from ..figure import Figure
-from ..geometry import DELTA_TO_DIRECTION, turn_octants
+from ..values.battlemap import BattleMap
+from ..values.errors import RulesError
+from ..values.figure import Figure
+from ..values.geometry import DELTA_TO_DIRECTION, turn_octants
 from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup

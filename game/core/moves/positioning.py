@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..battlemap import BattleMap
-from ..errors import RulesError
-from ..figure import Figure
-from ..geometry import FACINGS, bearing_octant
+from ..values.battlemap import BattleMap
+from ..values.errors import RulesError
+from ..values.figure import Figure
+from ..values.geometry import FACINGS, bearing_octant
 from ..ruleset import Ruleset
-from .bodies import occupancy
+from ..values.bodies import occupancy
 from .body_sight import body_sight
 from .engagement import Engagement, PartingShot
 from .los import Sight, SightMap

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import RulesError
-from ..figure import Figure
-from ..geometry import DELTA_TO_DIRECTION, FACINGS, turn_octants
+from ..values.errors import RulesError
+from ..values.figure import Figure
+from ..values.geometry import DELTA_TO_DIRECTION, FACINGS, turn_octants
 from .grid import NEVER, FlatGrid
 from .path import MODES, SIDESTEP_DIRECTIONS, WITHDRAW_DIRECTIONS, MoveParams, Path, Step, plain_number
 

@@ -9,7 +9,7 @@ Engagement.parting_shots, the resolver's own count, before it replaces the first
 """
 from __future__ import annotations
 
-from ..figure import Figure
+from ..values.figure import Figure
 from .engagement import Engagement, PartingShot
 from .path import Path
 from .rules import EPS

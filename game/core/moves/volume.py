@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..geometry import turn_octants
+from ..values.geometry import turn_octants
 from .dijkstra import step_directions
 from .path import ReachEntry
 from .rules import ALL_FACINGS, EPS

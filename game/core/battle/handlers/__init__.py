@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from ...actions import (Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, GmPlace, Grapple, Hold,
-                        Mount, Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip, Turn)
+from ...values.actions import Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, GmPlace, Grapple, Hold, Mount, Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip, Turn
 from . import attacking, charging, disengaging, grappling, mounting, moving, shoving, stances, standing, turn_taking
 
 

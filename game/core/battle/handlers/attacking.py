@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...actions import Attack
+from ...values.actions import Attack
 from ...combat.breakdown import AttackContext, Breakdown
 from ...combat.modifiers import attack_breakdown
 from ...combat.reach import weapon_data
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...refusals import ActionRefused, refuse
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.refusals import ActionRefused, refuse
 from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, current_phase, require_turn
 from ..segments import start_after_attack
 from ..strikes import resolve

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...actions import Charge, SetAgainstCharge
+from ...values.actions import Charge, SetAgainstCharge
 from ...combat.breakdown import AttackContext
 from ...combat.modifiers import attack_breakdown
 from ...combat.reach import in_melee_reach, weapon_data
-from ...events import Event, EventKind
-from ...figure import Figure
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
 from ...moves.positioning import PlannedMove
-from ...refusals import refuse
+from ...values.refusals import refuse
 from ..budgets import attacks_left, current_phase, require_can_move, require_not_fatigued, require_turn
 from ..strikes import resolve
 from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, walk

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...actions import Disengage
+from ...values.actions import Disengage
 from ...combat.dice import parse_dice
 from ...combat.reach import fighting
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...geometry import bearing_octant
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.geometry import bearing_octant
 from ...moves.positioning import PlannedMove, Positioning
-from ...refusals import refuse
+from ...values.refusals import refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..riding import require_not_ridden
 from ..walking import walk

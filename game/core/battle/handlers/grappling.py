@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...actions import Escape, Grapple, Release
+from ...values.actions import Escape, Grapple, Release
 from ...combat import manoeuvres as rolls
 from ...combat.reach import gap_ft
-from ...events import Event, EventKind
-from ...figure import Figure
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
 from ...mounts import partner_of
-from ...refusals import refuse
+from ...values.refusals import refuse
 from ..budgets import require_turn
 from ..holds import free_square_beside, release, square_free, take_hold
 from .attacking import require_attack_phase, require_can_attack

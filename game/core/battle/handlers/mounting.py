@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...actions import Dismount, Mount
+from ...values.actions import Dismount, Mount
 from ...combat.reach import gap_ft
-from ...events import Event, EventKind
-from ...figure import Figure
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
 from ...mounts import rider_of, too_small_words
-from ...refusals import feet, refuse
+from ...values.refusals import feet, refuse
 from ..budgets import attack_limit, current_phase, require_can_move, require_turn
 from ..holds import square_free
 from ..riding import landing_square, set_riding

@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ...actions import Move, Turn
+from ...values.actions import Move, Turn
 from ...combat.reach import fighting
-from ...errors import RulesError
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...geometry import FACINGS, parse_facing, turn_octants
-from ...moves.bodies import occupancy
+from ...values.errors import RulesError
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.geometry import FACINGS, parse_facing, turn_octants
+from ...values.bodies import occupancy
 from ...moves.positioning import PlannedMove, Positioning
-from ...refusals import feet, refuse
+from ...values.refusals import feet, refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..state import MoveOrder
 from ..riding import ride_along, require_not_ridden

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...actions import Overbear, Push, Trip
+from ...values.actions import Overbear, Push, Trip
 from ...combat import damage as damage_mod
 from ...combat import manoeuvres as rolls
 from ...combat.dice import parse_dice
 from ...combat.state import condition_until
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...geometry import grid_distance_ft
-from ...refusals import refuse
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.geometry import grid_distance_ft
+from ...values.refusals import refuse
 from ..holds import release_all, square_free
 from .grappling import manoeuvre_rules, require_foe_beside, require_mechanism, spend_attack
 

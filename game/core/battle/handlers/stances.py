@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...actions import Aim, Defend, Hold
+from ...values.actions import Aim, Defend, Hold
 from ...combat import rounds
 from ...combat.defender_modifiers import defense_bonus
 from ...combat.reach import weapon_data
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...refusals import refuse
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.refusals import refuse
 from ..budgets import has_acted, require_turn
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...actions import Stand
-from ...events import Event, EventKind
-from ...figure import Figure
-from ...refusals import refuse
+from ...values.actions import Stand
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
+from ...values.refusals import refuse
 from ..budgets import current_phase, movement_left, require_turn
 
 HALF = Fraction(1, 2)

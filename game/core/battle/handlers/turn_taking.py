@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...actions import EndTurn, GmPlace
-from ...errors import RulesError
-from ...events import Event, EventKind
-from ...figure import Figure
+from ...values.actions import EndTurn, GmPlace
+from ...values.errors import RulesError
+from ...values.events import Event, EventKind
+from ...values.figure import Figure
 from ...mounts import body_of
-from ...geometry import FACINGS, parse_facing
-from ...refusals import refuse
+from ...values.geometry import FACINGS, parse_facing
+from ...values.refusals import refuse
 from ...moves.positioning import PlannedMove
 from ..budgets import require_turn
 from ..state import MoveOrder

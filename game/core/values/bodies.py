@@ -10,8 +10,8 @@ so everything measured between bodies is what it was between squares.
 """
 from __future__ import annotations
 
-from .. import geometry
-from ..geometry import DIRECTION_DELTAS
+from . import geometry
+from .geometry import DIRECTION_DELTAS
 
 ONE_SQUARE = (1, 1)
 MAX_SIDE = 4        # the largest body side the engine takes (a 20 ft creature)

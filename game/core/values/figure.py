@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .geometry import FACINGS
-from .moves.bodies import ONE_SQUARE, cells
+from .bodies import ONE_SQUARE, cells
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Figure:
     turning_ft: int = 0             # turning distance; 0 turns freely
     flyer: str = "none"             # none, winged, floater, incorporeal
     size: str = "medium"
-    # Squares (across the facing, along it) its body covers; moves/bodies.py says where they lie.
+    # Squares (across the facing, along it) its body covers; values/bodies.py says where they lie.
     footprint: tuple[int, int] = ONE_SQUARE
     weapons: tuple[str, ...] = ("sword",)
     running: bool = False           # has run this round: no sidestep

@@ -2,7 +2,7 @@
 
 Every map source (Tiled files, inline ASCII maps in scenarios) produces a `BattleMap`;
 nothing in the rules layer knows where a map came from. Each terrain layer is a `Layer`
-(game/core/layer.py: a flat stdlib array read and written `[y, x]` without numpy; its
+(game/core/values/layer.py: a flat stdlib array read and written `[y, x]` without numpy; its
 `numpy()` is a writable numpy view for whole-layer work).
 """
 from __future__ import annotations
