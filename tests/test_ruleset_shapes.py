@@ -6,7 +6,7 @@ import pytest
 from game.cli import main
 from game.core.values.errors import DataFileError
 from game.core.ruleset import SCHEMA
-from game.core.schema import describe
+from game.core.ruleset.schema import describe
 from game.io.rulesets import load_ruleset_file
 
 HEAD = 'id = "house"\nname = "House rules"\nbase = "bfrpg"\n'

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from game.commands.rulesets import keys_markdown
 from game.core.ruleset import SCHEMA
-from game.core.schema import describe
+from game.core.ruleset.schema import describe
 
 README = Path(__file__).resolve().parents[1] / "rulesets" / "README.md"
 BEGIN, END = "<!-- keys:begin -->", "<!-- keys:end -->"

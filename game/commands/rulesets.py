@@ -14,7 +14,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..core.ruleset import SCHEMA
-    from ..core.schema import describe
+    from ..core.ruleset.schema import describe
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     if args.keys:
         rows = [{"key": k, "type": f.kind, "allowed": f.allowed(), "doc": f.doc} for k, f in describe(SCHEMA)]

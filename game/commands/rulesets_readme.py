@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.ruleset import SCHEMA
-from ..core.schema import describe
+from ..core.ruleset.schema import describe
 from .rulesets import keys_markdown
 
 README = Path(__file__).resolve().parents[2] / "rulesets" / "README.md"

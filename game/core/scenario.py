@@ -13,7 +13,7 @@ from .values.geometry import FACINGS, parse_facing
 from .mounts import seated, too_small_words
 from .values.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
-from .schema import Field, check_value, key_text, plain_name, validate
+from .ruleset.schema import Field, check_value, key_text, plain_name, validate
 
 _UNSET = None
 

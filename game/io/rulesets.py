@@ -1,6 +1,6 @@
 """Loading rulesets from rulesets/*.toml (or any path), validated against core.ruleset.SCHEMA.
 
-A ruleset file may name a `base` it overrides key by key (core/ruleset_layers.py says how
+A ruleset file may name a `base` it overrides key by key (core/ruleset/layers.py says how
 layers merge). The bundled rulesets all build on rulesets/base.toml, which is not a ruleset
 itself. A base is a bundled name (`base`, `bfrpg`, ...) or a path relative to the file.
 """
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..core.values.errors import DataFileError, RulesError
 from ..core.ruleset import Ruleset
-from ..core.ruleset_layers import Layer, merge_layers, origin_of
-from ..core.schema import shown
+from ..core.ruleset.layers import Layer, merge_layers, origin_of
+from ..core.ruleset.schema import shown
 from .paths import BASE_NAME, RULESETS_DIR, bundled_ruleset_ids  # noqa: F401 (bundled_ruleset_ids: callers import it from here)
 from .toml_file import read_toml
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from ..core.values.ascii_map import parse_ascii_map
 from ..core.values.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
-from ..core.schema import shown
+from ..core.ruleset.schema import shown
 from .rulesets import load_ruleset
 from .toml_file import read_toml
 

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 from ..core.values.errors import DataFileError
-from ..core.schema import key_text
+from ..core.ruleset.schema import key_text
 
 MAX_DATA_FILE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 16  # tables and lists inside each other; real files nest 5 deep at most

@@ -13,7 +13,7 @@ from ..values.geometry import FACINGS
 from ..values.refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
 from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry, seat_riders
-from ..schema import Field, check_value, key_text, validate
+from ..ruleset.schema import Field, check_value, key_text, validate
 from .state import BattleSetup
 
 SAVE_FORMAT = "fivefoot-battle"

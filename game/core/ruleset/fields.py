@@ -1,12 +1,12 @@
 """The pieces the ruleset schema is built of: the choices a key allows, the checks of its values,
 and the tables of a weapon, a template's statistics, a defense style and the engine's cited rule
-names (core/ruleset_schema.py puts them together).
+names (core/ruleset/sections.py puts them together).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from .values.bodies import SHAPES_WORDS, footprint_problem
+from ..values.bodies import SHAPES_WORDS, footprint_problem
 from .schema import Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")
@@ -47,7 +47,7 @@ SECTION_WORDS = "a section name: one word, like parting-shot"
 
 
 def _dice_text(value: str) -> str | None:
-    from .combat.dice import parse_dice
+    from ..combat.dice import parse_dice
     try:
         parse_dice(value)
     except ValueError as err:

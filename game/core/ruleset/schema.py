@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .values.errors import DataFileError
+from ..values.errors import DataFileError
 
 _MISSING = object()
 

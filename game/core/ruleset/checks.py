@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .values.errors import DataFileError
+from ..values.errors import DataFileError
 
 
 def check_consistency(data: dict, path: str, section_fields: tuple = ()) -> None:

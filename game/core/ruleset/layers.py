@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from .values.errors import DataFileError
-from .ruleset import LAYER_KEYS, SCHEMA
+from ..values.errors import DataFileError
+from .sections import LAYER_KEYS, SCHEMA
 from .schema import Field, shown, validate
 
 

@@ -1,13 +1,13 @@
 """The ruleset schema: every key a ruleset file may hold, with its type, range and meaning.
 
 It is the single list of keys: `fivefoot rulesets --keys` and rulesets/README.md are generated
-from it, and the loader rejects anything it does not name. core/ruleset.py builds Rulesets on it.
+from it, and the loader rejects anything it does not name. core/ruleset/model.py builds Rulesets on it.
 """
 from __future__ import annotations
 
-from .values.cover import COVER_DEGREES
-from .values.geometry import DIAGONAL_RULES
-from .ruleset_fields import (MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments)
+from ..values.cover import COVER_DEGREES
+from ..values.geometry import DIAGONAL_RULES
+from .fields import MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
 from .schema import Field, plain_name, section_name, shown
 
 SCHEMA = {

@@ -1,6 +1,6 @@
 """Rulesets: every positioning and combat parameter of a source document, as validated data.
 
-The keys are the schema in core/ruleset_schema.py (built of core/ruleset_fields.py); a Ruleset
+The keys are the schema in core/ruleset/sections.py (built of core/ruleset/fields.py); a Ruleset
 is one file checked against it, with the accessors the rules read.
 """
 from __future__ import annotations
@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from .values.errors import DataFileError
-from .ruleset_checks import check_consistency
-from .ruleset_fields import (CITATIONS, COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS,  # noqa: F401 (re-exported)
-                             SIZES)
-from .ruleset_schema import LAYER_KEYS, SCHEMA, SECTION_FIELDS
+from ..values.errors import DataFileError
+from .checks import check_consistency
+from .fields import CITATIONS, COMBAT_STAT_FIELDS
+from .sections import LAYER_KEYS, SCHEMA, SECTION_FIELDS
 from .schema import validate
 
 
