@@ -13,7 +13,7 @@ import pytest
 
 from game.core.values.errors import DataFileError
 from game.io.tiled import load_map, tile_image_sources
-from game.io.tiled_document import TileLayer, read_document
+from game.io.tiled.document import TileLayer, read_document
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "tiled-corpus" / "tiled-examples"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"Tiled example corpus not found at {CORPUS}")

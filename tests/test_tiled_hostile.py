@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from game.core.values.errors import DataFileError
-from game.io import tiled_document, tiled_geometry
+from game.io.tiled import document as tiled_document, shapes as tiled_shapes
 from game.io.tiled import load_map, load_tiled_map
 from test_tiled_support import (FLOOR, grid, obj, object_layer, png_bytes, tile_layer, tileset_xml, tmx, write_map,
                                 write_world)
@@ -297,7 +297,7 @@ def test_bad_objects(tmp_path, body, message):
 
 
 def test_terrain_work_is_bounded(tmp_path, monkeypatch):
-    monkeypatch.setattr(tiled_geometry.Grid, "WORK_BUDGET", 1000)
+    monkeypatch.setattr(tiled_shapes.Grid, "WORK_BUDGET", 1000)
     polygon = '<polygon points="' + " ".join(f"{i % 128},{(i * 7) % 96}" for i in range(400)) + '"/>'
     objects = object_layer("o", *(obj("terrain", 0, i, shape=polygon, props={"water": True}) for i in range(3)))
     refused(hostile(tmp_path, tmx(tile_layer("g", grid(4, 3)), objects)), "terrain objects are too detailed")

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
-from game.io import tiled_geometry
+from game.io.tiled import shapes as tiled_shapes
 from game.io.tiled import load_map, load_tiled_map
-from game.io.tiled_geometry import Grid, covered
-from game.io.tiled_objects import MapObject
+from game.io.tiled.shapes import Grid, covered
+from game.io.tiled.objects import MapObject
 from test_tiled_hostile import SECONDS, refused
 from test_tiled_support import (grid, obj, object_layer, png_bytes, props_xml, tile_layer, tileset_xml, tmx,
                                 write_map, write_world)
@@ -221,7 +221,7 @@ def test_coverage_in_the_bounding_box_matches_a_brute_force_test_of_every_square
 
 
 def test_the_work_budget_counts_each_object(monkeypatch, tmp_path):
-    monkeypatch.setattr(tiled_geometry.Grid, "WORK_BUDGET", 64 * 50)
+    monkeypatch.setattr(tiled_shapes.Grid, "WORK_BUDGET", 64 * 50)
     refused(write_map(tmp_path, tmx(_rectangles(100, side=4))), "terrain objects are too detailed or too many")
 
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from game.core.values.battlemap import LAYER_KINDS
 from game.core.values.errors import DataFileError
 from game.io.tiled import load_map
-from game.io.tiled_document import read_document
-from game.io.tiled_geometry import Grid, covered
-from game.io.tiled_objects import MapObject
+from game.io.tiled.document import read_document
+from game.io.tiled.shapes import Grid, covered
+from game.io.tiled.objects import MapObject
 from test_tiled_support import (BRUSH, DOOR, FLOOR, FOG, ROCK, SMOKE, STAIRS, TOWER, TREE, WALL, WATER, group, obj,
                                 object_layer, png_bytes, tile_layer, tmx, write_map)
 from tiled_reference import covered as reference_covered

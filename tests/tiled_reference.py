@@ -1,5 +1,5 @@
-"""The Tiled map rasteriser as it was before map loading went numpy-free (game/io/tiled_convention.py
-and tiled_geometry.py before issue "faster where players wait", item 5), kept word for word but for
+"""The Tiled map rasteriser as it was before map loading went numpy-free (game/io/tiled/convention.py
+and tiled/shapes.py before issue "faster where players wait", item 5), kept word for word but for
 the marked lines as a reference: tests/test_tiled_reference.py holds the stdlib loader to it, layer
 by layer and square by square. Property parsing, spawns and warnings are the game's own (they did
 not change); what is kept here is how tile layers and terrain objects become squares."""
@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.core.values.battlemap import BattleMap
-from game.io import tiled_convention as convention
-from game.io.tiled_convention import BOOL_KEYS, DEGREE_KEYS, NOTHING, SquareProps
-from game.io.tiled_document import ObjectLayer, TiledDocument, TileLayer
-from game.io.tiled_geometry import Grid, tile_corner
-from game.io.tiled_layerdata import GID_MASK
-from game.io.tiled_objects import MapObject
+from game.io.tiled import convention as convention
+from game.io.tiled.convention import BOOL_KEYS, DEGREE_KEYS, NOTHING, SquareProps
+from game.io.tiled.document import ObjectLayer, TiledDocument, TileLayer
+from game.io.tiled.shapes import Grid, tile_corner
+from game.io.tiled.layerdata import GID_MASK
+from game.io.tiled.objects import MapObject
 
 
 def reference_battlemap(doc: TiledDocument) -> BattleMap:

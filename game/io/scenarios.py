@@ -65,7 +65,7 @@ def _load_map(checked: dict, path: Path):
         except RulesError as err:
             raise DataFileError(path, "map.ascii", str(err)) from None
     from .tiled import load_map
-    from .tiled_files import resolve_path  # a link loop is a message, not a RuntimeError
+    from .tiled.files import resolve_path  # a link loop is a message, not a RuntimeError
     map_path = resolve_path(path.parent / spec["file"], str(path), "map.file", "map file")
     if map_path.is_dir():
         raise DataFileError(path, "map.file", f"{shown(spec['file'])} is a folder ({map_path}); name a Tiled map file "

@@ -1,6 +1,6 @@
 """A Tiled map's own pictures drawn into map chunks: tile layers, tile objects, image layers.
 
-`TileArtLayer.draw_chunk` draws everything of `game.io.tiled_art.TileArt` that reaches a
+`TileArtLayer.draw_chunk` draws everything of `game.io.tiled.art.TileArt` that reaches a
 chunk, in Tiled's document order, scaled to the camera's square size. Images are loaded
 lazily (the display must exist) and an image that fails to decode is skipped, never fatal.
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.values.cover import COVER_INDEX
-from ..core.values.errors import DataFileError
+from ...core.values.cover import COVER_INDEX
+from ...core.values.errors import DataFileError
 
 def short(text: str, limit: int = 60) -> str:
     """User text for a message: hostile files can have megabyte-long names and values."""

@@ -20,7 +20,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
-from ..core.values.errors import DataFileError
+from ...core.values.errors import DataFileError
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_XML_ELEMENTS = 200_000

@@ -2,7 +2,7 @@
 
 Layers come out in Tiled's document order (bottom to top, groups flattened, each layer
 knowing its enclosing groups), tile layers as layers of raw GIDs (game/core/values/layer.py) whose
-every tile is known to exist in a tileset. No rules meaning is given here: see tiled_convention.
+every tile is known to exist in a tileset. No rules meaning is given here: see tiled/convention.
 """
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.values.battlemap import MAX_MAP_SIDE
-from ..core.values.errors import DataFileError
-from ..core.values.layer import UInt32Layer
-from .tiled_assets import Assets, load_tree
-from .tiled_files import FileRef, map_file, resolve_asset_root
-from .tiled_layerdata import GID_MASK, decode_layer_data
-from .tiled_objects import MapObject, parse_object
-from .tiled_properties import Prop, bool_attr, float_attr, int_attr, read_properties, short
-from .tiled_tilesets import MAX_TILESETS, TileLookup, Tileset
+from ...core.values.battlemap import MAX_MAP_SIDE
+from ...core.values.errors import DataFileError
+from ...core.values.layer import UInt32Layer
+from ..paths import MAPS_DIR, PROJECT_ROOT
+from .assets import Assets, load_tree
+from .files import FileRef, map_file, resolve_asset_root
+from .layerdata import GID_MASK, decode_layer_data
+from .objects import MapObject, parse_object
+from .properties import Prop, bool_attr, float_attr, int_attr, read_properties, short
+from .tilesets import MAX_TILESETS, TileLookup, Tileset
 
 MAX_TILE_PIXELS = 1024
 MAX_LAYERS = 1000
@@ -28,8 +29,8 @@ MAX_TOTAL_TILES = 16_000_000  # summed over tile layers: bounds memory to ~64 MB
 # map), may cover the map this many times over: it bounds the renderer's work per square.
 MAX_PICTURE_COVER = 64
 
-SHIPPED_ROOT = Path(__file__).resolve().parents[2]
-SHIPPED_MAPS = SHIPPED_ROOT / "maps"
+SHIPPED_ROOT = PROJECT_ROOT
+SHIPPED_MAPS = MAPS_DIR
 
 
 @dataclass
@@ -190,7 +191,7 @@ class _Reader:
                         continue
                     x, y = obj.x + layer.offset[0], obj.y + layer.offset[1]
                     rect = obj.tile[0].tile_image(obj.tile[1])[1]
-                    w, h = obj.width or rect[2], obj.height or rect[3]  # as tiled_art draws it
+                    w, h = obj.width or rect[2], obj.height or rect[3]  # as tiled/art draws it
                     if obj.rotation:  # a turned picture stays within a circle around its position
                         reach = math.hypot(w, h)
                         covered += _clipped(x - reach, 2 * reach, map_w) * _clipped(y - reach, 2 * reach, map_h)

@@ -9,13 +9,13 @@ load_tiled_map(path, asset_root=None) -> BattleMap
 tile_image_sources(path, asset_root=None) -> TileArt
     For the renderer, after the display exists: what to draw, in Tiled's document order
     (tile layers square by square, tile objects and image layers as placed pictures); see
-    game/io/tiled_art.py for how to draw them.
+    game/io/tiled/art.py for how to draw them.
 default_asset_root(path) -> Path
 
 Every problem with a file raises `DataFileError(path, where, problem)` naming the file,
 the place in it, what is wrong and what to change in Tiled. Loading is headless (no
 image is decoded), all-or-nothing, and bounded in time and memory whatever the file
-(see the limits in tiled_files, tiled_document, tiled_assets and tiled_geometry).
+(see the limits in tiled/files, tiled/document, tiled/assets and tiled/shapes).
 
 Asset root: tilesets, templates and images may only be read from inside it; references
 must be relative. It defaults to the map's folder (for the maps shipped in fivefoot's
@@ -27,14 +27,14 @@ and object layers; its issue #106), (2) refuses a layer or object property named
 `height` as "reserved", (3) overwrites a tile's `height` property with its pixel
 height, (4) ignores object templates, (5) opens tilesets and images with no path,
 size or entity checks and inflates layer data without limit. So files are parsed
-here with defusedxml into a checked model (tiled_document), and the test suite checks
+here with defusedxml into a checked model (tiled/document), and the test suite checks
 the decoded tiles against pytmx on the real example maps.
 
-Modules: tiled_files (safe reading), tiled_layerdata (layer encodings), tiled_images
-(image headers), tiled_properties (typed values), tiled_tilesets, tiled_objects
-(objects and templates), tiled_assets (per-load caches and caps), tiled_json (Tiled
-JSON to the TMX tree), tiled_document (the checked model), tiled_geometry (objects to
-squares), tiled_convention (model to BattleMap), tiled_art (what the renderer draws).
+Modules: tiled/files (safe reading), tiled/layerdata (layer encodings), tiled/images
+(image headers), tiled/properties (typed values), tiled/tilesets, tiled/objects
+(objects and templates), tiled/assets (per-load caches and caps), tiled/json_map (Tiled
+JSON to the TMX tree), tiled/document (the checked model), tiled/shapes (objects to
+squares), tiled/convention (model to BattleMap), tiled/art (what the renderer draws).
 """
 from __future__ import annotations
 
@@ -43,13 +43,13 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from ..core.values.errors import DataFileError
-from .tiled_convention import battlemap_from_document
-from .tiled_document import default_asset_root, read_document
+from ...core.values.errors import DataFileError
+from .convention import battlemap_from_document
+from .document import default_asset_root, read_document
 
 if TYPE_CHECKING:  # what the renderer draws: loaded only when a window asks for the art
-    from ..core.values.battlemap import BattleMap
-    from .tiled_art import TileArt, TileImage
+    from ...core.values.battlemap import BattleMap
+    from .art import TileArt, TileImage
 
 __all__ = [
     "MAP_EXTENSIONS",
@@ -80,5 +80,5 @@ def load_map(path: str | os.PathLike, asset_root: str | os.PathLike | None = Non
 
 
 def tile_image_sources(path: str | os.PathLike, asset_root: str | os.PathLike | None = None) -> TileArt:
-    from .tiled_art import tile_art
+    from .art import tile_art
     return tile_art(read_document(path, asset_root))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import struct
 
-from ..core.values.errors import DataFileError
-from .tiled_files import FileRef, read_head
+from ...core.values.errors import DataFileError
+from .files import FileRef, read_head
 
 MAX_IMAGE_SIDE = 16384
 _HEAD_BYTES = 64 * 1024  # JPEG headers (EXIF, ICC) may push the size marker this far

@@ -1,7 +1,7 @@
 """The squares a Tiled map's tile layers and terrain objects write, before they become a BattleMap.
 
 One plane per square property, row by row: flags and degrees one byte a square, heights and
-elevation 32-bit. tiled_convention decides what each source says; the planes combine it as the
+elevation 32-bit. tiled/convention decides what each source says; the planes combine it as the
 convention wants (flags OR, degrees and heights the highest, elevation the last one stated).
 
 A whole tile layer is combined with the standard library's C loops (bytes.translate, bitwise
@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 from array import array
 
-from ..core.values.battlemap import BattleMap
-from ..core.values.cover import COVER_INDEX
-from ..core.values.layer import INT32, UINT32, BoolLayer, Int32Layer, Layer
+from ...core.values.battlemap import BattleMap
+from ...core.values.cover import COVER_INDEX
+from ...core.values.layer import INT32, UINT32, BoolLayer, Int32Layer, Layer
 
 WHOLE_ROW = b"\x01" * 1024           # sliced for a run of flags (longer runs repeat it)
 

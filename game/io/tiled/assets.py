@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..core.values.errors import DataFileError
-from .tiled_files import FileRef, parse_xml, read_capped, resolve_reference
-from .tiled_images import image_size
-from .tiled_objects import Template, parse_template
-from .tiled_properties import short
-from .tiled_tilesets import Tileset, parse_tileset
+from ...core.values.errors import DataFileError
+from .files import FileRef, parse_xml, read_capped, resolve_reference
+from .images import image_size
+from .objects import Template, parse_template
+from .properties import short
+from .tilesets import Tileset, parse_tileset
 
 MAX_IMAGE_FILES = 2048
 MAX_TEMPLATE_FILES = 1024
@@ -101,7 +101,7 @@ def load_tree(ref: FileRef, expected_root: str, what: str):
     """Read a Tiled file into an XML element tree: .tmx/.tsx/.tx directly, JSON by translation."""
     suffix = ref.real.suffix.lower()
     if suffix in (".tmj", ".tsj", ".tj", ".json"):
-        from .tiled_json import json_to_tree
+        from .json_map import json_to_tree
 
         return json_to_tree(ref, read_capped(ref), expected_root, what)
     return parse_xml(ref, read_capped(ref), expected_root, what)

@@ -14,8 +14,8 @@ import zlib
 from array import array
 from base64 import b64decode
 
-from ..core.values.errors import DataFileError
-from ..core.values.layer import UInt32Layer
+from ...core.values.errors import DataFileError
+from ...core.values.layer import UInt32Layer
 
 # Top bits of a GID are flip/rotation flags (Tiled: horizontal, vertical, diagonal, hex 120°).
 FLIP_HORIZONTAL = 1 << 31

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..core.values.errors import DataFileError
-from .tiled_files import FileRef
-from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
-from .tiled_properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short
-from .tiled_tilesets import TileLookup, Tileset
+from ...core.values.errors import DataFileError
+from .files import FileRef
+from .layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
+from .properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short
+from .tilesets import TileLookup, Tileset
 
 MAX_POINTS = 4096
 _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")

@@ -14,16 +14,16 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields
 
-from ..core.values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
-from ..core.values.errors import DataFileError
-from ..core.values.geometry import FACINGS
-from ..core.values.bodies import cells, footprint_problem
-from .paths import bundled_ruleset_ids
-from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
-from .tiled_geometry import Grid, anchor, covered
-from .tiled_layerdata import GID_MASK
-from .tiled_planes import Planes
-from .tiled_properties import Prop, as_bool, as_degree, as_int, as_text, short
+from ...core.values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
+from ...core.values.errors import DataFileError
+from ...core.values.geometry import FACINGS
+from ...core.values.bodies import cells, footprint_problem
+from ..paths import bundled_ruleset_ids
+from .document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
+from .shapes import Grid, anchor, covered
+from .layerdata import GID_MASK
+from .planes import Planes
+from .properties import Prop, as_bool, as_degree, as_int, as_text, short
 
 BOOL_KEYS = ("wall", "blocks_move", "blocks_sight", "difficult", "water", "door")
 DEGREE_KEYS = ("cover", "concealment")

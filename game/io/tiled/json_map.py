@@ -1,7 +1,7 @@
 """Tiled's JSON formats (.tmj maps, .tsj tilesets, .tj templates) translated to TMX trees.
 
 The JSON is checked field by field and rebuilt as the XML elements Tiled would have
-written to a .tmx/.tsx/.tx, so one reader (tiled_document) handles both formats with
+written to a .tmx/.tsx/.tx, so one reader (tiled/document) handles both formats with
 the same limits.
 """
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 import math
 from xml.etree.ElementTree import Element, SubElement
 
-from ..core.values.errors import DataFileError
-from .tiled_files import MAX_ITEM_BYTES, MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
-from .tiled_properties import short
+from ...core.values.errors import DataFileError
+from .files import MAX_ITEM_BYTES, MAX_XML_DEPTH, MAX_XML_ELEMENTS, FileRef
+from .properties import short
 
 _LAYER_TAGS = {"tilelayer": "layer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
 _MAP_ATTRS = ("orientation", "renderorder", "width", "height", "tilewidth", "tileheight", "infinite",

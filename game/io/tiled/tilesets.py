@@ -10,11 +10,11 @@ import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.values.errors import DataFileError
-from .tiled_files import FileRef
-from .tiled_images import MAX_IMAGE_SIDE
-from .tiled_layerdata import GID_MASK
-from .tiled_properties import Prop, element_class, int_attr, read_properties, short
+from ...core.values.errors import DataFileError
+from .files import FileRef
+from .images import MAX_IMAGE_SIDE
+from .layerdata import GID_MASK
+from .properties import Prop, element_class, int_attr, read_properties, short
 
 MAX_TILESETS = 256
 # Where a tile object's position lies on its picture, as fractions of its width and height.

@@ -31,8 +31,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tiled_document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
-from .tiled_layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK
+from .document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
+from .layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK
 
 
 class TileImage(NamedTuple):  # a tuple: a million of them are cheap to make, and hashable
@@ -133,7 +133,7 @@ def _object_sprites(layer: ObjectLayer) -> tuple[Sprite, ...]:
         source, rect = tileset.tile_image(local)
         width = obj.width or rect[2]  # Tiled always writes the size; an old file may not
         height = obj.height or rect[3]
-        left, top = -tileset.alignment[0] * width, -tileset.alignment[1] * height  # as tiled_geometry.tile_corner
+        left, top = -tileset.alignment[0] * width, -tileset.alignment[1] * height  # as tiled/shapes.tile_corner
         pivot_x, pivot_y = obj.x + layer.offset[0], obj.y + layer.offset[1]
         flip_x, flip_y, diagonal = obj.flips
         image = TileImage(source.real, rect, flip_x, flip_y, diagonal, (0, 0), layer.opacity)

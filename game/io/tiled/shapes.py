@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.values.errors import DataFileError
-from .tiled_objects import MapObject
+from ...core.values.errors import DataFileError
+from .objects import MapObject
 
 
 class Grid:
