@@ -35,7 +35,7 @@ def test_the_sight_the_window_shows_is_the_cover_the_attack_counts(ruleset_id):
     """The same position as above (choice-cover-between): the resolver's sight answer, which the
     window's overlay and tooltip read, gives the comrades beside the pair no cover either, while
     the figures-in-the-way geometry alone would."""
-    from game.ui.rulesview import RulesView
+    from game.client.rulesview import RulesView
     figures = [fig("att", "blue", 4, 4, "E"), fig("tgt", "red", 5, 4, "W"),
                fig("a1", "blue", 5, 3, "S"), fig("a2", "blue", 5, 5, "N"),
                fig("r1", "red", 4, 3, "S"), fig("r2", "red", 4, 5, "N")]

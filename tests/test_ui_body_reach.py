@@ -6,8 +6,9 @@ from __future__ import annotations
 import pygame
 
 from game.core.moves.path import ReachEntry
-from game.ui import describe, theme
-from game.ui.rulesview import ReachInfo
+from game.client import describe
+from game.ui import theme
+from game.client.rulesview import ReachInfo
 from test_ui_helpers import (advance_to, click, hover, make_app, only_overlays, pixel, shot, square_samples, step,
                              tinted)
 

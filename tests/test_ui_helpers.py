@@ -122,5 +122,5 @@ def only_overlays(app, *names) -> None:
 
 def tooltip_words(app) -> list[str]:
     """The lines by the pointer (what a click does now, or why not), as the window words them."""
-    from game.ui import describe
+    from game.client import describe
     return [t for t, _ in describe.tooltip_lines(app.ui, app.rules, app.selected_figure(), app.hover)]

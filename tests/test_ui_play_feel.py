@@ -10,7 +10,8 @@ import pytest
 
 from game.core.values.actions import Attack, EndTurn, Move
 from game.core.values.events import EventKind
-from game.ui import describe, theme
+from game.client import describe
+from game.ui import theme
 from test_ui_helpers import (advance_to, click, hover, key, make_app, motion, pixel, press, release, shot, step,
                              tooltip_words)
 

@@ -34,7 +34,7 @@ def run(args) -> int:
     from ..core.script import parse_script, run_script
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     from ..io.scenarios import load_scenario
-    from ..ui.comparison import compare, judgement_lines, rejudged_all
+    from ..client.comparison import compare, judgement_lines, rejudged_all
     sc = load_scenario(args.scenario)
     ids = [f.id for f in sc.figures]
     for who in (args.attacker, args.target):

@@ -125,7 +125,7 @@ def _play(args) -> int:
         scenario = load(args)
     script = None
     if args.script:
-        from ..ui.script import load_script
+        from ..client.script import load_script
         script = load_script(args.script)
     headless = args.headless or bool(args.screenshot and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"))
     if headless:

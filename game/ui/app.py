@@ -2,7 +2,7 @@
 
 `App.frame()` runs one frame: it offers the pending pygame events to the input handlers
 (game/ui/input.py), which return actions (sent through the Session to `battle.apply`) and
-requests (game/ui/requests.py); lets a non-human side's controller act (game/ui/players.py);
+requests (game/client/requests.py); lets a non-human side's controller act (game/client/players.py);
 advances the animation; and draws the map view (scene.py), the side panel (panel.py) and
 what floats over them (hud.py). Tests post real pygame events and call `frame()` once per
 frame; `run()` loops at 60 fps. Nothing about the rules is worked out in the window: every
@@ -18,22 +18,23 @@ from ..core.values.actions import Action, Move, Turn
 from ..core.battle import Battle
 from ..core.values.events import EventKind
 from ..core.values.geometry import bearing_octant
-from . import describe, hud, theme
-from .animation import Animator
+from ..client import describe
+from . import hud, theme
+from ..client.animation import Animator
 from .camera import Camera
 from .comparepanel import CompareState, draw_compare
-from .describe import Hover
+from ..client.describe import Hover
 from .help import draw_help
-from .intent import click_intent, on_square
+from ..client.intent import click_intent, on_square
 from .maplayer import MapLayer, tile_art_for
 from .panel import Panel, panel_width
-from .players import Players
-from .requests import REQUESTS
+from ..client.players import Players
+from ..client.requests import REQUESTS
 from .resultscreen import ResultScreen
-from .rulesview import RulesView
+from ..client.rulesview import RulesView
 from .scene import Scene
-from .session import Session
-from .state import MANOEUVRE_MODES, MOVE_MODES, Request, Toast, UIState
+from ..client.session import Session
+from ..client.state import MANOEUVRE_MODES, MOVE_MODES, Request, Toast, UIState
 
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 5.0
@@ -206,6 +207,11 @@ class App:
             if self.ui.mode in ("sidestep", "withdraw"):
                 self.ui.mode = "auto"
         return ok
+
+    def open_dialog(self, kind: str) -> None:
+        """The save or load box over the window (the request table asks; the boxes are pygame's)."""
+        from .dialogs import LoadDialog, SaveDialog
+        self.dialog = {"save": SaveDialog, "load": LoadDialog}[kind](self)
 
     def request(self, req: Request) -> None:
         REQUESTS[req.kind](self, req.arg)

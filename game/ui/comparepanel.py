@@ -2,7 +2,7 @@
 judged under every bundled ruleset at once, one column each, with every modifier and its rule.
 
 Hovering a foe picks the target; hovering a square picks the move. The answers are
-game.ui.comparison's (each ruleset's own battle asked the same questions).
+game.client.comparison's (each ruleset's own battle asked the same questions).
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pygame
 
 from ..core.values.actions import Move
 from . import theme
-from .comparison import compare, judgement_lines, rejudged_all
-from .rulesview import position_key
+from ..client.comparison import compare, judgement_lines, rejudged_all
+from ..client.rulesview import position_key
 
 LINE_H = 16
 

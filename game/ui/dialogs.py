@@ -2,7 +2,7 @@
 since the last save would be lost). While one is open the board takes no input.
 
 Keys: a slot's number (or a click) picks it; typing edits the name; Enter confirms; Esc
-closes. Saves and loads go through game.ui.saveslots (atomic writes; a damaged save is
+closes. Saves and loads go through game.client.saveslots (atomic writes; a damaged save is
 refused with its reason and the battle on screen stays).
 """
 from __future__ import annotations
@@ -12,7 +12,8 @@ from pathlib import Path
 import pygame
 
 from ..core.values.errors import RulesError
-from . import saveslots, theme
+from ..client import saveslots
+from . import theme
 
 ROW_H = 30
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import theme
-from .overlays import OVERLAY_KEYS, OVERLAYS
+from ..client.state import OVERLAY_KEYS, OVERLAYS
 
 KEYS = (
     ("Select and move", (

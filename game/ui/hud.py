@@ -1,11 +1,12 @@
 """What is drawn over the map view: the status bar, the message strip, the pointer's tooltip
-and token card, and the banner naming whose turn it is. The words come from game.ui.describe.
+and token card, and the banner naming whose turn it is. The words come from game.client.describe.
 """
 from __future__ import annotations
 
 import pygame
 
-from . import describe, theme
+from ..client import describe
+from . import theme
 
 STATUS_H = 26
 TOOLTIP_W = 360

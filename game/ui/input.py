@@ -11,9 +11,9 @@ import pygame
 
 from ..core.values.actions import Defend, Escape, Hold, Move, Release, SetAgainstCharge, Turn
 from ..core.values.geometry import FACINGS, bearing_octant
-from .intent import click_intent, with_path
-from .overlays import OVERLAY_KEYS
-from .state import Request
+from ..client.intent import click_intent, with_path
+from ..client.state import OVERLAY_KEYS
+from ..client.state import Request
 
 DRAG_THRESHOLD_PX = 5
 PAN_STEP_PX = 48
@@ -326,7 +326,7 @@ class PointerInput:
         return None
 
     def click(self, sq, app):
-        """Do what the tooltip said a click here would do (game.ui.intent)."""
+        """Do what the tooltip said a click here would do (game.client.intent)."""
         intent = click_intent(app.ui, app.rules, app.selected_figure(), sq, app.figures_on(sq),
                               lambda fid: app.rules.status(fid).able)
         if intent.kind == "select":

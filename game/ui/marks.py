@@ -12,7 +12,7 @@ import math
 from ..core.values.geometry import FACINGS
 from ..core.values.bodies import cells
 from . import theme
-from .describe import ft, move_word
+from ..client.describe import ft, move_word
 from .overlays import blit_squares
 
 

@@ -14,19 +14,7 @@ import numpy as np
 
 from . import theme
 
-# Switchable overlays: key -> (label, default on)
-OVERLAYS = {
-    "reach": ("reachable squares (walk / run)", True),
-    "path": ("hovered path with step costs", True),
-    "zones": ("engagement zones", False),
-    "threat": ("threatened squares (foes' reach)", True),
-    "lanes": ("charge lanes", True),
-    "sight": ("line of sight and cover", True),
-    "parting": ("parting shots", True),
-    "markers": ("terrain markers (cover, elevation)", True),
-    "grid": ("5-ft grid", True),
-}
-OVERLAY_KEYS = ("reach", "path", "zones", "threat", "lanes", "sight", "parting", "markers", "grid")
+
 OUTLINED = {"walk": theme.REACH_WALK_EDGE, "run": theme.REACH_RUN_EDGE, "charge": theme.REACH_CHARGE_EDGE}
 CHUNK_PX = 512
 MAX_CHUNKS = 96

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pygame
 
-from . import describe, theme
+from ..client import describe
+from . import theme
 
 PAD = 12
 ROW_H = 20

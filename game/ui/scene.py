@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..core.values.actions import Charge, Disengage, Move
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
-from .state import MOVE_MODES
+from ..client.state import MOVE_MODES
 from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
 
 

@@ -74,7 +74,7 @@ BUTTON = (52, 56, 70)
 BUTTON_OFF = (40, 42, 50)
 BUTTON_ON = (90, 80, 40)
 
-# How a line of text reads (game.ui.describe gives each line a role; the panel picks the colour).
+# How a line of text reads (game.client.describe gives each line a role; the panel picks the colour).
 ROLE_COLOURS = {"text": PANEL_TEXT, "dim": PANEL_DIM, "warn": PANEL_WARN, "good": PANEL_GOOD,
                 "accent": PANEL_ACCENT, "head": PANEL_HEAD, "attack": (255, 220, 180)}
 

@@ -51,7 +51,7 @@ class ReachInfo:
         """squares() as a set, for asking about one square (the hovered one, every frame)."""
         return frozenset(self.squares())
 
-    # ----- a body bigger than a square (game.ui.bodyreach) -----
+    # ----- a body bigger than a square (game.client.bodyreach) -----
     def covered(self, altitude_ft: int | None = None) -> list[tuple[int, int]]:
         """Every square the figure's body can cover where the move may end (squares() for one square)."""
         if tuple(self.footprint) == bodyreach.ONE_SQUARE:

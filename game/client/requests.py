@@ -83,13 +83,11 @@ def gm_place(app, arg) -> None:
 
 
 def save(app, _arg) -> None:
-    from .dialogs import SaveDialog
-    app.dialog = SaveDialog(app)
+    app.open_dialog("save")
 
 
 def load(app, _arg) -> None:
-    from .dialogs import LoadDialog
-    app.dialog = LoadDialog(app)
+    app.open_dialog("load")
 
 
 def quit_window(app, _arg) -> None:

@@ -7,7 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .overlays import OVERLAYS
+# Switchable overlays: key -> (label, default on)
+OVERLAYS = {
+    "reach": ("reachable squares (walk / run)", True),
+    "path": ("hovered path with step costs", True),
+    "zones": ("engagement zones", False),
+    "threat": ("threatened squares (foes' reach)", True),
+    "lanes": ("charge lanes", True),
+    "sight": ("line of sight and cover", True),
+    "parting": ("parting shots", True),
+    "markers": ("terrain markers (cover, elevation)", True),
+    "grid": ("5-ft grid", True),
+}
+OVERLAY_KEYS = ("reach", "path", "zones", "threat", "lanes", "sight", "parting", "markers", "grid")
 
 # Mode keys and what they mean; "auto" walks where walking reaches and runs beyond.
 MODE_NAMES = {
@@ -42,7 +54,7 @@ class Toast:
 class Request:
     """Something a handler asks the App to do that is not a battle action."""
 
-    kind: str       # a key of game.ui.requests.REQUESTS (undo, redo, save, load, gm, ruleset, ...)
+    kind: str       # a key of game.client.requests.REQUESTS (undo, redo, save, load, gm, ruleset, ...)
     arg: object = None
 
 
