@@ -1,6 +1,6 @@
 """The line-of-sight code as it was before lines were memoised by offset and answers cached
 (game/core/moves/los.py before issue "faster where players wait"), kept word for word as a
-reference: tests/test_sight_cache.py holds the memoised SightMap to it."""
+reference: tests/core/test_sight_cache.py holds the memoised SightMap to it."""
 from __future__ import annotations
 
 import math

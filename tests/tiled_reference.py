@@ -1,6 +1,6 @@
 """The Tiled map rasteriser as it was before map loading went numpy-free (game/io/tiled/convention.py
 and tiled/shapes.py before issue "faster where players wait", item 5), kept word for word but for
-the marked lines as a reference: tests/test_tiled_reference.py holds the stdlib loader to it, layer
+the marked lines as a reference: tests/io/test_tiled_reference.py holds the stdlib loader to it, layer
 by layer and square by square. Property parsing, spawns and warnings are the game's own (they did
 not change); what is kept here is how tile layers and terrain objects become squares."""
 from __future__ import annotations

@@ -8,7 +8,7 @@ Two loops over the same rules:
 Both settle states in order of cost (plus, for a search aimed at one goal, a lower bound on
 the cost still to go: A* with an open-ground distance, which never overestimates), keep the
 equally cheap ways into each state, and stop when asked to (a goal's cost level is finished
-first). tests/test_planner_exhaustive.py and tests/test_follow.py hold them to MoveRules.
+first). tests/core/test_planner_exhaustive.py and tests/core/test_follow.py hold them to MoveRules.
 """
 from __future__ import annotations
 

@@ -180,7 +180,7 @@ def _grid_segment(ex: int, ey: int) -> list[tuple[int, int, float]]:
     """crossed_squares(0, 0, ex, ey) for a slanted segment (ex, ey both non-zero), by walking its
     crossings in order: the x crossings are i / |ex|, the y crossings j / |ey| (the same correctly
     rounded quotients crossed_squares computes, so equal crossings are equal floats and none lie
-    closer than 1 / (|ex| |ey|)); tests/test_sight_cache.py compares the two."""
+    closer than 1 / (|ex| |ey|)); tests/core/test_sight_cache.py compares the two."""
     nx, ny = abs(ex), abs(ey)
     floor = math.floor
     out: list[tuple[int, int, float]] = []

@@ -2,7 +2,7 @@
 
 Dijkstra over search states (see rules.py for what a state holds), costs in feet. The step
 rules are those of rules.MoveRules, applied here in one inlined loop because this is where
-players wait; tests/test_planner_exhaustive.py and tests/test_follow.py hold the two together.
+players wait; tests/core/test_planner_exhaustive.py and tests/core/test_follow.py hold the two together.
 A search may stop when a goal settles and be resumed later (the "why not" explanations keep
 unlimited searches and resume them square by square).
 """

@@ -7,7 +7,7 @@ Here every state of the move is one cell of a dense array (height, facing, diago
 feet straight ahead, square in the window the budget can reach), and whole frontiers are
 relaxed at once (Bellman-Ford: each round carries every state that got cheaper one move
 further) until nothing gets cheaper. With no pruning every state ends at its exact least cost,
-as in the exhaustive search, so the answers are the same (tests/test_planner_volume.py holds this
+as in the exhaustive search, so the answers are the same (tests/commands/test_planner_volume.py holds this
 sweep to the general search and to tests/movement_reference.py).
 
 The moves are the search's own (rules.MoveRules): per-square step tables built with numpy from
