@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from game.core.values.errors import DataFileError  # noqa: E402
 from game.io.tiled import load_map  # noqa: E402
-from test_tiled_support import grid, png_bytes, props_xml, tile_layer, tileset_xml, tmx, write_map  # noqa: E402
+from tiled_maps import grid, png_bytes, props_xml, tile_layer, tileset_xml, tmx, write_map  # noqa: E402
 
 
 def _bomb_layer() -> str:

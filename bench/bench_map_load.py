@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import pytmx  # noqa: E402
 
 from game.io.tiled import load_map  # noqa: E402
-from test_tiled_support import (FLOOR, FOG, ROCK, TREE, WALL, WATER, obj, object_layer, tile_layer,  # noqa: E402
+from tiled_maps import (FLOOR, FOG, ROCK, TREE, WALL, WATER, obj, object_layer, tile_layer,  # noqa: E402
                                 tmx, write_map)
 
 CORPUS = ROOT.parent / "shared" / "tiled-corpus" / "tiled-examples"
