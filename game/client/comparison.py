@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.values.numbers import feet
 from ..core.values.actions import Attack, Charge, Move
 from ..core.battle import Battle
 from ..core.values.errors import RulesError
 from ..core.scenario import weapons_missing_from
-from .describe import Line, ft, percent
+from .describe import Line, percent
 
 
 @dataclass
@@ -119,10 +120,10 @@ def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | No
     if move_to is not None:
         if j.move is not None:
             p = j.move.path
-            out.append((f"{mode} to {move_to[0]},{move_to[1]}: {ft(p.total_ft)} of {ft(p.budget_ft)} ft", "text"))
+            out.append((f"{mode} to {move_to[0]},{move_to[1]}: {feet(p.total_ft)} of {feet(p.budget_ft)} ft", "text"))
             for s in p.steps[1:]:
                 if s.cost_ft not in (0, 5):  # the steps where the rulesets differ: dearer diagonals, terrain
-                    out.append((f"  {s.x},{s.y} +{ft(s.cost_ft)}: {s.note} [{s.rule}]", "dim"))
+                    out.append((f"  {s.x},{s.y} +{feet(s.cost_ft)}: {s.note} [{s.rule}]", "dim"))
             for shot in j.move.parting_shots:
                 out.append((f"  parting shot: {shot.attacker} {shot.bonus:+d} [{shot.rule}]", "warn"))
             if not j.move.parting_shots:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.values.numbers import feet
 from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
 from ..core.values.cover import COVER_DEGREES
 from ..core.values.events import ATTACK_KINDS, EventKind
@@ -33,11 +34,6 @@ class Hover:
 
 
 # ----- small words -----
-def ft(value) -> str:
-    value = float(value)
-    return f"{int(value)}" if value.is_integer() else f"{value:.1f}"
-
-
 def ellipsize(text: str, most: int) -> str:
     return text if len(text) <= most else text[: max(1, most - 1)].rstrip() + "…"
 
@@ -224,7 +220,7 @@ def figure_lines(rules, fig, controller: str, with_options: bool) -> list[Line]:
     lines: list[Line] = [(f"{fig.side} side · {controller} · {fig.size}", "text")]
     move = f"Move {fig.move_ft} ft (run x{rs.section('movement')['run_multiplier']:g})"
     if st.moved_ft:
-        move += f", {ft(st.moved_ft)} ft used this round"
+        move += f", {feet(st.moved_ft)} ft used this round"
     lines.append((move, "text"))
     turning = f"turning distance {fig.turning_ft} ft" if fig.turning_ft else "turns freely"
     lines.append((f"Faces {fig.facing_name}, {turning}", "text"))
@@ -236,7 +232,7 @@ def figure_lines(rules, fig, controller: str, with_options: bool) -> list[Line]:
     state = figure_state_words(st)
     if state:
         lines.append(("Condition: " + state, "warn"))
-    extra = [f"{ft(st.movement_left_ft)} ft of move left",
+    extra = [f"{feet(st.movement_left_ft)} ft of move left",
              f"{st.attacks_left} attack{'s' if st.attacks_left != 1 else ''} left"]
     if st.defense:
         extra.append(f"defending: {st.defense}")
@@ -272,11 +268,11 @@ def token_card(rules, fig, me, controller: str) -> list[Line]:
 def path_lines(preview, mover, spent_ft: float) -> list[Line]:
     p = preview.planned.path
     end = p.end
-    out: list[Line] = [(f"{move_word(p.mode, mover)} to {end.x},{end.y}: {ft(p.total_ft)} ft "
-                        f"(of {ft(max(0.0, p.budget_ft - spent_ft))} ft left)", "text")]
+    out: list[Line] = [(f"{move_word(p.mode, mover)} to {end.x},{end.y}: {feet(p.total_ft)} ft "
+                        f"(of {feet(max(0.0, p.budget_ft - spent_ft))} ft left)", "text")]
     for s in p.steps[1:]:
         alt = f" at {s.altitude_ft} ft" if s.altitude_ft else ""
-        out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{ft(s.cost_ft)} = {ft(s.total_ft)} ft: {s.note} [{s.rule}]",
+        out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{feet(s.cost_ft)} = {feet(s.total_ft)} ft: {s.note} [{s.rule}]",
                     "dim"))
     if p.stall:
         out.append(("The flyer stalls: it moves too little horizontally", "warn"))
@@ -402,14 +398,14 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
         out = []
         if not ui.overlays["path"]:
             p = preview.planned.path
-            out.append((f"{move_word(p.mode, me)}: {ft(p.total_ft)} ft", "text"))
+            out.append((f"{move_word(p.mode, me)}: {feet(p.total_ft)} ft", "text"))
         if not ui.overlays["parting"]:
             out.extend((f"parting shot: {s.attacker} at {s.bonus:+d}", "warn") for s in preview.planned.parting_shots)
         return out
     if me is not None and top is not None and top.side != me.side and (ui.mode == "charge" or ui.overlays["lanes"]):
         lane = rules.lane(me.id, top.id)
         if lane is not None and (lane.legal or ui.mode == "charge"):
-            return [((f"Charge: {ft(lane.distance_ft)} ft, legal") if lane.legal else "No charge: " + lane.reason,
+            return [((f"Charge: {feet(lane.distance_ft)} ft, legal") if lane.legal else "No charge: " + lane.reason,
                      "good" if lane.legal else "warn")]
     return []
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
 from ..core.values.geometry import FACINGS
-from .state import MOVE_MODES
+from ..core.values.modes import MOVE_MODES
 
 TARGETED_MODES = ("attack", "aim", "charge", "grapple", "overbear")
 # Click a foe, then the square it is to go to (trip: the foe again trips it where it stands).
@@ -36,7 +36,7 @@ def on_square(figures, square, able) -> list:
 
 
 def move_mode_for(ui, rules, figure_id: str, square) -> str:
-    if ui.mode in MOVE_MODES and ui.mode != "auto":
+    if ui.mode in MOVE_MODES:
         return ui.mode
     return rules.auto_mode(figure_id, square)
 
@@ -49,7 +49,7 @@ def move_target(ui, rules, me, body, square, facing: int | None) -> tuple[str, t
     the reach is still being searched, or where no end covers the square, the square is the anchor's.
     `body` is the figure that moves (a rider's mount: rules.body), else `me`."""
     if tuple(body.footprint) != (1, 1):
-        explicit = ui.mode in MOVE_MODES and ui.mode != "auto"
+        explicit = ui.mode in MOVE_MODES
         for mode in ((ui.mode,) if explicit else ("walk", "run")):
             info = rules.reach(me.id, mode)
             end = info.end_covering(square, ui.planned_altitude, facing) if info is not None else None

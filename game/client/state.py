@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.values.modes import MOVE_MODES
+
 # Switchable overlays: key -> (label, default on)
 OVERLAYS = {
     "reach": ("reachable squares (walk / run)", True),
@@ -40,7 +42,8 @@ MODE_NAMES = {
 }
 # Manoeuvres, cycled by N (Shift+N the other way); each only where the ruleset has it.
 MANOEUVRE_MODES = ("grapple", "trip", "push", "overbear")
-MOVE_MODES = ("auto", "walk", "jog", "run", "withdraw", "sidestep")
+# What a click moves with: the resolver's move modes, or "auto" (walk where walking reaches, run beyond).
+POINTER_MODES = ("auto",) + MOVE_MODES
 
 
 @dataclass

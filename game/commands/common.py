@@ -56,10 +56,6 @@ def emit_json(data) -> None:
     sys.stdout.write("\n")
 
 
-def ft(value) -> str:
-    return f"{int(value)}" if float(value).is_integer() else f"{value:.1f}"
-
-
 def check_battle_counts(args) -> None:
     """--runs, --max-rounds and --workers of the commands that play many battles (simulate, ladder)."""
     from ..core.values.errors import RulesError

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import sys
 
+from ..core.values.numbers import feet
 from ..core.values.errors import RulesError
 from ..core.values.geometry import FACINGS
-from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load, parse_optional_facing,
+from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, load, parse_optional_facing,
                      parse_square)
 
 
@@ -43,9 +44,9 @@ def run(args) -> int:
     end = path.end
     print(f"{fig.label}: {args.mode} to {end.x},{end.y} facing {FACINGS[end.facing]}"
           + (f" at {end.altitude_ft} ft" if fig.flyer != "none" else "")
-          + f": {ft(path.total_ft)} ft of {ft(path.budget_ft)} ft [{sc.ruleset.id}]")
+          + f": {feet(path.total_ft)} ft of {feet(path.budget_ft)} ft [{sc.ruleset.id}]")
     for i, s in enumerate(path.steps[1:], start=1):
-        print(f"  {i:>2}. {s.x},{s.y} {FACINGS[s.facing]:<2} +{ft(s.cost_ft):>3} = {ft(s.total_ft):>3} ft  "
+        print(f"  {i:>2}. {s.x},{s.y} {FACINGS[s.facing]:<2} +{feet(s.cost_ft):>3} = {feet(s.total_ft):>3} ft  "
               f"{s.note}  ({s.rule})")
     if path.stall:
         print("  stall: a winged flyer that covers under a third of its speed stalls and must dive next round")

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..core.values.geometry import FACINGS
-from .common import add_json_flag, add_mode_arg, add_scenario_arg, emit_json, ft, load
+from ..core.values.numbers import feet, plain_number
+from .common import add_json_flag, add_mode_arg, add_scenario_arg, emit_json, load
 
 
 def register(subparsers) -> None:
@@ -27,20 +28,16 @@ def run(args) -> int:
         emit_json({
             "figure": fig.id, "mode": args.mode, "ruleset": sc.ruleset.id, "budget_ft": budget,
             "from": {"x": fig.x, "y": fig.y, "facing": FACINGS[fig.facing], "altitude_ft": fig.altitude_ft},
-            "squares": [{"x": x, "y": y, "cost_ft": _num(e.cost_ft), "can_end": e.can_end,
-                         "facings": {FACINGS[f]: _num(c) for f, c in sorted(e.facings.items())},
+            "squares": [{"x": x, "y": y, "cost_ft": plain_number(e.cost_ft), "can_end": e.can_end,
+                         "facings": {FACINGS[f]: plain_number(c) for f, c in sorted(e.facings.items())},
                          "altitudes_ft": sorted(e.altitudes)} for (x, y), e in rows],
         })
         return 0
     print(f"{fig.label} ({fig.id}) at {fig.x},{fig.y} facing {fig.facing_name}, mode {args.mode}"
-          + (f", {ft(budget)} ft" if budget is not None else "") + f" [{sc.ruleset.id}]")
+          + (f", {feet(budget)} ft" if budget is not None else "") + f" [{sc.ruleset.id}]")
     print(f"{len(rows)} squares reachable")
     print(_grid(sc.map, fig, entries))
     return 0
-
-
-def _num(v):
-    return int(v) if float(v).is_integer() else round(v, 2)
 
 
 def _grid(bmap, fig, entries) -> str:

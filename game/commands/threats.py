@@ -1,7 +1,8 @@
 """`fivefoot threats SCENARIO`: who is engaged, what each threatens, which charges are legal."""
 from __future__ import annotations
 
-from .common import add_json_flag, add_scenario_arg, emit_json, ft, load
+from ..core.values.numbers import feet
+from .common import add_json_flag, add_scenario_arg, emit_json, load
 
 
 def register(subparsers) -> None:
@@ -24,7 +25,7 @@ def run(args) -> int:
           + (", not through obstacles" if eng["obstacle_breaks"] else ""))
     if data["engaged"]:
         for pair in data["engaged"]:
-            print(f"  engaged: {pair['a']} and {pair['b']} ({ft(pair['distance_ft'])} ft)")
+            print(f"  engaged: {pair['a']} and {pair['b']} ({feet(pair['distance_ft'])} ft)")
     else:
         print("  nobody is engaged")
     print("threatened squares (ready weapon reach):")

@@ -34,7 +34,7 @@ from .resultscreen import ResultScreen
 from ..client.rulesview import RulesView
 from .scene import Scene
 from ..client.session import Session
-from ..client.state import MANOEUVRE_MODES, MOVE_MODES, Request, Toast, UIState
+from ..client.state import MANOEUVRE_MODES, Request, Toast, UIState
 
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 5.0

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 
+from ..core.values.numbers import feet
 from ..core.values.geometry import FACINGS
 from ..core.values.bodies import cells
 from . import theme
-from ..client.describe import ft, move_word
+from ..client.describe import move_word
 from .overlays import blit_squares
 
 
@@ -115,7 +116,7 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
             if not s.cost_ft or (s.x, s.y) in occupied:
                 continue
             x, y = camera.to_screen(s.x + 1, s.y + 1)
-            label(screen, fonts, ft(s.cost_ft), (x - 2, y - 2), (255, 255, 255),
+            label(screen, fonts, feet(s.cost_ft), (x - 2, y - 2), (255, 255, 255),
                   (150, 30, 30) if s.cost_ft >= 10 else (30, 60, 140), size, anchor="bottomright")
     for s in steps[1:]:
         if s.kind in ("climb", "dive", "rise", "descend") and (s.x, s.y) not in occupied and c >= 20:
@@ -124,7 +125,7 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
-    words = f"{move_word(path.mode, mover)} {ft(path.total_ft)}/{ft(max(0.0, path.budget_ft - spent_ft))} ft"
+    words = f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(max(0.0, path.budget_ft - spent_ft))} ft"
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"

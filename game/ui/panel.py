@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from ..core.values.numbers import feet
 from ..client import describe
 from . import theme
 
@@ -264,7 +265,7 @@ class Panel:
                 num = self.fonts.render(str(number) if number != "declare" else "·", 12, theme.PANEL_DIM, True)
                 s.blit(num, (row.x + 30 - num.get_width(), y + 2))
             pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 40, y + 9), 6)
-            extra = " · ".join(x for x in (f"{st.hp}/{st.max_hp} hp", f"moved {describe.ft(st.moved_ft)} ft"
+            extra = " · ".join(x for x in (f"{st.hp}/{st.max_hp} hp", f"moved {feet(st.moved_ft)} ft"
                                            if st.moved_ft else "", app.players.name(fig.side)) if x)
             extra_surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
             name = fig.label + ("" if st.able else f" ({describe.figure_state_words(st)})")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from ..core.values.actions import Charge, Disengage, Move
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
-from ..client.state import MOVE_MODES
+from ..client.state import POINTER_MODES
 from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
 
 
@@ -59,7 +59,7 @@ class Scene:
                 colour = ",".join(str(v) for v in theme.side_colour(side))
                 layers.append((f"threat:{colour}", as_array(squares)))
         complete = True
-        if ui.overlays["reach"] and fig is not None and ui.mode in MOVE_MODES and not over and self._may_show_reach(app, fig):
+        if ui.overlays["reach"] and fig is not None and ui.mode in POINTER_MODES and not over and self._may_show_reach(app, fig):
             if ui.mode == "auto":
                 walk, run = rules.reach(fig.id, "walk"), rules.reach(fig.id, "run")
                 complete = walk is not None and run is not None

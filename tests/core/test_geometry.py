@@ -1,7 +1,7 @@
 """Geometry: distances under each diagonal rule, facings, arcs (docs/geometry.md)."""
 import math
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from game.core.values.geometry import combine_vertical_ft, distance_ft, grid_distance_ft, relative_arc, step_cost_ft, turn_octants

@@ -4,11 +4,10 @@ the way its document has it, and refused (naming the ruleset) where a document h
 Worked examples cite the document (seeds file id) and section: 000 bfrpg, 001 odnd, 002 cnc,
 003 ch17, 004 spelljammer.
 """
-import random
 
 import pytest
 
-from game.core.values.actions import Attack, Defend, EndTurn, Escape, Grapple, Move, Overbear, Push, Release, Trip, action_from_json
+from game.core.values.actions import Attack, EndTurn, Escape, Grapple, Move, Overbear, Push, Release, Trip, action_from_json
 from game.core.combat.manoeuvres import contest_outcome, special_ac
 from game.core.values.events import EventKind
 

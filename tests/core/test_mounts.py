@@ -6,7 +6,7 @@ Worked examples cite the document (seeds file id) and section: 000 bfrpg, 001 od
 """
 import pytest
 
-from game.core.values.actions import Attack, Charge, Dismount, EndTurn, Mount, Move, Turn, action_from_json
+from game.core.values.actions import Attack, Charge, Dismount, Mount, Move, Turn, action_from_json
 from game.core.battle import Battle
 from game.core.combat.attack import AttackResult
 from game.core.values.events import EventKind

@@ -1,7 +1,7 @@
 """The resolver: turn order per ruleset, moves that roll parting shots, charges, refusals, undo."""
 import pytest
 
-from game.core.values.actions import Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move, SetAgainstCharge
+from game.core.values.actions import Aim, Attack, Charge, Defend, Disengage, EndTurn, Hold, Move
 from game.core.values.refusals import ActionRefused
 from game.io.scenarios import load_scenario
 from game.core.battle import Battle
@@ -350,7 +350,6 @@ def test_rout_chance_matches_the_resolver_rolling_it():
 def test_previewing_a_charge_announced_in_cnc_declaration_step_says_it_is_allowed_without_a_path():
     """cnc Charging: a charge is announced before initiative and run on its number, so the preview
     of the announcement has no path or odds yet, and it changes nothing."""
-    from game.core.values.actions import Charge
     from game.core.battle import Battle
     from game.io.paths import MAPS_DIR
     from game.io.rulesets import load_ruleset

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from game.core.values.actions import EndTurn, Move
+from game.core.values.actions import EndTurn
 from game.core.battle import Battle
 from game.core.values.errors import DataFileError
 from game.core.script import parse_script, run_script

@@ -19,7 +19,7 @@ from game.io.tiled import load_map, load_tiled_map
 from game.io.tiled.shapes import Grid, covered
 from game.io.tiled.objects import MapObject
 from test_tiled_hostile import SECONDS, refused
-from tiled_maps import (grid, obj, object_layer, png_bytes, props_xml, tile_layer, tileset_xml, tmx,
+from tiled_maps import (grid, object_layer, png_bytes, props_xml, tile_layer, tileset_xml, tmx,
                                 write_map, write_world)
 
 GROUND = tile_layer("g", grid(4, 3))

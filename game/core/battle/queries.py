@@ -10,6 +10,7 @@ from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
 from ..values.errors import RulesError
 from ..moves.positioning import PlannedMove
+from ..values.modes import MOVE_MODES
 from ..values.refusals import ActionRefused, Refusal, refuse
 from .budgets import movement_left, move_allowed_after_attack, require_can_move, require_turn
 from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
@@ -21,7 +22,6 @@ from .riding import require_not_ridden
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
 ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "grapple",
                 "trip", "push", "overbear", "escape", "release", "mount", "dismount", "end-turn")
-MOVE_MODES = ("walk", "run", "withdraw", "sidestep", "jog")
 
 
 @dataclass(frozen=True)

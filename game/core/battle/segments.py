@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..combat.dice import die
 from ..values.events import Event, EventKind
-from ..values.refusals import feet
+from ..values.numbers import feet
 from ..values.bodies import cells, occupancy
 from ..moves.path import Path
 from .state import MoveOrder

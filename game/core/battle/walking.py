@@ -8,7 +8,7 @@ from ..combat.breakdown import AttackContext
 from ..combat.modifiers import attack_breakdown
 from ..combat.reach import SIZE_ORDER, in_melee_reach, melee_reach_ft, weapon_data
 from ..values.events import Event, EventKind
-from ..values.refusals import feet
+from ..values.numbers import feet
 from ..values.figure import Figure
 from ..values.geometry import FACINGS
 from ..moves.path import movement_after

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..values.numbers import plain_number
 from ..values.refusals import Refusal
 
 
@@ -156,7 +157,3 @@ class Breakdown:
         for note in self.notes:
             out.append(f"  note: {note}")
         return out
-
-
-def plain_number(v: float):
-    return int(v) if float(v).is_integer() else round(v, 1)

@@ -20,7 +20,8 @@ from ..values.geometry import ARC_NAMES
 from ..mounts import counts_mounted, fights_mounted
 from ..values.refusals import Refusal
 from .attack_sheet import AttackSheet
-from .breakdown import AttackContext, Breakdown, plain_number
+from ..values.numbers import plain_number
+from .breakdown import AttackContext, Breakdown
 from .defender_modifiers import (damage_bonus, sheet_damage_dice, dexterity, helplessness, shield, target_conditions,
                                  target_stances)
 from .dice import parse_dice

@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..values.figure import Figure
+from ..values.numbers import plain_number
 from ..values.geometry import FACINGS, bearing_octant, distance_ft, grid_distance_ft, step_cost_ft
 from ..values.bodies import nearest_cells, offsets
 from .engagement import weapon_reach_ft
@@ -40,12 +41,8 @@ class ChargeLane:
 
     def to_json(self) -> dict:
         return {"attacker": self.attacker_id, "target": self.target_id, "legal": self.legal,
-                "squares": [list(s) for s in self.squares], "distance_ft": _num(self.distance_ft),
+                "squares": [list(s) for s in self.squares], "distance_ft": plain_number(self.distance_ft),
                 "reason": self.reason, "rule": self.rule, "limits": self.limits}
-
-
-def _num(v: float):
-    return int(v) if float(v).is_integer() else round(v, 2)
 
 
 def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
@@ -183,20 +180,20 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
                    for p in attacker.cells for q in target.cells):
             return refuse(f"{who} cannot see {whom} from where it starts: no line of sight, no charge")
     least, most, exclusive = charge_limits(rs, attacker, mounted)
-    limits = {"least_ft": _num(least), "most_ft": _num(most), "least_exclusive": exclusive, "measure": ch["measure"]}
-    mounted_words = (f" (a mounted charge: {_num(least)}-{_num(most)} ft, {rs.cite(ch['mounted_rule'])})"
+    limits = {"least_ft": plain_number(least), "most_ft": plain_number(most), "least_exclusive": exclusive, "measure": ch["measure"]}
+    mounted_words = (f" (a mounted charge: {plain_number(least)}-{plain_number(most)} ft, {rs.cite(ch['mounted_rule'])})"
                      if mounted_limits_apply(rs, mounted) else "")
     aim = _aim(planner, attacker, target)
     rel = _lane_body(attacker, bearing_octant(attacker.pos, aim))
     line = bresenham(attacker.pos, aim)
     if len(line) <= 2:
         return refuse(f"{whom} is adjacent to {who}: too close to charge (a charge must cover at least "
-                      f"{_num(least)} ft)", limits=limits)
+                      f"{plain_number(least)} ft)", limits=limits)
     end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
     candidates = [i for i in range(1, len(line) - 1)
                   if 0 <= _body_gap(planner, line[i], rel, target.cells) <= end_within]
     if not candidates:
-        return refuse(f"{whom} is too close to {who} to charge (a charge must cover at least {_num(least)} ft)",
+        return refuse(f"{whom} is too close to {who} to charge (a charge must cover at least {plain_number(least)} ft)",
                       limits=limits)
     if not _facing_ok(attacker, attacker.pos, aim):
         return refuse(f"{who} faces {attacker.facing_name} and the lane to {whom} bends more than 45 degrees from that: "
@@ -211,7 +208,7 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
     if ch["measure"] == "distance-to-target":
         measured = (distance_ft(planner.diagonal, attacker.pos, target.pos) if not (attacker.big or target.big)
                     else _body_gap(planner, attacker.pos, _lane_body(attacker, attacker.facing), target.cells))
-        what = f"{whom} is {_num(measured)} ft away"
+        what = f"{whom} is {plain_number(measured)} ft away"
     else:
         # Prefer the longest lane within the limit; an earlier stop still inside end_within may do.
         for idx in reversed(candidates):
@@ -222,17 +219,17 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
         else:
             measured = _lane_cost(planner, squares)
         squares = line[: end_index + 1]
-        what = f"the charge covers {_num(measured)} ft"
+        what = f"the charge covers {plain_number(measured)} ft"
     too_short = measured <= least if exclusive else measured < least
     if too_short:
-        need = f"more than {_num(least)}" if exclusive else f"at least {_num(least)}"
+        need = f"more than {plain_number(least)}" if exclusive else f"at least {plain_number(least)}"
         return refuse(f"too close: {what}; a charge must cover {need} ft{mounted_words}", squares[1:], measured, limits)
     if measured > most:
-        return refuse(f"too far: {what}; {who} may charge at most {_num(most)} ft{mounted_words}", squares[1:], measured,
+        return refuse(f"too far: {what}; {who} may charge at most {plain_number(most)} ft{mounted_words}", squares[1:], measured,
                       limits)
     direction = bearing_octant(attacker.pos, aim)
     return ChargeLane(attacker.id, target.id, True, tuple(squares[1:]), measured,
-                      f"{what} in a straight line (limits {_num(least)}-{_num(most)} ft), heading {FACINGS[direction]}",
+                      f"{what} in a straight line (limits {plain_number(least)}-{plain_number(most)} ft), heading {FACINGS[direction]}",
                       rule, limits)
 
 

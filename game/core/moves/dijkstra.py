@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 
-from ..values.geometry import SQUARE_FT, turn_octants
+from ..values.geometry import SQUARE_FT, step_feet, turn_octants
 from .rules import EPS
 
 _SQRT2 = 2 ** 0.5
@@ -128,12 +128,7 @@ def _walker_row(rules, idx: int) -> tuple:
                 continue
             if not rules.corner_cutting and (wall[idx + offsets[(d + 7) & 7]] or wall[idx + offsets[(d + 1) & 7]]):
                 continue
-            if rules.rule_510:
-                even, odd = 5, 10
-            else:
-                even = odd = rules.diagonal_ft
-        else:
-            even = odd = 5
+        even, odd = step_feet(rules.diagonal, diagonal)
         if difficult[n]:
             even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier
         if walker_unit(rules) is not None:
@@ -374,13 +369,7 @@ def _general_row(rules, idx: int) -> tuple:
                                                           or grid.wall[idx + offsets[(d + 1) & 7]]):
                 row.append(None)
                 continue
-        if diagonal:
-            if rules.rule_510:
-                even, odd = 5, 10
-            else:
-                even = odd = rules.diagonal_ft
-        else:
-            even = odd = 5
+        even, odd = step_feet(rules.diagonal, diagonal)
         dist_even, dist_odd = even, odd
         if grid.difficult[n] and not rules.flying:
             even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier

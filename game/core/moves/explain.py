@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..values.errors import RulesError
 from ..values.figure import Figure
-from ..values.geometry import DIRECTION_DELTAS, FACINGS, turn_octants
+from ..values.geometry import DIRECTION_DELTAS, FACINGS, step_cost_ft, turn_octants
 from .grid import NEVER
 from .path import plain_number
 
@@ -215,12 +215,7 @@ class Explainer:
             if step.kind not in ("step", "turn+step"):
                 continue
             diagonal = prev.x != step.x and prev.y != step.y
-            if not diagonal:
-                dist = 5
-            elif rules.rule_510:
-                dist = 5 if diagonals % 2 == 0 else 10
-            else:
-                dist = rules.diagonal_ft
+            dist = step_cost_ft(rules.diagonal, diagonal, diagonals)
             diagonals += diagonal
             straight = (0.0 if step.kind == "turn+step" else straight) + dist
         return straight

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..values.geometry import FACINGS
+from ..values.geometry import FACINGS, step_cost_ft
+from ..values.numbers import plain_number  # noqa: F401 (written with the path values)
 from ..values.modes import MODES  # noqa: F401  (the planner's modes, named with the path values)
 from ..values.figure import Figure
 
@@ -105,20 +106,9 @@ def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[in
         if step.kind not in ("step", "turn+step"):
             continue
         diagonal = prev.x != step.x and prev.y != step.y
-        if diagonal and diagonal_rule == "5-10":
-            distance = 5 if diagonals % 2 == 0 else 10
-        elif diagonal and diagonal_rule == "euclidean":
-            distance = 5 * 2 ** 0.5
-        else:
-            distance = 5
+        distance = step_cost_ft(diagonal_rule, diagonal, diagonals) if diagonal_rule != "none" else 5
         diagonals += diagonal
         if keeps_facing:
             continue  # backing away or shifting sideways is not moving straight ahead
         straight = (0.0 if step.facing != prev.facing else straight) + distance
     return diagonals, straight
-
-
-
-
-def plain_number(value: float):
-    return int(value) if float(value).is_integer() else round(value, 2)

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from ..values.errors import RulesError
 from ..values.figure import Figure
-from ..values.geometry import DELTA_TO_DIRECTION, FACINGS, turn_octants
+from ..values.geometry import DELTA_TO_DIRECTION, FACINGS, step_cost_ft, step_feet, turn_octants
 from .grid import NEVER, FlatGrid
 from .path import MODES, SIDESTEP_DIRECTIONS, WITHDRAW_DIRECTIONS, MoveParams, Path, Step, plain_number
 
@@ -39,7 +39,8 @@ class RulesetNumbers:
         self.diagonal = grid_rules["diagonal"]
         self.rule_510 = self.diagonal == "5-10"
         self.no_diagonals = self.diagonal == "none"
-        self.diagonal_ft = 5 * 2 ** 0.5 if self.diagonal == "euclidean" else 5
+        self.diagonal_feet = step_feet(self.diagonal, True) if not self.no_diagonals else (5, 5)
+        self.diagonal_ft = self.diagonal_feet[0]
         self.corner_cutting = grid_rules["corner_cutting"]
         self.climb_step = grid_rules["climb_step_ft"]
         self.difficult_multiplier = mv["difficult_multiplier"]
@@ -132,6 +133,7 @@ class MoveRules:
         self.rule_510 = n.rule_510
         self.no_diagonals = n.no_diagonals
         self.diagonal_ft = n.diagonal_ft
+        self.diagonal_feet = n.diagonal_feet
         self.corner_cutting = n.corner_cutting
         self.climb_step = n.climb_step
         self.difficult_multiplier = n.difficult_multiplier
@@ -230,10 +232,8 @@ class MoveRules:
     def step_cost(self, diagonal: bool, parity: int, idx: int) -> tuple[float, float, int]:
         """(cost, distance straight ahead, new parity) of a step into square idx."""
         if diagonal:
-            if self.rule_510:
-                dist, npar = (5 if parity == 0 else 10), parity ^ 1
-            else:
-                dist, npar = self.diagonal_ft, 0
+            dist = self.diagonal_feet[parity]
+            npar = parity ^ 1 if self.rule_510 else 0
         else:
             dist, npar = 5, parity
         cost = dist * self.difficult_multiplier if (self.grid.difficult[idx] and not self.flying) else dist
@@ -449,7 +449,7 @@ class MoveRules:
         if direction & 1:
             if self.rule_510:
                 nth = diagonals + 1
-                parts.append(f"diagonal #{nth} costs {5 if nth % 2 else 10} ft (5-10 rule)")
+                parts.append(f"diagonal #{nth} costs {step_cost_ft(self.diagonal, True, diagonals)} ft (5-10 rule)")
                 rule = rs.cite("5-10-diagonals")
             else:
                 parts.append(f"diagonal ({self.diagonal} rule)")

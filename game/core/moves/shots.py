@@ -10,6 +10,7 @@ Engagement.parting_shots, the resolver's own count, before it replaces the first
 from __future__ import annotations
 
 from ..values.figure import Figure
+from ..values.numbers import feet
 from .engagement import Engagement, PartingShot
 from .path import Path
 from .rules import EPS
@@ -41,12 +42,8 @@ def fewest_shots(result, engagement: Engagement, mover: Figure, figures: list[Fi
     if len(fewer) >= len(shots):
         return first, shots, ""
     note = (f"chose a path drawing {len(fewer)} parting shot{'s' if len(fewer) != 1 else ''} over an equally cheap one "
-            f"({plain(cheapest)} ft) drawing {len(shots)}")
+            f"({feet(cheapest)} ft) drawing {len(shots)}")
     return path, fewer, note
-
-
-def plain(value: float):
-    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 def _search_fewer(result, engagement: Engagement, mover: Figure, figures, candidates, to_beat: int):

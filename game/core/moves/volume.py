@@ -17,14 +17,13 @@ give up and the caller run the general search instead.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 
 import numpy as np
 
 from ..values.geometry import turn_octants
 from .dijkstra import step_directions
 from .path import ReachEntry
-from .rules import ALL_FACINGS, EPS
+from .rules import EPS
 
 MAX_CELLS = 6_000_000     # above this many states the arrays cost more than they save
 MAX_LEVELS = 400

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..values.errors import DataFileError
+from ..values.numbers import plain_number
 
 _MISSING = object()
 
@@ -58,11 +59,11 @@ class Field:
 
     def _range_words(self) -> list[str]:
         if self.minimum is not None and self.maximum is not None:
-            return [f"from {_num(self.minimum)} to {_num(self.maximum)}"]
+            return [f"from {plain_number(self.minimum)} to {plain_number(self.maximum)}"]
         if self.minimum is not None:
-            return [f"at least {_num(self.minimum)}"]
+            return [f"at least {plain_number(self.minimum)}"]
         if self.maximum is not None:
-            return [f"at most {_num(self.maximum)}"]
+            return [f"at most {plain_number(self.maximum)}"]
         return []
 
     def _list_words(self) -> str:
@@ -94,10 +95,6 @@ class Field:
             "table": "a table",
             "list[table]": "a list of tables ([[...]] entries)",
         }[self.kind]
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def shown(value: Any) -> str:

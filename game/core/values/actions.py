@@ -9,7 +9,6 @@ from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
 from .errors import RulesError
-from .modes import MOVE_MODES
 from .geometry import FACINGS, parse_facing
 
 DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")

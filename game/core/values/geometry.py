@@ -41,17 +41,26 @@ def turn_octants(from_facing: int, to_facing: int) -> int:
     return min(diff, 8 - diff)
 
 
+# Feet a diagonal step costs on open ground under each diagonal rule: (after an even number of
+# diagonals this move, after an odd number). The one place the 5-10 rule's alternation is written.
+DIAGONAL_STEP_FT = {"5-10": (SQUARE_FT, 2 * SQUARE_FT), "5": (SQUARE_FT, SQUARE_FT),
+                    "euclidean": (SQUARE_FT * math.sqrt(2), SQUARE_FT * math.sqrt(2))}
+STRAIGHT_STEP_FT = (SQUARE_FT, SQUARE_FT)
+
+
+def step_feet(rule: str, diagonal: bool) -> tuple:
+    """(feet at even diagonal parity, feet at odd parity) of one step on open ground."""
+    if not diagonal:
+        return STRAIGHT_STEP_FT
+    got = DIAGONAL_STEP_FT.get(rule)
+    if got is None:
+        raise RulesError(f"diagonal rule {rule!r} allows no diagonal steps")
+    return got
+
+
 def step_cost_ft(rule: str, diagonal: bool, diagonals_so_far: int) -> int:
     """Feet one step costs on open ground, given how many diagonals the move has made so far."""
-    if not diagonal:
-        return SQUARE_FT
-    if rule == "5-10":
-        return SQUARE_FT if diagonals_so_far % 2 == 0 else 2 * SQUARE_FT
-    if rule == "5":
-        return SQUARE_FT
-    if rule == "euclidean":
-        return SQUARE_FT * math.sqrt(2)
-    raise RulesError(f"diagonal rule {rule!r} allows no diagonal steps")
+    return step_feet(rule, diagonal)[diagonals_so_far & 1]
 
 
 def grid_distance_ft(rule: str, dx: int, dy: int) -> float:

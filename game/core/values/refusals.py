@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NoReturn
 
+from .numbers import feet
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -63,11 +65,6 @@ def refuse(key: str, rule: str = "", **params) -> NoReturn:
     """Refuse the action being checked: raise ActionRefused with this key and its numbers."""
     raise ActionRefused(Refusal.of(key, rule, **params))
 
-
-def feet(value) -> str:
-    """A distance in feet as the log writes it: whole feet bare, else one decimal."""
-    value = float(value)
-    return f"{int(value)}" if value.is_integer() else f"{value:.1f}"
 
 
 PRONE_WORDS = {

@@ -14,7 +14,8 @@ from ...combat.reach import gap_ft
 from ...values.events import Event, EventKind
 from ...values.figure import Figure
 from ...mounts import rider_of, too_small_words
-from ...values.refusals import feet, refuse
+from ...values.numbers import feet
+from ...values.refusals import refuse
 from ..budgets import attack_limit, current_phase, require_can_move, require_turn
 from ..holds import square_free
 from ..riding import landing_square, set_riding

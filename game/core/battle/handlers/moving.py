@@ -16,7 +16,8 @@ from ...values.figure import Figure
 from ...values.geometry import FACINGS, parse_facing, turn_octants
 from ...values.bodies import occupancy
 from ...moves.positioning import PlannedMove, Positioning
-from ...values.refusals import feet, refuse
+from ...values.numbers import feet
+from ...values.refusals import refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..state import MoveOrder
 from ..riding import ride_along, require_not_ridden
