@@ -31,7 +31,6 @@ from .odds import kill_chance
 from .threat import CAUTION, Threats, strike_square
 
 REPLY_SQUARES = 2           # squares a foe is thought to strike each of my figures from
-REPLY_SHOTS = 2             # my figures an archer is thought to shoot at, nearest first
 LATER_NEXT_ROUND = 0.5      # a foe that has acted this round strikes before my next turn about half the time
 
 

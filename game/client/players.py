@@ -53,8 +53,6 @@ class Players:
     def human_side(self, side: str) -> bool:
         return ctl.is_human(self.controllers.get(side))
 
-    def any_human(self) -> bool:
-        return any(ctl.is_human(c) for c in self.controllers.values())
 
     # ----- the AI's turns -----
     def thinking(self) -> bool:

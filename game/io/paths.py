@@ -4,7 +4,6 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
 MAPS_DIR = PROJECT_ROOT / "maps"
-ASSETS_DIR = PROJECT_ROOT / "assets"
 DEFAULT_SCENARIO = MAPS_DIR / "corridor.toml"
 BASE_NAME = "base"  # rulesets/base.toml: what the bundled rulesets share
 

@@ -176,16 +176,3 @@ def summarize_battle(battle, outcome=None, max_rounds_reached: bool = False) -> 
     reason = out.reason if out.over else ("the round limit was reached" if max_rounds_reached else "")
     return summarize(list(battle.setup.figures), battle.events, final_states(battle), rounds,
                      out.winner if out.over else None, out.over, reason)
-
-
-def format_summary(summary: dict) -> str:
-    """Plain-text lines of a summary (the CLI; the window draws its own)."""
-    lines = [summary["headline"] + (f" ({summary['reason']})" if summary.get("reason") else "")]
-    for side, s in summary["sides"].items():
-        lines.append(f"  {side}: {s['standing']} standing, {s['down']} down, {s['fled']} fled, {s['routed']} routed"
-                     f" of {s['figures']}")
-    if summary["notable"]:
-        lines.append("  " + ", ".join(f"{k}: {v}" for k, v in summary["notable"].items()))
-    for text in summary["highlights"]:
-        lines.append(f"  - {text}")
-    return "\n".join(lines)

@@ -102,9 +102,6 @@ class MapLayer:
     def chunk_squares(self, cell: int) -> int:
         return max(4, CHUNK_PX // cell)
 
-    def invalidate(self) -> None:
-        self._chunks.clear()
-
     # ----- drawing -----
     def draw(self, screen, camera, time_budget_s: float | None = 0.006) -> None:
         """Blit the visible chunks; build missing ones within the time budget (None: build all)."""

@@ -194,7 +194,7 @@ def draw_lanes(screen, camera, stamps, lanes, figures: dict, hovered_target: str
             pygame.draw.line(screen, theme.LANE_REFUSED, (mx - k, my + k), (mx + k, my - k), 2)
 
 
-def draw_sight(screen, camera, fonts, stamps, sight, viewer, target) -> None:
+def draw_sight(screen, camera, fonts, stamps, sight, target) -> None:
     """Lines from the viewer's best corner to the target's corners, coloured by the cover found."""
     import pygame
     c = camera.cell

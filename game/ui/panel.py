@@ -230,7 +230,6 @@ class Panel:
 
     def _turns_block(self, app, order, y: int, height: int) -> int:
         """The turn order, redrawn only when a row's figure, state or the scroll changes."""
-        b = app.rules.snapshot
         ui = app.ui
         key = (tuple(order), app.rules.generation, ui.selected, ui.turn_scroll, app.follow_turn, height,
                tuple(app.players.kinds.items()))

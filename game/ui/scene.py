@@ -142,7 +142,7 @@ class Scene:
                 and not over):
             sight = rules.sight(fig.id, hovered.id)
             if sight is not None:
-                marks.draw_sight(view, cam, self.fonts, self.stamps, sight, fig, hovered)
+                marks.draw_sight(view, cam, self.fonts, self.stamps, sight, hovered)
         if fig is not None and ui.right_drag is not None and ui.right_drag[0] == fig.pos:
             facing = app.drag_facing()
             if facing is not None:

@@ -9,7 +9,6 @@ import pygame
 
 from . import theme
 
-CHOICES = ("human", "ai")
 PRESETS = (("solo", "Solo vs AI"), ("hotseat", "Hot-seat"), ("watch", "Watch AI vs AI"))
 
 

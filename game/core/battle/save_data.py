@@ -135,7 +135,7 @@ def _figures_from_save(checked: list, raw: list, ruleset: Ruleset, bmap: BattleM
     if not checked:
         raise DataFileError(where, "figures", "no figures; a battle needs at least one")
     figures, seen_ids, seen_squares = [], set(), {}
-    for i, (entry, original) in enumerate(zip(checked, raw), start=1):
+    for i, entry in enumerate(checked, start=1):
         key = f"figures[{i}]"
         if entry["id"] in seen_ids:
             raise DataFileError(where, f"{key}.id", f"id {entry['id']!r} is used twice; ids must be unique")

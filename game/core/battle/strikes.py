@@ -99,8 +99,6 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
                                  f"({cite})"))
     if result.hit and not parried:
         tst.hit_by.append(bd.attacker)
-        if tst.charging == bd.attacker and rs.section("modifiers")["charge_negated_if_hit_first"]:
-            tst.charge_negated = True
         events.extend(_after_hit(battle, bd, result))
         if mount_strikes.is_joust(battle, bd, kind):
             events.extend(mount_strikes.joust_unhorse(battle, bd, result.damage))

@@ -22,7 +22,6 @@ class AttackContext:
     subdue: bool = False
     careful: bool = False          # a shooter taking the penalty so as never to hit friends
     free_attack: bool = False      # does not use up an attack
-    reach_first: bool = False
     surprise_round: bool = False
 
 
@@ -71,9 +70,6 @@ class Breakdown:
     def defense_total(self) -> int:
         return self.base_defense + sum(m.value for m in self.defense_mods)
 
-    @property
-    def modifier_total(self) -> int:
-        return sum(m.value for m in self.attack_mods)
 
     @property
     def target_number(self) -> int:

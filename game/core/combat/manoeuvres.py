@@ -82,9 +82,6 @@ def melee_roll(battle, attacker_id: str, target_id: str, what: str) -> Contest:
     return melee_target(battle, attacker_id, target_id).roll(battle.rng, what)
 
 
-def _mod(battle, fid: str, ability: str) -> int:
-    return battle.profile(fid).get(f"{ability}_mod", 0)
-
 
 def special_ac(battle, attacker_id: str, target_id: str, overbear: bool = False) -> tuple[int, str]:
     """cnc's grappling AC: 12 (18 with strength as a prime) + the defender's STR and DEX, + a step per
@@ -112,9 +109,6 @@ def special_ac_target(battle, attacker_id: str, target_id: str, overbear: bool =
                   parts=f" {prof['str_mod']:+d} STR {prof['attack_bonus']:+d} BtH", against=f"special AC {ac_words}")
 
 
-def special_ac_roll(battle, attacker_id: str, target_id: str, what: str, overbear: bool = False) -> Contest:
-    return special_ac_target(battle, attacker_id, target_id, overbear).roll(battle.rng, what)
-
 
 def touch_target(battle, attacker_id: str, target_id: str) -> Target:
     """ch17's touch attack: d20 + attack bonus + the better of STR or DEX, against the touch AC + DEX."""
@@ -125,9 +119,6 @@ def touch_target(battle, attacker_id: str, target_id: str) -> Target:
     return Target(20, prof["attack_bonus"] + ability, ac, lead="touch attack ",
                   parts=f" {prof['attack_bonus']:+d} AB {ability:+d} STR/DEX", against=f"touch AC {ac}")
 
-
-def touch_roll(battle, attacker_id: str, target_id: str, what: str) -> Contest:
-    return touch_target(battle, attacker_id, target_id).roll(battle.rng, what)
 
 
 def grapple_check_bonus(battle, fid: str) -> tuple[int, int, int]:

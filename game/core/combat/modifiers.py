@@ -24,7 +24,6 @@ from ..values.numbers import plain_number
 from .breakdown import AttackContext, Breakdown
 from .defender_modifiers import (damage_bonus, sheet_damage_dice, dexterity, helplessness, shield, target_conditions,
                                  target_stances)
-from .dice import parse_dice
 from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, facing_arc, gap_ft,
                     height_ft, in_melee_reach, melee_reach_ft, range_band, weapon_data)
 
@@ -415,7 +414,3 @@ def opposite_ally(battle, attacker, target):
         if (facing_arc(target, ally) - toward_attacker) % 8 == 4:
             return ally
     return None
-
-
-def damage_dice(breakdown: Breakdown):
-    return parse_dice(breakdown.damage)

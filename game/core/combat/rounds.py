@@ -21,7 +21,6 @@ class Slot:
     number: int
     members: list = field(default_factory=list)
     attack_index: int = -1          # per-attack initiative: which of the figure's attacks this is
-    tiebreak: int = 0               # DEX when it broke a tie
 
     def to_json(self) -> dict:
         return {"number": self.number, "members": list(self.members), "attack_index": self.attack_index}
@@ -227,7 +226,7 @@ def order_slots(battle, numbers: dict[str, int]) -> list[Slot]:
     for fid in sorted(numbers, key=setup_order.index):
         dex = battle.profile(fid)["dex_mod"] if rules["ties"] == "dex-then-simultaneous" else 0
         key = (numbers[fid], dex)
-        slot = keyed.setdefault(key, Slot(numbers[fid], [], -1, dex))
+        slot = keyed.setdefault(key, Slot(numbers[fid], [], -1))
         slot.members.append(fid)
     return [keyed[k] for k in sorted(keyed, key=lambda k: (-k[0], -k[1]))]
 

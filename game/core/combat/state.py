@@ -15,7 +15,6 @@ from ..ruleset import COMBAT_STAT_FIELDS, Ruleset
 # Conditions that take a figure out of the fight.
 OUT_OF_FIGHT = ("dead", "unconscious", "grievously-wounded", "dying", "fled")
 # Conditions that stop it acting this round.
-NO_ACTION = ("surprised", "stunned", "reloading")
 
 
 def condition_until(battle, name: str) -> int:
@@ -60,7 +59,6 @@ class FigureState:
     parries_used: int = 0
     shield_used_by: list = field(default_factory=list)
     charging: str = ""
-    charge_negated: bool = False
     set_vs_charge: bool = False
     withdrawing: bool = False
     hasty: bool = False
@@ -76,7 +74,6 @@ class FigureState:
     reload_until_round: int = 0         # may shoot again from the round after this one
     no_attack_round: int = 0            # a fumble costs the attacks of this round
     stuck: list = field(default_factory=list)  # spelljammer missiles stuck in it: [dex, bleed]
-    morale_passes: int = 0
     surprise_bonus: int = 0             # attackers' bonus against it while it is surprised (d100 ambush)
     blindsided_by: dict = field(default_factory=dict)   # attacker id -> round it opened the fight from behind
     run_rounds: int = 0                 # rounds spent running (fatigue)
@@ -120,7 +117,7 @@ class FigureState:
             setattr(self, name, 0)
         self.moved_ft = 0.0
         self.move_mode = ""
-        self.attacked = self.set_vs_charge = self.withdrawing = self.hasty = self.charge_negated = False
+        self.attacked = self.set_vs_charge = self.withdrawing = self.hasty = False
         self.standing_up = self.disengaged = False
         self.announced_charge = ""
         self.defense = self.charging = ""

@@ -91,7 +91,6 @@ class MoveParams:
     flyer: str
     max_steps: int | None = None
     must_dive: bool = False    # a stalled winged flyer: this move is a dive at its full rate
-    rule_notes: dict = field(default_factory=dict)
 
 
 def movement_after(figure: Figure, path: "Path", diagonal_rule: str) -> tuple[int, float]:

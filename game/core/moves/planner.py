@@ -36,7 +36,6 @@ class Planner:
         self.difficult_multiplier = ruleset.section("movement")["difficult_multiplier"]
         self.grid = flat_grid(bmap)
         self.stride = self.grid.stride
-        self._elevation = self.grid.elevation
 
     def index(self, x: int, y: int) -> int:
         return self.grid.index(x, y)

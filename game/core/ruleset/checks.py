@@ -41,7 +41,7 @@ def _citations_known(data: dict, path: str, section_fields: tuple) -> None:
         value = data[section][key]
         if value and value != default:
             cited.append((dotted, value))
-    for collection, name_key in (("conditions", "name"), ("defenses", "style")):
+    for collection in ("conditions", "defenses"):
         for i, entry in enumerate(data[collection], start=1):
             cited.append((f"{collection}[{i}].rule", entry["rule"]))
     for where, value in cited:

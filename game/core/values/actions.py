@@ -11,8 +11,6 @@ from typing import ClassVar
 from .errors import RulesError
 from .geometry import FACINGS, parse_facing
 
-DEFENCES = ("parry", "dodge", "defend", "evade", "full-defense", "desperate-defense", "partial-defense", "total-defense")
-DISENGAGES = ("retreat", "hasty", "fighting", "withdraw")
 _BOOL_KEYS = ("exit", "subdue", "careful", "unhorse")
 _INT_KEYS = ("amount", "altitude_ft", "x", "y")
 MAX_PATH_STEPS = 1000

@@ -70,22 +70,6 @@ def nearest_cells(rule: str, body_a, body_b) -> tuple[tuple[int, int], tuple[int
     return best[1], best[2]
 
 
-def body_distance_ft(rule: str, body_a, body_b, height_a, height_b) -> float:
-    """Least distance between any cell of one body and any of the other, heights counted.
-    `height_a(cell)` / `height_b(cell)` give each cell's height (floor plus altitude)."""
-    best = None
-    for a in body_a:
-        ha = height_a(a)
-        for b in body_b:
-            d = geometry.distance_ft(rule, a, b, ha, height_b(b))
-            if best is None or d < best:
-                best = d
-    return best
-
-
-def overlap(body_a, body_b) -> bool:
-    return not set(body_a).isdisjoint(body_b)
-
 
 def occupancy(figures, excluding: str | None = None) -> dict:
     """Every square covered by a figure's body -> that figure (all but `excluding`). A rider covers

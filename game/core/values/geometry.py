@@ -31,9 +31,6 @@ def parse_facing(name: str) -> int:
     return FACING_INDEX[key]
 
 
-def is_diagonal(direction: int) -> bool:
-    return direction % 2 == 1
-
 
 def turn_octants(from_facing: int, to_facing: int) -> int:
     """Smallest number of 45-degree turns between two facings (0..4)."""
@@ -148,9 +145,3 @@ def bearing_octant(origin: tuple[int, int], target: tuple[int, int]) -> int:
 def relative_arc(defender: tuple[int, int], defender_facing: int, attacker: tuple[int, int]) -> int:
     """Octant offset of the attacker from the defender's facing: 0 front, 4 directly behind."""
     return (bearing_octant(defender, attacker) - defender_facing) % 8
-
-
-def is_straight_line(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """True when b lies on one of the 8 grid lines through a."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    return dx == 0 or dy == 0 or abs(dx) == abs(dy)
