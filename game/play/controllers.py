@@ -69,4 +69,6 @@ def make(kind: str):
 
 
 def is_human(controller) -> bool:
-    return controller is None or controller.is_human
+    """No controller is a person's side; an object that does not say (a bare `game.ai.brain.AI`, as
+    `simulate` plays) is not a person."""
+    return controller is None or getattr(controller, "is_human", False)

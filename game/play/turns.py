@@ -1,12 +1,35 @@
 """The one turn loop: ask the side's controller for the current figure's action, apply it, and
-keep play from stalling (a controller refused again and again, or acting without end, has its
-figure's turn ended for it). The window, `simulate` and `ladder` all play through this."""
+keep play from stalling. The window (game/client/players.py) and `simulate` (and through it
+`ladder`) both play through `TurnLoop`; only the pace differs.
+
+`TurnLoop.next(battle)` says what the current figure's turn needs now: a `Step` whose `forced`
+EndTurn is to be applied as it is (the guard ends the turn for the figure), or whose controller
+is to be asked (`step.controller.choose(battle, figure_id)`; the window asks it on a private copy,
+on a worker thread). `TurnLoop.submit(action, submit)` applies the answer through the caller's
+`submit(action) -> bool` (the window's Session.submit; headless play wraps `battle.apply`) and
+counts it. A person's figure is never asked and never has its turn ended by the loop: the caller
+waits for clicks (`TurnLoop.person_plays`).
+
+The guard's rules (one set, the same headless and in the window):
+- a figure's turn is ended for it (a forced EndTurn, counted in `forced_end_turns`) once its
+  controller has had `MAX_ACTIONS_PER_TURN` actions applied or `MAX_REFUSALS_PER_TURN` refused
+  this turn; a figure out of the fight that does not still act before falling has its turn ended
+  without asking (not counted as forced);
+- every refused action is counted in `refusals`; the controller is asked again after one;
+- play has stalled (`stalled`: simulate stops the battle, the window stops the AI's play and says
+  so) when an EndTurn is refused, when no one is to act in a battle not over, or when headless
+  play runs out of its action budget;
+- a controller that raises is the caller's business: headless play lets the error through (a bug
+  to fix); the window shows it and ends the figure's turn through `TurnLoop.end_turn_for`
+  (counted as a forced end turn).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..core.values.actions import Action, EndTurn
 from ..core.values.refusals import ActionRefused
+from .controllers import is_human
 
 MAX_ACTIONS_PER_TURN = 12
 MAX_REFUSALS_PER_TURN = 4
@@ -46,30 +69,107 @@ class TurnGuard:
         self.stats["refusals"] += 1
 
 
+@dataclass(frozen=True)
+class Step:
+    """What the current figure's turn needs now: apply `forced` as it is, or ask `controller`."""
+    figure_id: str
+    controller: object
+    forced: Action | None = None
+
+
+class TurnLoop:
+    """The guard and the controllers (by side) of one battle's play; no pacing, no threads."""
+
+    def __init__(self, controllers: dict, guard: TurnGuard | None = None):
+        self.controllers = controllers   # side -> controller; the caller may change it between turns
+        self.guard = guard or TurnGuard()
+
+    @property
+    def stats(self) -> dict:
+        """refusals, forced_end_turns, stalled (the keys simulate's records carry)."""
+        return self.guard.stats
+
+    @property
+    def stalled(self) -> bool:
+        return self.guard.stats["stalled"]
+
+    def restart(self) -> None:
+        """The battle changed under the loop (undo, load, another ruleset): fresh counts, not stalled."""
+        self.guard = TurnGuard(self.guard.max_actions, self.guard.max_refusals)
+
+    def controller_of(self, battle, figure_id: str):
+        return self.controllers.get(battle.figures[figure_id].side)
+
+    def person_plays(self, battle) -> bool:
+        """True when the current figure is a person's: the loop neither asks nor ends its turn."""
+        cur = battle.current
+        return cur is not None and is_human(self.controller_of(battle, cur))
+
+    def next(self, battle) -> Step | None:
+        """The current figure's step, or None when there is nothing to play (over, stalled, a
+        person's turn). Call it only when about to act on the answer: it counts forced end turns."""
+        if battle.is_over or self.stalled:
+            return None
+        fid = battle.current
+        if fid is None:
+            self.guard.stats["stalled"] = True
+            return None
+        controller = self.controller_of(battle, fid)
+        if is_human(controller):
+            return None
+        if self.guard.must_end_turn(battle, fid):
+            return Step(fid, controller, self.guard.forced_end(fid))
+        return Step(fid, controller)
+
+    def end_turn_for(self, figure_id: str) -> Action:
+        """The EndTurn for a figure whose controller failed (raised): counted as a forced end turn."""
+        self.guard.stats["forced_end_turns"] += 1
+        return EndTurn(figure=figure_id)
+
+    def submit(self, action: Action, submit) -> bool:
+        """Apply an action through `submit(action) -> bool` and count it; a refused EndTurn stalls play."""
+        if submit(action):
+            self.guard.applied()
+            return True
+        self.guard.refused()
+        if isinstance(action, EndTurn):
+            self.guard.stats["stalled"] = True
+        return False
+
+    def ran_out(self) -> None:
+        """Headless play used up its action budget without the battle ending: it stalled."""
+        self.guard.stats["stalled"] = True
+
+
+def applying(battle):
+    """`submit` for headless play: battle.apply, a refusal answered False."""
+    def submit(action: Action) -> bool:
+        try:
+            battle.apply(action)
+        except ActionRefused:
+            return False
+        return True
+    return submit
+
+
 def play_out(battle, controllers: dict, *, max_rounds: int) -> dict:
-    """Play the battle to its end (or max_rounds) with a controller per side. Returns the stats:
-    refusals, forced end turns, and whether play stalled (a refused EndTurn, or no one to act)."""
-    guard = TurnGuard()
+    """Play the battle to its end (or max_rounds) with a controller per side, as fast as it goes.
+    Returns the stats: refusals, forced end turns, and whether play stalled."""
+    loop = TurnLoop(controllers)
+    submit = applying(battle)
     budget = max(200, max_rounds * max(1, len(battle.figures)) * (MAX_ACTIONS_PER_TURN + 2))
     for _ in range(budget):
         if battle.is_over or battle.round > max_rounds:
             break
-        fid = battle.current
-        if fid is None:
-            guard.stats["stalled"] = True
+        step = loop.next(battle)
+        if step is None:   # no one to act (stalled), or a person's turn: nothing headless play can do
+            if not loop.stalled:
+                raise RuntimeError(f"{battle.current}'s turn is a person's: headless play needs a controller")
             break
-        if guard.must_end_turn(battle, fid):
-            action = guard.forced_end(fid)
-        else:
-            action = controllers[battle.figures[fid].side].choose(battle, fid)
-        try:
-            battle.apply(action)
-            guard.applied()
-        except ActionRefused:
-            guard.refused()
-            if isinstance(action, EndTurn):
-                guard.stats["stalled"] = True
-                break
+        action = step.forced if step.forced is not None else step.controller.choose(battle, step.figure_id)
+        loop.submit(action, submit)
+        if loop.stalled:
+            break
     else:
-        guard.stats["stalled"] = True
-    return guard.stats
+        loop.ran_out()
+    return loop.stats
