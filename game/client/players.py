@@ -1,26 +1,30 @@
 """Who plays each side, and the AI's turns played at a pace a person can follow.
 
 A side is played by a person (the window's clicks) or a controller from game.play.controllers
-(the AI at any level, or one that only ends its turns). When it is a controller's figure's
-turn, `Players.tick` asks it for an action on a private copy of the battle (on a worker thread
-in the interactive window, so frames never wait for it), then applies the answer through the
-session exactly like a click. It waits while the previous action is still being animated.
+(the AI at any level, or one that only ends its turns). The turn itself is the shared loop's
+(game/play/turns.py `TurnLoop`, the same as `simulate`'s): it says whether the current figure's
+controller is asked or its turn is ended for it, counts refusals and forced end turns, and says
+when play has stalled. What is only the window's is here: the pace (`delay_s` between AI actions,
+after the previous action has been animated), asking the controller on a private copy of the
+battle on a worker thread (`background`, so frames never wait for it), forgetting a question when
+the battle changes under it, the last decision for the panel, and saying what went wrong in a
+toast (a controller that raised has its figure's turn ended; a stall stops the AI's play).
 """
 from __future__ import annotations
 
 import threading
 import time
 
-from ..core.values.actions import EndTurn
 from ..play import controllers as ctl
+from ..play.turns import Step, TurnLoop
 
 _PENDING = object()
 
 
 class _Job:
-    def __init__(self, battle, figure_id: str, actions: int):
+    def __init__(self, battle, step: Step, actions: int):
         self.battle = battle
-        self.figure_id = figure_id
+        self.step = step
         self.actions = actions
         self.result = _PENDING
 
@@ -31,13 +35,12 @@ class Players:
         self.controllers: dict = {}
         for side in sides:
             self.set_side(side, kinds.get(side, "human"))
+        self.loop = TurnLoop(self.controllers)  # reads the same dict: set_side changes who it asks
         self.delay_s = delay_s
         self.background = background
         self.clock = time.monotonic
         self._job: _Job | None = None
         self._last = -1e9
-        self._refusals = 0
-        self.stopped = False
         self.decision = None          # the AI's last decision (what it weighed), for the panel
         self.decision_at = -1         # len(battle.actions) right after that decision was applied
 
@@ -55,13 +58,19 @@ class Players:
 
 
     # ----- the AI's turns -----
+    @property
+    def stopped(self) -> bool:
+        """The AI's play has stalled (an EndTurn refused): it waits for the battle to change."""
+        return self.loop.stalled
+
     def thinking(self) -> bool:
         return self._job is not None
 
     def cancel(self) -> None:
-        """Forget a question in flight (the battle changed under it: undo, load, a new ruleset)."""
+        """Forget a question in flight (the battle changed under it: undo, load, a new ruleset);
+        the turn loop counts afresh and a stalled AI plays again."""
         self._job = None
-        self.stopped = False
+        self.loop.restart()
 
     def wait(self) -> None:
         """Start the pause before the next AI action afresh (after an animation ends)."""
@@ -70,47 +79,50 @@ class Players:
     def tick(self, session, toast) -> None:
         b = session.battle
         cur = b.current
-        if cur is None or self.stopped:
-            return
-        fig = b.figures[cur]
-        controller = self.controllers.get(fig.side)
-        if ctl.is_human(controller):
+        if cur is None or self.loop.stalled or self.loop.person_plays(b):
             return
         job = self._job
         if job is not None:
             if job.result is _PENDING:
                 return
             self._job = None
-            if job.battle is b and job.figure_id == cur and job.actions == len(b.actions):
-                self._apply(session, controller, fig, job.result, toast)
+            if job.battle is b and job.step.figure_id == cur and job.actions == len(b.actions):
+                self._answer(session, job.step, job.result, toast)
             return  # else the battle changed under the AI: ask again next frame
         if self.clock() - self._last < self.delay_s:
             return
         self._last = self.clock()
+        step = self.loop.next(b)
+        if step is None:
+            return
+        if step.forced is not None:  # the guard ends the turn: nothing to ask
+            self._submit(session, step, step.forced, toast)
+            return
         if not self.background:
-            self._apply(session, controller, fig, _choose(controller, b, cur), toast)
+            self._answer(session, step, _choose(step.controller, b, cur), toast)
             return
         # The AI may think for a second or more (a flyer's 3-D search): the window never waits.
-        job = self._job = _Job(b, cur, len(b.actions))
+        job = self._job = _Job(b, step, len(b.actions))
         private = b.clone()  # it thinks on its own copy: the window's battle is never read off-thread
 
         def think():
-            job.result = _choose(controller, private, cur)
+            job.result = _choose(step.controller, private, cur)
         threading.Thread(target=think, name="fivefoot-ai", daemon=True).start()
 
-    def _apply(self, session, controller, fig, result, toast) -> None:
+    def _answer(self, session, step: Step, result, toast) -> None:
+        fig = session.battle.figures[step.figure_id]
         if isinstance(result, Exception):
             toast(f"{self.name(fig.side)} failed for {fig.label}: {result}")
-            result = EndTurn(figure=fig.id)
-        ok = session.submit(result)
-        self.decision = getattr(controller, "last_decision", None)  # a controller need not explain itself
-        self.decision_at = len(session.battle.actions)
-        if ok:
-            self._refusals = 0
+            self._submit(session, step, self.loop.end_turn_for(fig.id), toast)
             return
-        self._refusals += 1
-        if self._refusals >= 3 and not session.submit(EndTurn(figure=fig.id)):
-            self.stopped = True
+        self._submit(session, step, result, toast)
+        self.decision = getattr(step.controller, "last_decision", None)  # a controller need not explain itself
+        self.decision_at = len(session.battle.actions)
+
+    def _submit(self, session, step: Step, action, toast) -> None:
+        self.loop.submit(action, session.submit)
+        if self.loop.stalled:
+            fig = session.battle.figures[step.figure_id]
             toast(f"{self.name(fig.side)} cannot act for {fig.label} and cannot end its turn: AI play stopped")
 
 
