@@ -5,6 +5,7 @@ import pygame
 import pytest
 
 from game.ui import theme
+from budget import HANG_S
 from window import (advance_to, click, hover, key, make_app, motion, only_overlays, pixel, press, release, shot,
                              square_corner_pixels, square_samples, step, tinted)
 
@@ -358,21 +359,56 @@ def test_the_ai_controller_plays_its_side_through_the_resolver():
     shot(app, "after-ai-turns-real-ai")
 
 
+class _Gate:
+    """Wraps a controller: its first choose() blocks until released, saying on which thread it runs."""
+
+    def __init__(self, inner):
+        import threading
+        self.inner, self.name, self.is_human = inner, inner.name, False
+        self.asked, self.release = threading.Event(), threading.Event()
+        self.threads = []
+
+    @property
+    def last_decision(self):
+        return self.inner.last_decision
+
+    def choose(self, battle, figure_id):
+        import threading
+        self.threads.append(threading.current_thread())
+        self.asked.set()
+        assert self.release.wait(HANG_S), "never released"
+        return self.inner.choose(battle, figure_id)
+
+
 def test_ai_thinks_on_a_worker_thread_without_freezing_frames():
+    """Structural, not timed: while the AI is stuck in choose() on its worker, frames go on and the
+    battle waits; HANG_S is only a hang guard."""
+    import threading
     import time
 
     app = make_app(sides={"blue": "pass", "red": "ai"}, ai_delay=0.0)
     app.players.background = True  # as in the interactive window
-    deadline = time.monotonic() + 20
-    seen_thinking = False
-    while time.monotonic() < deadline and app.battle.round < 2 and not app.battle.is_over:
-        t = time.perf_counter()
+    gate = app.players.controllers["red"] = _Gate(app.players.controllers["red"])
+    deadline = time.monotonic() + HANG_S
+    while not gate.asked.is_set():  # blue passes (on the worker too) until red's turn comes
+        assert time.monotonic() < deadline, "the AI was never asked"
         step(app)
-        assert time.perf_counter() - t < 0.5, "a frame never waits for the AI"
-        seen_thinking = seen_thinking or app.players.thinking()
+        gate.asked.wait(0.005)
+    # The AI is stuck inside choose(): the window keeps drawing frames and the battle waits for it.
+    actions, frames = len(app.battle.actions), app.frame_no
+    for _ in range(30):
+        step(app)
+        assert app.players.thinking() and len(app.battle.actions) == actions
+    assert app.frame_no == frames + 30, "a frame never waits for the AI"
+    assert not gate.release.is_set() and gate.threads[0] is not threading.main_thread()
+    gate.release.set()
+    deadline = time.monotonic() + HANG_S
+    while app.battle.round < 2 and not app.battle.is_over:  # once answered, its action is applied and play goes on
+        assert time.monotonic() < deadline, "play stopped after the AI answered"
+        step(app)
         time.sleep(0.005)
-    assert app.battle.round >= 2 or app.battle.is_over
-    assert seen_thinking
+    assert any(app.battle.figures[a.figure].side == "red" for a in app.battle.actions[actions:])
+    assert all(t is not threading.main_thread() for t in gate.threads)
 
 
 def test_attack_mode_shows_the_what_if_breakdown_then_attacks():
