@@ -55,7 +55,7 @@ def _free(b, pos):
             and all(f.pos != pos for f in b.figures.values()))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(rid=st.sampled_from(RULESETS), a_t=st.sampled_from(TEMPLATES), t_t=st.sampled_from(TEMPLATES),
        t_pos=st.tuples(st.integers(3, 8), st.integers(2, 5)), t_facing=st.integers(0, 7),
        offset=st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1), (4, 2), (-5, 0)]),
