@@ -288,6 +288,14 @@ class Context:
             felled += self.rout_chance(target) * self.side_worth(target.side)
         return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * felled
 
+    def into_melee_risk(self, bd):
+        """The resolver's odds of a shot into a melee striking friends (kept for the decision)."""
+        key = ("into melee", bd.attacker, bd.target, bd.weapon, bd.attack_total, bd.friends_in_melee)
+        got = self.cache.get(key)
+        if got is None:
+            got = self.cache[key] = self.battle.into_melee_risk(bd)
+        return got
+
     def rout_chance(self, fig: Figure) -> float:
         """Chance that felling this figure makes its side fail a morale check and flee (the resolver's answer)."""
         key = ("rout", fig.id)

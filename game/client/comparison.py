@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.values.numbers import feet
+from ..core.values.numbers import feet, percent
 from ..core.values.actions import Attack, Charge, Move
 from ..core.battle import Battle
 from ..core.values.errors import RulesError
 from ..core.scenario import weapons_missing_from
-from .describe import Line, percent
+from .describe import Line
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.values.numbers import feet
+from ..core.values.numbers import feet, percent
 from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grapple, Move, Overbear, Push, Trip
 from ..core.values.cover import COVER_DEGREES
 from ..core.values.events import ATTACK_KINDS, EventKind
@@ -36,10 +36,6 @@ class Hover:
 # ----- small words -----
 def ellipsize(text: str, most: int) -> str:
     return text if len(text) <= most else text[: max(1, most - 1)].rstrip() + "…"
-
-
-def percent(chance: float) -> str:
-    return f"{chance:.0%}"
 
 
 def mode_name(ui) -> str:

@@ -3,7 +3,8 @@ from dataclasses import replace
 
 from game.core.values.actions import Attack, EndTurn
 from game.core.battle.budgets import attack_limit
-from game.core.combat.attack import d100_ranges, roll_attack
+from game.core.combat.attack import roll_attack
+from game.core.combat.odds import d100_ranges, die_rules
 from game.core.combat.damage import falling_dice
 from game.core.combat.modifiers import AttackContext, attack_breakdown
 from game.io.rulesets import load_ruleset
@@ -27,7 +28,7 @@ def test_cnc_charging_una_may_charge_an_orc_30_to_60_ft_away():
 def test_spelljammer_hitting_sc_112_against_def_40():
     """spelljammer:hitting and critical-and-grievous-hits: SC 112 vs DEF 40 hits on <= 72, critical <= 11, grievous <= 4."""
     rs = load_ruleset("spelljammer")
-    assert d100_ranges(rs, 72) == (4, 11)
+    assert d100_ranges(die_rules(rs), 72) == (4, 11)
     b = make_battle("spelljammer", OPEN, [
         fig("vet", "blue", 2, 2, "E", template="hero", stats={"sc": 112}),
         fig("foe", "red", 3, 2, "W", template="foot", stats={"def": 40})])

@@ -2,14 +2,11 @@
 resolver lists), the worth of where a plan ends for next round, and cheap first sorts."""
 from __future__ import annotations
 
-from dataclasses import replace
 
-from ...core.battle.strikes import into_melee_row
-from ...core.combat.reach import fighting
 from ...core.values.geometry import bearing_octant, turn_octants
 from ..context import Context
 from ..decision import Plan
-from ..odds import Odds, attack_rules
+from ..odds import Odds
 
 TEMPO = 0.25              # striking now rather than waiting: breaks even trades, so battles end
 PRESSURE_FROM, PRESSURE_EVERY, PRESSURE_MAX = 3, 3.0, 5.0   # "closing in" weighs x1 until round 3, then grows
@@ -43,39 +40,22 @@ def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -
 
 
 def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
-    """What a shot into a melee may cost a friend there, by the ruleset's into-melee rule as the
-    resolver rolls it: the Shooting Into Melee table before the roll (d100 + weapon rank), a miss by
-    less than the margin, or a miss flying on at the friends (their own Breakdowns). What a blow
-    takes from the friend is priced as a blow on a foe is (hit points, capped at what it has, and
-    the chance to fell it), so a shot is weighed on one scale."""
-    rules = ctx.rs.section("modifiers")
-    how = rules["into_melee"]
-    friend = ctx.active.get(friends[0])
-    if friend is None or how == "none":
+    """What a shot into a melee may cost the friends there: the resolver's into-melee odds (the
+    table before the roll, a near miss, a miss flying on at each friend) priced as a blow on a foe
+    is (hit points, capped at what each has, and the chance to fell it), and the blow at the foe a
+    shot sent elsewhere never strikes, so a shot is weighed on one scale."""
+    if not friends:
         return 0.0
-    if how == "table":
-        foes = {odds.breakdown.target} | {f.id for f in fighting(ctx.battle, friend) if f.side != ctx.me.side}
-        row, _exact = into_melee_row(rules, len(friends), len(foes))
-        rank = ctx.battle.profile(ctx.me.id)["weapon_rank"]
-        share = max(0, min(100, max(rules["into_melee_always_friend"], row["upto"] - rank))) / 100
-        # The shot goes at the friend instead: it hits the friend as it would, and not the foe.
-        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon)
-        foe = ctx.active.get(odds.breakdown.target)
-        lost = ctx.damage_value(foe, odds) if foe is not None else 0.0
-        return share * (ctx.damage_value(friend, at_friend) + lost)
-    if how == "margin":
-        # A near miss strikes the friend for the missile's damage, no roll to hit: what that takes
-        # from it (its hit points and, if fragile, its life) is priced as any blow is.
-        near_miss = odds.p_miss_by_less_than(rules["into_melee_margin"], attack_rules(ctx.rs))
-        if not near_miss:
-            return 0.0
-        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
-        struck = replace(at_friend, p_hit=1.0, attacks=1)
-        return min(1.0, near_miss * odds.attacks) * ctx.damage_value(friend, struck)
-    if how == "reroll-allies":
-        at_friend = ctx.odds(ctx.me, friend, odds.breakdown.weapon, free_attack=True)
-        return min(1.0, (1 - odds.p_hit) * odds.attacks) * ctx.damage_value(friend, replace(at_friend, attacks=1))
-    return 0.0
+    risk = ctx.into_melee_risk(odds.breakdown)
+    cost = 0.0
+    for friend_id, p, damage in risk.struck:
+        friend = ctx.active.get(friend_id)
+        if friend is not None and p > 0:
+            cost += min(1.0, p * odds.attacks) * ctx.damage_value(friend, Odds(odds.breakdown, 1.0, damage, 1))
+    foe = ctx.active.get(odds.breakdown.target)
+    if risk.p_diverted and foe is not None:
+        cost += risk.p_diverted * ctx.damage_value(foe, odds)
+    return cost
 
 
 def careful_shot(ctx: Context, target, odds: Odds, attacker=None, placed=(), after_move=False) -> Odds | None:

@@ -108,20 +108,26 @@ def reloading_words(battle, fid: str) -> str:
 
 
 # ----- movement -----
-def movement_left(battle, fid: str) -> float:
+def move_unspent_ft(battle, fid: str) -> float:
+    """What is left of the figure's move this round whatever it may do now (getting up from prone
+    costs half of it): its move less what it (or its mount) moved, 0 after attacking where the
+    ruleset allows no move after an attack, or while it gets up."""
     st = battle.state_of(fid)
     fig = battle.figures[fid]
-    if fig.mount:       # a rider moves at its mount's move: what it may still do is what the mount has left
-        if st.standing_up or (st.attacked and not battle.ruleset.section("round")["move_after_attack"]):
-            return 0.0
-        return movement_left(battle, fig.mount)
-    if battle.ruleset.d100:
-        return 0.0 if fid in battle.state.move_orders else float(fig.move_ft)
-    if st.attacked and not battle.ruleset.section("round")["move_after_attack"]:
+    if st.standing_up or (st.attacked and not battle.ruleset.section("round")["move_after_attack"]):
         return 0.0
-    if st.standing_up:
-        return 0.0
+    if fig.mount:
+        return move_unspent_ft(battle, fig.mount)
     return max(0.0, fig.move_ft - st.moved_ft)
+
+
+def strike_move_ft(battle, fig: Figure) -> float:
+    """How far a figure may walk in a round and still attack: d20 rules, its move-and-attack
+    allowance; d100 rules, half its move (or the free step, if more)."""
+    rs = battle.ruleset
+    if rs.d100:
+        return float(max(rs.section("movement")["free_step_ft"], fig.move_ft / 2))
+    return float(attack_move_allowance_ft(battle, fig))
 
 
 def move_allowed_after_attack(battle, fid: str) -> bool:
@@ -129,10 +135,10 @@ def move_allowed_after_attack(battle, fid: str) -> bool:
     return not (st.attacked and not battle.ruleset.section("round")["move_after_attack"])
 
 
-def require_can_move(battle, fig: Figure) -> None:
+def require_can_move(battle, fig: Figure, check_phase: bool = True) -> None:
     """Refuse when the figure may not move at all now (phase, stance, prone, set weapon)."""
     st = battle.state_of(fig.id)
-    phase = current_phase(battle)
+    phase = current_phase(battle) if check_phase else "all"
     if phase in ("missile", "melee"):
         refuse("move.wrong-phase", phase=phase)
     if not move_allowed_after_attack(battle, fig.id):

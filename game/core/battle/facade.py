@@ -31,7 +31,9 @@ from ..moves.positioning import Positioning
 from ..values.refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
 from . import rout, turns
-from .budgets import attacks_left, current_phase, movement_left
+from .budgets import attacks_left, current_phase
+from .limits import Limits, Reachable, limits, reachable
+from .questions import Questions
 from .state import BattleSetup, BattleState, FigureStatus
 from .view import BattleView
 
@@ -53,7 +55,7 @@ def _handlers() -> dict:
     return _handler_table
 
 
-class Battle:
+class Battle(Questions):
     def __init__(self, setup: BattleSetup):
         self.setup = setup
         self.map = setup.map
@@ -144,11 +146,25 @@ class Battle:
     def status(self, figure_id: str) -> FigureStatus:
         fig = self.figure(figure_id)
         st = self.states[figure_id]
+        walk = self.limits(figure_id).move("walk")
         return FigureStatus(
             id=fig.id, name=fig.label, side=fig.side, hp=st.hp, max_hp=st.max_hp, subdual=st.subdual,
             conditions=tuple(sorted(st.conditions)), able=self.able(fig.id), attacks_left=attacks_left(self, fig.id),
-            movement_left_ft=movement_left(self, fig.id), initiative=tuple(st.initiative), defense=st.defense,
-            charging=st.charging, moved_ft=st.moved_ft)
+            movement_left_ft=walk.left_ft if walk.allowed else 0.0, initiative=tuple(st.initiative),
+            defense=st.defense, charging=st.charging, moved_ft=st.moved_ft)
+
+    def limits(self, figure_id: str) -> Limits:
+        """What the figure has left this round: per movement mode how far a move may still go (or
+        why it may not), attacks left, how far it may walk and still strike. `check` refuses a move
+        by these numbers; status(), the window and the AI read them."""
+        self.figure(figure_id)
+        return limits(self, figure_id)
+
+    def reachable(self, figure_id: str, mode: str = "walk") -> Reachable:
+        """Every square a Move in this mode may end on now, exactly those `check` accepts (with the
+        search's costs, facings and altitudes), or the refusal when it may not move so."""
+        self.figure(figure_id)
+        return reachable(self, figure_id, mode)
 
     def turn_order(self) -> list[tuple[str, object, bool]]:
         """(figure id, initiative number, has acted) in the order the resolver calls them."""

@@ -12,10 +12,11 @@ from ..values.errors import RulesError
 from ..moves.positioning import PlannedMove
 from ..values.modes import MOVE_MODES
 from ..values.refusals import ActionRefused, Refusal, refuse
-from .budgets import movement_left, move_allowed_after_attack, require_can_move, require_turn
+from .budgets import move_allowed_after_attack, require_turn
 from .handlers.attacking import AttackPlan, require_attack_phase, require_can_attack
 from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
+from .limits import move_limit, movement_left
 from .manoeuvre_odds import ManoeuvreOdds, explain_plan
 from .riding import require_not_ridden
 
@@ -96,22 +97,13 @@ def _first_allowed(battle, actions: list[Action], if_none: Refusal) -> Refusal |
 
 
 def _probe_move(battle, fig) -> Refusal | None:
+    """A walk: allowed when `check` would take some walk now (the limits' answer)."""
     require_turn(battle, fig.id)
-    require_not_ridden(battle, fig, "move")
-    rs = battle.ruleset
-    st = battle.state_of(fig.id)
-    if battle.state.phase == "declare":
-        if fig.id in battle.state.move_orders:
-            refuse("move.already-declared", who=fig.label)
-        style = rs.defense(st.defense) if st.defense else None
-        if style and style["max_move_ft"] == 0:
-            refuse("move.stance-no-move", who=fig.label, stance=style["style"])
-        return None
-    if rs.d100:
-        refuse("move.declared-in-segments", who=fig.label)
-    require_can_move(battle, fig)
-    if movement_left(battle, fig.id) <= 0:
-        refuse("move.none-left", who=fig.label, moved_ft=st.moved_ft)
+    limit = move_limit(battle, fig.id, "walk")
+    if limit.refusal is not None:
+        return limit.refusal
+    if limit.left_ft <= 0:
+        refuse("move.none-left", who=fig.label, moved_ft=limit.moved_ft)
     return None
 
 

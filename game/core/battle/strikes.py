@@ -6,13 +6,14 @@ against is the same one the what-if view shows (combat.modifiers.attack_breakdow
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..combat import damage as damage_mod
 from ..combat.attack import parry, roll_attack
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.dice import parse_dice
 from ..combat.modifiers import attack_breakdown
+from ..combat.odds import near_miss_chance
 from ..combat.reach import fighting, in_melee_reach, melee_weapon, weapon_data
 from ..combat.state import condition_until
 from ..values.events import Event, EventKind, Modifier
@@ -66,7 +67,7 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
         result.rolls.extend(rolls)
     parried = False
     if result.hit and bd.kind == "melee" and tst.defense:
-        parried, prolls, pwords = parry(battle, bd.target, result.total, result.damage, battle.rng)
+        parried, prolls, pwords = parry(battle, bd, result.total, result.damage, battle.rng)
         result.rolls.extend(prolls)
         if pwords:
             extra_words.append(pwords)
@@ -219,6 +220,81 @@ def into_melee_row(rules: dict, friends: int, foes: int) -> tuple[dict, bool]:
     return min(same, key=lambda row: (abs(row["foes"] - foes), row["foes"])), False
 
 
+def goes_at_friend(rules: dict, row: dict, rank: int, face: int) -> bool:
+    """d100 Shooting Into Melee: a d100 face (plus weapon rank) at or under the row, or at or under
+    the always-a-friend number, sends the shot at a friend."""
+    return face <= rules["into_melee_always_friend"] or face + rank <= row["upto"]
+
+
+def near_miss(rules: dict, margin: int) -> bool:
+    """bfrpg Firing Into Melee: a miss by less than the margin strikes the friend instead."""
+    return 0 < margin < rules["into_melee_margin"]
+
+
+def melee_foes(battle, bd: Breakdown, friends: list) -> set:
+    """The foes in the melee a shot goes into: the target and every foe fighting those friends."""
+    shooter = battle.figures[bd.attacker]
+    foes = {bd.target}
+    for friend in friends:
+        foes.update(f.id for f in fighting(battle, battle.figures[friend]) if f.side != shooter.side)
+    return foes
+
+
+@dataclass(frozen=True)
+class IntoMeleeRisk:
+    """What a shot into a melee may do to the shooter's friends there, as the roll decides it.
+    `struck`: (friend id, chance it is struck, damage it takes if struck as (value, chance) pairs);
+    `p_diverted`: the chance the shot goes at a friend before its roll (the target is then not
+    shot at all: the table rule)."""
+    how: str
+    rule: str
+    struck: tuple = ()
+    p_diverted: float = 0.0
+
+    @property
+    def p_friend_struck(self) -> float:
+        return sum(p for _f, p, _d in self.struck)
+
+
+def into_melee_risk(battle, bd: Breakdown) -> IntoMeleeRisk:
+    """The friends a ranged attack with this breakdown may strike, by the ruleset's into-melee rule:
+    the odds of the same decisions `resolve` rolls (the table before the roll, a near miss, a miss
+    flying on at each friend in turn)."""
+    rules = battle.ruleset.section("modifiers")
+    how = rules["into_melee"]
+    rule = battle.ruleset.cite(rules["into_melee_rule"])
+    friends = [f for f in bd.friends_in_melee if battle.able(f)]
+    if bd.kind != "ranged" or not friends or how == "none":
+        return IntoMeleeRisk("none", rule)
+    odds = bd.odds()
+    if how == "table":
+        row, _exact = into_melee_row(rules, len(friends), len(melee_foes(battle, bd, friends)))
+        rank = battle.profile(bd.attacker)["weapon_rank"]
+        diverted = sum(1 for face in range(1, 101) if goes_at_friend(rules, row, rank, face)) / 100
+        struck = []
+        for friend in friends:
+            fodds = attack_breakdown(battle, bd.attacker, friend, AttackContext(weapon=bd.weapon)).odds()
+            struck.append((friend, diverted / len(friends) * fodds.p_hit, fodds.damage))
+        return IntoMeleeRisk(how, rule, tuple(struck), diverted)
+    if how == "margin":
+        p = near_miss_chance(bd, rules["into_melee_margin"])
+        struck = []
+        for friend in friends:       # the friend struck is drawn at random; it takes the missile's dice
+            dice = parse_dice(attack_breakdown(battle, bd.attacker, friend,
+                                               AttackContext(weapon=bd.weapon, free_attack=True)).damage)
+            struck.append((friend, p / len(friends), dice.totals() if dice.count else ((dice.bonus, 1.0),)))
+        return IntoMeleeRisk(how, rule, tuple(struck))
+    if how == "reroll-allies":
+        missed = 1 - odds.p_hit
+        struck = []
+        for friend in friends:
+            fodds = attack_breakdown(battle, bd.attacker, friend, AttackContext(weapon=bd.weapon, free_attack=True)).odds()
+            struck.append((friend, missed * fodds.p_hit, fodds.damage))
+            missed *= 1 - fodds.p_hit
+        return IntoMeleeRisk(how, rule, tuple(struck))
+    return IntoMeleeRisk("none", rule)
+
+
 def _into_melee_table(battle, bd: Breakdown, kind: EventKind, rule: str):
     """d100 Shooting Into Melee: before the attack, d100 + weapon rank on the friends-and-foes table says
     whether the shot goes at a friend in the melee instead. (events, breakdown, kind, rule)"""
@@ -228,15 +304,13 @@ def _into_melee_table(battle, bd: Breakdown, kind: EventKind, rule: str):
     friends = [f for f in bd.friends_in_melee if battle.able(f)]
     if not friends:
         return [], bd, kind, rule
-    foes = {bd.target}
-    for friend in friends:
-        foes.update(f.id for f in fighting(battle, battle.figures[friend]) if f.side != shooter.side)
+    foes = melee_foes(battle, bd, friends)
     row, exact = into_melee_row(rules, len(friends), len(foes))
     roll = parse_dice("1d100").roll(battle.rng)
     rank = battle.profile(bd.attacker)["weapon_rank"]
     total = roll.total + rank
     always = roll.total <= rules["into_melee_always_friend"]
-    at_friend = always or total <= row["upto"]
+    at_friend = goes_at_friend(rules, row, rank, roll.total)
     cite = rs.cite(rules["into_melee_rule"] if exact else rules["into_melee_missing_rule"])
     victim = None
     if at_friend:
@@ -264,7 +338,7 @@ def _into_melee_miss(battle, bd: Breakdown, result):
     friends = [f for f in bd.friends_in_melee if battle.able(f)]
     if not friends:
         return None, []
-    if how == "margin" and 0 < result.margin < rules["into_melee_margin"]:
+    if how == "margin" and near_miss(rules, result.margin):
         victim = friends[0] if len(friends) == 1 else friends[battle.rng.randint(0, len(friends) - 1)]
         fbd = attack_breakdown(battle, bd.attacker, victim, AttackContext(weapon=bd.weapon, free_attack=True))
         dmg = parse_dice(fbd.damage).roll(battle.rng)

@@ -11,9 +11,10 @@ from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
 from ..values.figure import Figure
 from ..moves.positioning import Positioning
+from .questions import Questions
 
 
-class BattleView:
+class BattleView(Questions):
     def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None):
         self._battle = battle
         # figure id -> the foe it charged this round: its defence as the charge leaves it, without

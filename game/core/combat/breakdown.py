@@ -1,15 +1,18 @@
 """What an attack would be, as a value: every modifier with its value and source, the defense it
-is rolled against, the damage, and whether it can be made at all (and if not, why).
+is rolled against, the damage, the die's rules and the target's parry or PROT, and whether it can
+be made at all (and if not, why).
 
 The resolver's roll, the window's tooltip, the AI's odds and the CLI's `explain` all read this one
-value (built by modifiers.attack_breakdown), so they can never disagree.
+value (built by modifiers.attack_breakdown), so they can never disagree: `odds()` is the outcome
+distribution worked out face by face by the same functions the roll calls (combat.odds).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..values.numbers import plain_number
+from ..values.numbers import percent, plain_number
 from ..values.refusals import Refusal
+from .odds import AttackOdds, DieRules, ParryTerms, attack_odds
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,15 @@ class Breakdown:
     rule: str = ""
     notes: tuple = ()
     refusals: tuple[Refusal, ...] = ()   # why it cannot be made from where they stand (empty: it can)
+    # What the roll reads besides the modifiers: the ruleset's die rules, the target's next parry
+    # (melee on a defending figure) or PROT left (d100), the attacker's numbers for a critical table
+    # row (ability modifier), a fumble check (level) and a fumble's DEX check.
+    die: DieRules | None = None
+    parry: ParryTerms | None = None
+    soak: int = 0
+    critical_mod: int = 0
+    attacker_level: int = 1
+    attacker_dex: int = 0
 
     @property
     def allowed(self) -> bool:
@@ -92,17 +104,14 @@ class Breakdown:
             factor *= m.value
         return factor
 
+    def odds(self) -> AttackOdds:
+        """The attack's outcome distribution, as the roll makes it (combat.odds)."""
+        return attack_odds(self)
+
     def chance(self) -> float:
-        """Chance to hit before automatic results, 0..1."""
-        if self.resolution == "d100":
-            return max(0, min(100, self.target_number)) / 100
-        need = self.needed_on_die
-        single = max(0, min(20, 21 - need)) / 20
-        if self.advantage > 0:
-            return 1 - (1 - single) ** 2
-        if self.advantage < 0:
-            return single ** 2
-        return single
+        """Chance to hit, 0..1, with every automatic result of the die (natural hits and misses,
+        d100 ends, hits on the helpless) and advantage: the chance the roll hits."""
+        return self.odds().p_hit
 
     def to_json(self) -> dict:
         return {
@@ -122,6 +131,7 @@ class Breakdown:
             "subdue": self.subdue, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
             "advantage": self.advantage,
             "rule": self.rule, "notes": list(self.notes),
+            "odds": self.odds().to_json(),
         }
 
     def lines(self) -> list[str]:
@@ -139,17 +149,39 @@ class Breakdown:
         for m in self.defense_mods:
             out.append(f"  {m.value:+d} {m.name} ({m.source})")
         out.append(f"  = {self.defense_name} {self.defense_total}")
+        odds = self.odds()
         if self.resolution == "d100":
             out.append(f"  hits on d100 <= {self.target_number} ({self.attack_total} - {self.defense_total}); "
-                       f"chance {self.chance():.0%}")
+                       f"chance {percent(odds.p_hit)}{_automatic(odds, 'd100')}")
         else:
             two = {1: " (two d20, the better counts)", -1: " (two d20, the worse counts)"}.get(self.advantage, "")
-            out.append(f"  hits on d20 >= {self.needed_on_die}{two}; chance {self.chance():.0%}")
+            out.append(f"  hits on d20 >= {self.needed_on_die}{two}; chance {percent(odds.p_hit)}{_automatic(odds, 'd20')}")
+        if odds.p_critical or odds.p_fumble or odds.p_parried:
+            extras = [f"critical {percent(odds.p_critical)}" if odds.p_critical else "",
+                      f"parried {percent(odds.p_parried)}" if odds.p_parried else "",
+                      f"fumble {percent(odds.p_fumble)}" if odds.p_fumble else ""]
+            out.append("  " + ", ".join(x for x in extras if x))
         if self.auto_hit:
             out.append(f"  hits automatically: the target is {self.auto_hit}")
         mult = "".join(f" x{m.value} {m.name} ({m.source})" for m in self.damage_multipliers)
         adds = "".join(f" {m.value:+d} {m.name} ({m.source})" for m in self.damage_mods)
-        out.append(f"  damage {self.damage}{adds}{mult}" + (" (subdual)" if self.subdue else ""))
+        out.append(f"  damage {self.damage}{adds}{mult}" + (" (subdual)" if self.subdue else "")
+                   + (f"; a hit does {odds.mean_damage:.1f} on average" if odds.p_hit else ""))
         for note in self.notes:
             out.append(f"  note: {note}")
         return out
+
+
+def _automatic(odds: AttackOdds, die: str) -> str:
+    """Words for the faces that hit or miss whatever the numbers (natural 20s, d100 00...)."""
+    parts = []
+    if odds.always_hit_faces:
+        parts.append(f"{die} {_faces(odds.always_hit_faces)} always hits")
+    if odds.always_miss_faces:
+        parts.append(f"{die} {_faces(odds.always_miss_faces)} always misses")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _faces(faces: tuple) -> str:
+    return f"{faces[0]}" if len(faces) == 1 else f"{faces[0]}-{faces[-1]}" if faces[-1] - faces[0] == len(faces) - 1 \
+        else ", ".join(str(f) for f in faces)

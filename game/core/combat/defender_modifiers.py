@@ -7,6 +7,7 @@ import math
 from ..values.events import Modifier
 from ..mounts import jousting
 from .attack_sheet import AttackSheet
+from .odds import ParryTerms
 from .reach import SIZE_ORDER, facing_arc
 
 
@@ -134,3 +135,21 @@ def defense_bonus(style: dict, profile: dict, amount: int = 0) -> int:
         rank_part = math.ceil(rank_part) if style["round_up"] else math.floor(rank_part)
         return style["bonus"] + rank_part
     return style["bonus"]
+
+
+# ----- the parry a defending figure makes (bfrpg partial and total defence) -----
+def parry_terms(battle, defender_id: str) -> tuple[ParryTerms | None, str]:
+    """The parry this figure would make against the next melee hit (None when it makes none), and
+    why not ("" when its stance has no parry roll). The Breakdown carries it: the roll and the odds both read it there."""
+    rs = battle.ruleset
+    state = battle.state_of(defender_id)
+    style = rs.defense(state.defense) if state.defense else None
+    if not style or not style["parry_roll"]:
+        return None, ""
+    prof = battle.profile(defender_id)
+    allowed = {"one": 1, "level": prof["level"] if prof["fighter"] else 1, "all": 99}[style["parries"]]
+    if state.parries_used >= allowed:
+        return None, f"no parry left this round ({allowed} used)"
+    return ParryTerms(style=style["style"], attack_bonus=prof["attack_bonus"], shield=prof["shield"] != "none",
+                      stance_bonus=style["parry_bonus"], later_penalty=style["parry_step"] * state.parries_used,
+                      str_mod=prof["str_mod"], level_bonus=prof["level"] if prof["fighter"] else 0), ""

@@ -22,8 +22,9 @@ from ..values.refusals import Refusal
 from .attack_sheet import AttackSheet
 from ..values.numbers import plain_number
 from .breakdown import AttackContext, Breakdown
-from .defender_modifiers import (damage_bonus, sheet_damage_dice, dexterity, helplessness, shield, target_conditions,
-                                 target_stances)
+from .defender_modifiers import (damage_bonus, dexterity, helplessness, parry_terms, sheet_damage_dice, shield,
+                                 target_conditions, target_stances)
+from .odds import die_rules
 from .reach import (DEFAULT_RANGES_FT, SIZE_ORDER, attack_kind, back_to_wall, cover_sight, facing_arc, gap_ft,
                     height_ft, in_melee_reach, melee_reach_ft, range_band, weapon_data)
 
@@ -56,8 +57,23 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
         friends_in_melee=sheet.friends, advantage=sheet.advantage, rule=rs.cite(rs.section("attack")["rule"]),
         notes=tuple(sheet.notes),
         refusals=tuple(sheet.refusals),
+        die=die_rules(rs), **_roll_terms(battle, sheet, d100),
     )
     return bd
+
+
+def _roll_terms(battle, sheet: AttackSheet, d100: bool) -> dict:
+    """The numbers the roll reads besides the modifiers: the target's next parry or its PROT, and
+    the attacker's for a critical table row and a fumble (combat.odds reads them face by face)."""
+    rules = battle.ruleset.section("attack")
+    ability = rules["melee_ability"] if sheet.kind == "melee" else rules["propelled_ability"]
+    a_prof, t_prof = sheet.a_prof, sheet.t_prof
+    parry = None
+    if sheet.kind == "melee" and not d100 and sheet.t_state.defense:
+        parry = parry_terms(battle, sheet.target.id)[0]
+    return {"parry": parry, "soak": max(0, t_prof["prot"] - sheet.t_state.prot_lost) if d100 else 0,
+            "critical_mod": a_prof.get(f"{ability}_mod", 0) if ability != "none" else 0,
+            "attacker_level": a_prof["level"], "attacker_dex": a_prof["dex_mod"]}
 
 
 # ----- can it be made at all, by position -----
@@ -129,8 +145,7 @@ def _facing(s: AttackSheet) -> None:
     """Rear and flank, from where the attacker stands against the target's facing."""
     r = s.rules
     arc = facing_arc(s.target, s.attacker)
-    s.from_rear = arc in r["rear_arcs"] and r["rear_bonus"] > 0
-    s.from_flank = arc in r["flank_arcs"] and r["flank_bonus"] > 0
+    s.from_rear, s.from_flank = arc_place(r, arc)
     if not s.from_rear and r["surprise_as_rear"] and s.t_state.has("surprised"):
         s.from_rear, s.from_flank = True, False
         s.add(s.att, "rear", "surprise attack (as from behind)", r["rear_bonus"], r["rear_rule"])
@@ -148,6 +163,23 @@ def _facing(s: AttackSheet) -> None:
         ally = opposite_ally(s.battle, s.attacker, s.target)
         if ally is not None:
             s.add(s.att, "flank", f"flanked with {ally.label} opposite", r["flank_by_opposite_ally"], r["flank_rule"])
+
+
+def arc_place(rules: dict, arc: int) -> tuple[bool, bool]:
+    """(from the rear, from the flank) for an attacker in this octant of the target's facing."""
+    return (arc in rules["rear_arcs"] and rules["rear_bonus"] > 0,
+            arc in rules["flank_arcs"] and rules["flank_bonus"] > 0)
+
+
+def facing_bonus(battle, attacker, target) -> int:
+    """The to-hit `_facing` gives a melee blow from where the attacker stands, a surprised target
+    and a parting shot's own terms aside: rear or flank, and an ally on the target's far side."""
+    r = battle.ruleset.section("modifiers")
+    rear, flank = arc_place(r, facing_arc(target, attacker))
+    bonus = r["rear_bonus"] if rear else r["flank_bonus"] if flank else 0
+    if r["flank_by_opposite_ally"] and opposite_ally(battle, attacker, target) is not None:
+        bonus += r["flank_by_opposite_ally"]
+    return bonus
 
 
 def _blindside(s: AttackSheet) -> None:

@@ -146,6 +146,13 @@ def facing_arc(target, attacker) -> int:
     return (bearing_octant(centre(target.cells), centre(attacker.cells)) - target.facing) % 8
 
 
+def arc_of_square(target, square) -> int:
+    """facing_arc(target, a one-square figure on `square`)."""
+    if not target.big:
+        return (bearing_octant(target.pos, square) - target.facing) % 8
+    return (bearing_octant(centre(target.cells), (square[0] + 0.5, square[1] + 0.5)) - target.facing) % 8
+
+
 def back_to_wall(battle, fig) -> bool:
     """Every square straight behind the body (behind each of its squares, outside it) is a wall
     or off the map (a choice for bodies bigger than a square: the whole back against the wall)."""

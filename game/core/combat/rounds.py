@@ -232,6 +232,25 @@ def order_slots(battle, numbers: dict[str, int]) -> list[Slot]:
 
 
 # ----- per-attack initiative (d100 rules) -----
+def attacks_after_moving(ruleset, attacks: int, move_ft, cost_ft: float, mode: str = "walk") -> tuple[int, Modifier | None]:
+    """(attacks kept, why) for a figure with `attacks` a round that moves `cost_ft` this round in
+    `mode` (d100 Move and Attack, Run and Attack: a walk over half the TMR or a run over the TMR
+    keeps none; a shorter one halves them where the ruleset says, its initiative changed). A step
+    within the free step keeps them all (why None)."""
+    rules = ruleset.section("round")
+    if cost_ft <= ruleset.section("movement")["free_step_ft"]:
+        return attacks, None
+    if mode == "run":
+        if cost_ft > move_ft:
+            return 0, Modifier(f"ran {cost_ft:.0f} ft, more than its TMR: no attacks", 0, ruleset.cite("run-and-attack"))
+        kept = max(1, attacks // 2) if rules["move_attack_halves"] else attacks
+        return kept, Modifier("run and attack", rules["run_attack_initiative"], ruleset.cite("run-and-attack"))
+    if cost_ft > move_ft / 2:
+        return 0, Modifier(f"moves {cost_ft:.0f} ft, more than half its TMR: no attacks", 0, ruleset.cite("move-and-attack"))
+    kept = attacks - attacks // 2 if rules["move_attack_halves"] else attacks
+    return kept, Modifier("move and attack", rules["move_attack_initiative"], ruleset.cite("move-and-attack"))
+
+
 def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]]:
     """(attacks kept, initiative change, why) after what the figure declared for this round."""
     rs = battle.ruleset
@@ -255,18 +274,11 @@ def attacks_this_round(battle, figure_id: str) -> tuple[int, int, list[Modifier]
     if order is not None and order.after_attack:
         mods.append(Modifier("attack, then move", 0, rs.cite(rules["attack_then_move_rule"])))
     elif order is not None and order.cost_ft > free:
-        if order.mode == "run":
-            if order.cost_ft > fig.move_ft:
-                return 0, 0, [Modifier(f"ran {order.cost_ft:.0f} ft, more than its TMR: no attacks", 0, rs.cite("run-and-attack"))]
-            if rules["move_attack_halves"]:
-                n = max(1, n // 2)
-            mods.append(Modifier("run and attack", rules["run_attack_initiative"], rs.cite("run-and-attack")))
-        else:
-            if order.cost_ft > fig.move_ft / 2:
-                return 0, 0, [Modifier(f"moves {order.cost_ft:.0f} ft, more than half its TMR: no attacks", 0, rs.cite("move-and-attack"))]
-            if rules["move_attack_halves"]:
-                n = n - n // 2
-            mods.append(Modifier("move and attack", rules["move_attack_initiative"], rs.cite("move-and-attack")))
+        kept, why = attacks_after_moving(rs, n, fig.move_ft, order.cost_ft, order.mode)
+        if kept == 0:
+            return 0, 0, [why]
+        n = kept
+        mods.append(why)
     return n, sum(m.value for m in mods), mods
 
 

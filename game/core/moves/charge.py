@@ -233,6 +233,38 @@ def charge_lane(planner, sight: SightMap, attacker: Figure, target: Figure, occu
                       rule, limits)
 
 
+def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mounted: bool = False) -> bool:
+    """A cheap first look at a charge lane (a pre-filter for the AI's many squares): False only when
+    `charge_lane` surely refuses it (no charges, no charging weapon, the target beyond the longest
+    charge, a wall or a figure on the straight line between them). tests/core hold it to charge_lane."""
+    rs = planner.ruleset
+    ch = rs.section("charge")
+    if not ch["allowed"]:
+        return False
+    if ch["requires_charge_weapon"]:
+        weapon = rs.weapon(attacker.ready_weapon)
+        if weapon is None or not weapon["charge"]:
+            return False
+    most = charge_limits(rs, attacker, mounted)[1]
+    if grid_distance_ft(planner.diagonal, attacker.x - target.x, attacker.y - target.y) > most + 10:
+        return False
+    line = bresenham(attacker.pos, _aim(planner, attacker, target))
+    end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
+    rel = _lane_body(attacker, bearing_octant(attacker.pos, line[-1]))
+    first = next((i for i in range(1, len(line) - 1)
+                  if 0 <= _body_gap(planner, line[i], rel, target.cells) <= end_within), None)
+    if first is None:
+        return False
+    blocks = planner.map.blocks_move
+    for x, y in line[1: first + 1]:          # every lane the rules allow runs at least this far
+        if blocks[y, x]:
+            return False
+        other = occupants.get((x, y))
+        if other is not None and other.id not in (attacker.id, target.id):
+            return False
+    return True
+
+
 def charge_reach(planner, figure: Figure, occupants: dict, mounted: bool = False):
     """Squares a charge could end on (a straight, clear lane within the limits), for overlays."""
     rs = planner.ruleset

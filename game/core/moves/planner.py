@@ -562,3 +562,29 @@ def _volume_entries(rules):
     those) never load."""
     from .volume import volume_entries
     return volume_entries(rules)
+
+
+_CAPPED: dict = {}
+
+
+def capped_planner(planner: Planner, ceiling_ft: int) -> Planner:
+    """A planner whose flyers climb at most `ceiling_ft` above the floor (when that is below the
+    ruleset's own ceiling): its states are a subset of the full planner's, so every path it finds
+    is one the resolver accepts; a search over it is cheaper (the AI's candidate flights)."""
+    from ..ruleset import Ruleset
+    rs = planner.ruleset
+    full = rs.section("altitude")["max_altitude_ft"]
+    cap = min(full, ceiling_ft)
+    cap -= cap % 5
+    if cap >= full:
+        return planner
+    key = (id(planner.map), rs.id, id(rs), cap)
+    got = _CAPPED.get(key)
+    if got is None:
+        data = dict(rs.data)
+        data["altitude"] = dict(data["altitude"], max_altitude_ft=cap)
+        got = (Planner(planner.map, Ruleset(rs.id, rs.name, data)), planner.map, rs)  # keeps map and ruleset alive
+        if len(_CAPPED) > 32:
+            _CAPPED.clear()
+        _CAPPED[key] = got
+    return got[0]

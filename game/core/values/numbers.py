@@ -1,4 +1,4 @@
-"""How numbers are written: feet in words, and plain numbers in JSON (the one place for both)."""
+"""How numbers are written: feet and chances in words, plain numbers in JSON (the one place for each)."""
 from __future__ import annotations
 
 
@@ -11,3 +11,12 @@ def feet(value) -> str:
 def plain_number(value, places: int = 2):
     """A number for JSON and tables: an int when whole, else rounded to `places` decimals."""
     return int(value) if float(value).is_integer() else round(value, places)
+
+
+def percent(p: float) -> str:
+    """A chance in words: whole per cents, but never 0% or 100% for what can still happen or fail."""
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 < p < 1:
+        return ">99%"
+    return f"{p:.0%}"

@@ -6,10 +6,8 @@ carries the plan out and returns the events.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from ...values.actions import Move, Turn
-from ...combat.reach import fighting
 from ...values.errors import RulesError
 from ...values.events import Event, EventKind
 from ...values.figure import Figure
@@ -18,16 +16,14 @@ from ...values.bodies import occupancy
 from ...moves.positioning import PlannedMove, Positioning
 from ...values.numbers import feet
 from ...values.refusals import refuse
-from ..budgets import require_can_move, require_not_fatigued, require_turn
+from ..budgets import require_turn
+from ..limits import AFTER_ATTACK, DECLARABLE_MODES, MoveLimit, _move_limit, require_declared
 from ..state import MoveOrder
 from ..riding import ride_along, require_not_ridden
 from ..turns import flee
 from ...mounts import body_of
 from ..walking import on_edge, walk
 
-AFTER_ATTACK = "after-attack"     # d100: a move declared to start after the figure's last attack
-
-DECLARABLE_MODES = ("walk", "run", "sidestep", "withdraw", AFTER_ATTACK)
 
 
 @dataclass(frozen=True)
@@ -73,47 +69,27 @@ def carried_route(battle, fig: Figure, action: Move, mode: str) -> PlannedMove:
 
 def check_move(battle, action: Move) -> MovePlan:
     fig = require_turn(battle, action.figure)
-    require_not_ridden(battle, fig, "move")
+    limit, positioning = _move_limit(battle, fig.id, action.mode)
     body = body_of(battle, fig.id)
-    st = battle.state_of(fig.id)
     rs = battle.ruleset
     if battle.state.phase == "declare":
-        require_declared(battle, "move", "moves")
-        if body.id in battle.state.move_orders:
-            refuse("move.already-declared", who=fig.label)
-        if st.standing_up:
-            refuse("stand.getting-up", who=fig.label)
-        if st.has("prone"):
-            prone = rs.section("prone")
-            refuse("prone", rule=rs.cite(prone["rule"]), who=fig.label, stand=prone["stand"])
-        style = rs.defense(st.defense) if st.defense else None
-        if style and style["max_move_ft"] == 0:
-            refuse("move.stance-no-move", who=fig.label, stance=style["style"])
         mode = action.mode if action.mode in DECLARABLE_MODES else "walk"
         if mode == AFTER_ATTACK:
             return check_after_attack(battle, fig, action)
         planned = (carried_route(battle, fig, action, mode) if action.path is not None
                    else plan_route(battle, fig, action.to, mode, action.facing, action.altitude_ft))
         return MovePlan(body, planned, mode, declared=True, rider=fig.id if fig.mount else "")
-    if rs.d100:
-        refuse("move.declared-in-segments", who=fig.label)
-    require_can_move(battle, fig)
-    require_not_fatigued(battle, fig, action.mode)
-    round_rules = rs.section("round")
-    if (action.mode == "withdraw" and round_rules["declarations"] and "disengage" in round_rules["declared"]
-            and fighting(battle, fig)):
-        refuse("disengage.announce", rule=rs.cite(round_rules["declare_rule"]), who=fig.label)
+    st = battle.state_of(fig.id)
     if st.holding:
-        return check_drag(battle, fig, action)
+        return check_drag(battle, fig, action, limit, positioning)
     planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
-    style = rs.defense(st.defense) if st.defense else None
-    moved = battle.state_of(body.id).moved_ft       # a rider's move is its mount's: the mount's budget
-    if style and style["max_move_ft"] > 0 and moved + path.total_ft > style["max_move_ft"]:
-        refuse("move.stance-limit", who=fig.label, stance=style["style"], max_ft=style["max_move_ft"])
-    if moved + path.total_ft > path.budget_ft + 1e-9:
-        refuse("move.too-far", who=body.label if body is not fig else fig.label, left_ft=max(0, path.budget_ft - moved),
+    if path.total_ft > limit.left_ft + 1e-9:
+        if limit.bound == "stance":
+            style = rs.defense(st.defense)
+            refuse("move.stance-limit", who=fig.label, stance=style["style"], max_ft=style["max_move_ft"])
+        refuse("move.too-far", who=body.label if body is not fig else fig.label, left_ft=limit.left_ft,
                needed_ft=path.total_ft)
     if action.exit and not on_edge(battle, path.end):
         refuse("move.exit-not-on-edge", who=fig.label)
@@ -134,30 +110,15 @@ def check_after_attack(battle, fig: Figure, action: Move) -> MovePlan:
     return MovePlan(fig, planned, AFTER_ATTACK, declared=True)
 
 
-def positioning_without(battle, fid: str) -> Positioning:
-    """The battle's positioning as if `fid` were not on the map (a dragged figure neither blocks nor strikes its holder)."""
-    full = battle.positioning()
-    present = [f for f in full.figures if f.id != fid] if hasattr(full, "figures") else [
-        f for f in battle.figures.values() if f.id != fid and battle.able(f.id)]
-    mounted = frozenset(f.id for f in present if battle.profile(f.id)["mounted"] or f.mount
-                        or f.id in battle.state.riders)
-    return Positioning(battle.map, battle.ruleset, present, mounted)
-
-
-def check_drag(battle, fig: Figure, action: Move) -> MovePlan:
+def check_drag(battle, fig: Figure, action: Move, limit: MoveLimit, positioning: Positioning) -> MovePlan:
     """A holder's move drags the held figure along, at the part of its move the rules give (bfrpg, ch17)."""
     rs = battle.ruleset
     rules = rs.section("manoeuvres")
-    st = battle.state_of(fig.id)
-    held = battle.figures[st.holding]
-    fraction = Fraction(rules["drag_fraction"])
-    if fraction == 0:
-        refuse("grapple.no-drag", who=fig.label, held=held.label, ruleset=rs.id)
-    planned = plan_route(battle, fig, action.to, "walk", action.facing, None, positioning_without(battle, held.id))
-    limit = float(fig.move_ft * fraction)
-    if st.moved_ft + planned.path.total_ft > limit + 1e-9:
-        refuse("grapple.drag-too-far", who=fig.label, held=held.label, fraction=str(fraction),
-               left_ft=max(0.0, limit - st.moved_ft), needed_ft=planned.path.total_ft, rule=rs.cite(rules["grapple_rule"]))
+    held = battle.figures[battle.state_of(fig.id).holding]
+    planned = plan_route(battle, fig, action.to, "walk", action.facing, None, positioning)
+    if planned.path.total_ft > limit.left_ft + 1e-9:
+        refuse("grapple.drag-too-far", who=fig.label, held=held.label, fraction=str(rules["drag_fraction"]),
+               left_ft=limit.left_ft, needed_ft=planned.path.total_ft, rule=rs.cite(rules["grapple_rule"]))
     return MovePlan(fig, planned, "walk", drags=held.id)
 
 
@@ -251,12 +212,6 @@ def check_turn(battle, action: Turn) -> TurnPlan:
         refuse("battle.bad-value", why=str(err))
     require_may_turn(battle, fig, facing)
     return TurnPlan(fig, facing)
-
-
-def require_declared(battle, kind: str, what: str) -> None:
-    """In the declaration step, only what the ruleset declares there may be done."""
-    if kind not in battle.ruleset.section("round")["declared"]:
-        refuse("declare.not-declared", what=what, declared=", ".join(battle.ruleset.section("round")["declared"]))
 
 
 def require_may_turn(battle, fig: Figure, facing: int) -> None:

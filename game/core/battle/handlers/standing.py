@@ -14,7 +14,7 @@ from ...values.actions import Stand
 from ...values.events import Event, EventKind
 from ...values.figure import Figure
 from ...values.refusals import refuse
-from ..budgets import current_phase, movement_left, require_turn
+from ..budgets import current_phase, move_unspent_ft, require_turn
 
 HALF = Fraction(1, 2)
 
@@ -48,8 +48,8 @@ def check_stand(battle, action: Stand) -> StandPlan:
             refuse("stand.whole-turn", rule=rule, who=fig.label)
         return StandPlan(fig, cost, 0.0)
     need = float(fig.move_ft * HALF)
-    if movement_left(battle, fig.id) + 1e-9 < need:
-        refuse("stand.no-movement", rule=rule, who=fig.label, need_ft=need, left_ft=movement_left(battle, fig.id))
+    if move_unspent_ft(battle, fig.id) + 1e-9 < need:
+        refuse("stand.no-movement", rule=rule, who=fig.label, need_ft=need, left_ft=move_unspent_ft(battle, fig.id))
     return StandPlan(fig, cost, need)
 
 
