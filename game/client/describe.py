@@ -14,6 +14,7 @@ from ..core.values.actions import Action, Aim, Attack, Charge, Disengage, Grappl
 from ..core.values.cover import COVER_DEGREES
 from ..core.values.events import ATTACK_KINDS, EventKind
 from ..core.values.geometry import FACINGS
+from ..core.values.modes import MOVE_MODES
 from .intent import Intent
 from .state import MODE_NAMES
 
@@ -210,13 +211,13 @@ def options_lines(options: dict | None) -> list[Line]:
 
 
 def figure_lines(rules, fig, controller: str, with_options: bool) -> list[Line]:
-    b = rules.snapshot
     st = rules.status(fig.id)
-    rs = b.ruleset
     lines: list[Line] = [(f"{fig.side} side · {controller} · {fig.size}", "text")]
-    move = f"Move {fig.move_ft} ft (run x{rs.section('movement')['run_multiplier']:g})"
+    limits = rules.limits(fig.id)
+    paces = [f"{m.mode} {feet(m.budget_ft)} ft" for m in limits.moves if m.mode in ("walk", "jog", "run") and m.budget_ft]
+    move = "Move: " + ", ".join(paces or [f"{feet(fig.move_ft)} ft"])
     if st.moved_ft:
-        move += f", {feet(st.moved_ft)} ft used this round"
+        move += f"; {feet(st.moved_ft)} ft used this round"
     lines.append((move, "text"))
     turning = f"turning distance {fig.turning_ft} ft" if fig.turning_ft else "turns freely"
     lines.append((f"Faces {fig.facing_name}, {turning}", "text"))
@@ -261,11 +262,12 @@ def token_card(rules, fig, me, controller: str) -> list[Line]:
 
 
 # ----- the hovered square -----
-def path_lines(preview, mover, spent_ft: float) -> list[Line]:
+def path_lines(preview, mover, limits) -> list[Line]:
     p = preview.planned.path
     end = p.end
+    left = limits.move(p.mode).left_ft if p.mode in MOVE_MODES else p.budget_ft
     out: list[Line] = [(f"{move_word(p.mode, mover)} to {end.x},{end.y}: {feet(p.total_ft)} ft "
-                        f"(of {feet(max(0.0, p.budget_ft - spent_ft))} ft left)", "text")]
+                        f"(of {feet(left)} ft left)", "text")]
     for s in p.steps[1:]:
         alt = f" at {s.altitude_ft} ft" if s.altitude_ft else ""
         out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{feet(s.cost_ft)} = {feet(s.total_ft)} ft: {s.note} [{s.rule}]",
@@ -343,7 +345,7 @@ def hover_lines(ui, rules, me, hover: Hover) -> list[Line]:
         elif hover.preview.refusal is not None:
             out.append((f"Cannot go there: {hover.preview.refusal.words}", "warn"))
         else:
-            out.extend(path_lines(hover.preview, me, rules.status(me.id).moved_ft))
+            out.extend(path_lines(hover.preview, me, rules.limits(me.id)))
     elif top is not None and top.id != me.id:
         sight = rules.sight(me.id, top.id)
         if sight is not None:

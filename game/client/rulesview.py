@@ -1,8 +1,9 @@
 """What the window shows about the rules: the resolver's answers, cached per position.
 
 The window works no rule out for itself. Everything here is a question to the battle:
-`check`, `options`, `preview`, `explain_attack`, `status`, and its `positioning()` for the
-overlays (reachable squares, zones, threatened squares, charge lanes, line of sight).
+`check`, `options`, `preview`, `explain_attack`, `status`, `limits`, `reachable` (the squares a
+move may end on, exactly those `check` accepts), and its `positioning()` for the overlays that
+show the position (zones, threatened squares, charge lanes, line of sight).
 
 Answers are asked of a snapshot (`battle.clone()`, an exact cheap copy) taken whenever the
 battle changes, and cached until the next change. Searches that can take long (a winged
@@ -26,30 +27,36 @@ _SEARCHING = (Move, Disengage, Charge)
 
 @dataclass(frozen=True)
 class ReachInfo:
-    """The planner's reachable set for one figure and mode, and the movement it has left."""
+    """Where a figure may move in one mode now: the resolver's Reachable (the squares `check`
+    accepts, with the search's costs, facings and altitudes) and, for a body bigger than a square,
+    the squares its body may cover (bodyreach)."""
     mode: str
-    entries: dict               # (x, y) -> planner ReachEntry (the anchor square of a bigger body)
-    budget_ft: float
-    spent_ft: float
+    reachable: object | None = None   # core Reachable; None for a charge (its lanes)
+    charge_entries: dict | None = None
     error: str = ""
-    footprint: tuple = bodyreach.ONE_SQUARE
+
+    @property
+    def entries(self) -> dict:
+        return self.charge_entries if self.reachable is None else self.reachable.entries
 
     @property
     def left_ft(self) -> float:
-        return max(0.0, self.budget_ft - self.spent_ft)
+        return float("inf") if self.reachable is None else self.reachable.left_ft
+
+    @property
+    def footprint(self) -> tuple:
+        return bodyreach.ONE_SQUARE if self.reachable is None else tuple(self.reachable.footprint)
 
     def squares(self, altitude_ft: int | None = None) -> list[tuple[int, int]]:
         """Squares the figure can end its move on now (at `altitude_ft`, when given)."""
-        left = self.left_ft + 1e-9
-        if altitude_ft is None:
-            return [sq for sq, e in self.entries.items() if e.can_end and e.cost_ft <= left]
-        return [sq for sq, e in self.entries.items()
-                if e.can_end and e.altitudes.get(altitude_ft, 1e18) <= left]
+        if self.reachable is not None:
+            return self.reachable.squares(altitude_ft)
+        return [sq for sq, e in self.entries.items() if e.can_end and (altitude_ft is None or altitude_ft in e.altitudes)]
 
     @cached_property
     def ends(self) -> frozenset:
         """squares() as a set, for asking about one square (the hovered one, every frame)."""
-        return frozenset(self.squares())
+        return self.reachable.ends if self.reachable is not None else frozenset(self.squares())
 
     # ----- a body bigger than a square (game.client.bodyreach) -----
     def covered(self, altitude_ft: int | None = None) -> list[tuple[int, int]]:
@@ -219,34 +226,37 @@ class RulesView:
         return None if isinstance(value, RulesError) else value
 
     def reach(self, figure_id: str, mode: str) -> ReachInfo | None:
-        """Where the figure can move in this mode with what it has left; None while searching."""
+        """Where the figure can move in this mode with what it has left (the resolver's
+        `reachable`: exactly the squares a click would be accepted on); None while searching."""
         key = ("reach", figure_id, mode)
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
-        pos = self.positioning
-        spent = self.status(figure_id).moved_ft
+        snapshot = self.snapshot
         if mode == "charge":
+            pos = self.positioning
             value = _answer(lambda: pos.reach(figure_id, "charge"))
-            info = ReachInfo(mode, {} if isinstance(value, RulesError) else value, float("inf"), 0.0,
-                             str(value) if isinstance(value, RulesError) else "")
+            info = (ReachInfo(mode, None, {}, str(value)) if isinstance(value, RulesError)
+                    else ReachInfo(mode, None, value))
         else:
-            def search_and_entries(figure_id=figure_id, mode=mode):
-                result = pos.search(figure_id, mode)
-                return result, result.entries()   # the entries too: a search may run only when they are read
-            answer = self._get(("search", figure_id, mode), search_and_entries, background=True)
+            def search(figure_id=figure_id, mode=mode):
+                got = snapshot.reachable(figure_id, mode)
+                got.entries   # the search runs here, on the worker
+                return got
+            answer = self._get(("search", figure_id, mode), search, background=True)
             if answer is None:
                 return None
             if isinstance(answer, RulesError):
-                info = ReachInfo(mode, {}, 0.0, spent, str(answer))
+                info = ReachInfo(mode, None, {}, str(answer))
             else:
-                result, entries = answer
-                body = self.body(figure_id)
-                info = ReachInfo(mode, entries, result.params.budget_ft, spent,
-                                 footprint=tuple(body.footprint) if body is not None else bodyreach.ONE_SQUARE)
+                info = ReachInfo(mode, answer, error=answer.limit.refusal.words if answer.limit.refusal else "")
         with self._lock:
             self._cache[key] = info
         return info
+
+    def limits(self, figure_id: str):
+        """What the figure has left this round (battle.limits): per mode how far it may still move."""
+        return self._get(("limits", figure_id), lambda: self.snapshot.limits(figure_id))
 
     def auto_mode(self, figure_id: str, target: tuple[int, int]) -> str:
         """Walk where walking reaches, run beyond (what the two shades of the overlay show)."""

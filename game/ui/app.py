@@ -34,7 +34,7 @@ from .resultscreen import ResultScreen
 from ..client.rulesview import RulesView
 from .scene import Scene
 from ..client.session import Session
-from ..client.state import MANOEUVRE_MODES, Request, Toast, UIState
+from ..client.state import Request, Toast, UIState
 
 DEFAULT_SIZE = (1280, 800)
 TOAST_SECONDS = 5.0
@@ -186,17 +186,16 @@ class App:
         return bearing_octant((0, 0), (dx, dy))
 
     def disengage_styles(self) -> list[str]:
-        """The ruleset's ways of leaving melee (ruleset [disengage].styles)."""
-        return list(self.battle.ruleset.section("disengage")["styles"])
+        """The ruleset's ways of leaving melee (the resolver's menu)."""
+        return self.battle.disengage_styles()
 
     def manoeuvres(self) -> list[str]:
-        """The manoeuvres the ruleset has ([manoeuvres]: those whose mechanism is not none)."""
-        rules = self.battle.ruleset.section("manoeuvres")
-        return [kind for kind in MANOEUVRE_MODES if rules[kind] != "none"]
+        """The manoeuvres the ruleset has (the resolver's menu)."""
+        return self.battle.manoeuvre_kinds()
 
     def defence_styles(self) -> list[str]:
-        """The ruleset's defensive stances ([[defenses]]); the resolver says which it accepts now."""
-        return [d["style"] for d in self.battle.ruleset.data["defenses"]]
+        """The ruleset's defensive stances; the resolver says which it accepts now."""
+        return self.battle.defence_styles()
 
     # ----- changing the battle -----
     def submit(self, action: Action) -> bool:

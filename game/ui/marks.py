@@ -104,7 +104,7 @@ def draw_path_line(screen, camera, preview, footprint=(1, 1)) -> None:
     pygame.draw.polygon(screen, colour, (tip, left, right))
 
 
-def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occupied: set, show_costs: bool) -> None:
+def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: set, show_costs: bool) -> None:
     """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total."""
     import pygame
     path = preview.planned.path
@@ -125,7 +125,7 @@ def draw_path_labels(screen, camera, fonts, preview, mover, spent_ft: float, occ
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
-    words = f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(max(0.0, path.budget_ft - spent_ft))} ft"
+    words = f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(_left(limits, path))} ft"
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"
@@ -271,3 +271,11 @@ def draw_event_marks(screen, camera, events) -> None:
         elif kind in ("push", "trip", "drag") and len(ev.squares) > 1 and ev.squares[0] != ev.squares[-1]:
             draw_arrow(screen, (120, 200, 255), camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1]),
                        width=max(2, cell // 10), head=max(8, cell // 3))
+
+
+def _left(limits, path) -> float:
+    """What a move in the path's mode may still cost (the resolver's limits; a charge: its lane's budget)."""
+    try:
+        return limits.move(path.mode).left_ft
+    except KeyError:
+        return path.budget_ft

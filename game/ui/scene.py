@@ -134,7 +134,7 @@ class Scene:
             self._draw_strike(view, app, attacker, target, hit, t)
         if preview is not None:
             occupied = self._occupied(app)
-            marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.status(fig.id).moved_ft, occupied,
+            marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.limits(fig.id), occupied,
                                    ui.overlays["path"])
             if ui.overlays["parting"]:
                 marks.draw_parting_shots(view, cam, self.fonts, preview, figures)

@@ -9,6 +9,7 @@ from game.core.moves.path import ReachEntry
 from game.client import describe
 from game.ui import theme
 from game.client.rulesview import ReachInfo
+from game.core.battle import MoveLimit, Reachable
 from window import (advance_to, click, hover, make_app, only_overlays, pixel, shot, square_samples, step,
                              tinted)
 
@@ -114,7 +115,8 @@ def test_a_riders_reach_is_the_area_its_horses_body_can_cover():
 
 # ----- which end a pointed square means (ReachInfo over the resolver's entries) -----
 def _info(footprint, entries):
-    return ReachInfo("walk", entries, 30.0, 0.0, footprint=footprint)
+    limit = MoveLimit("walk", budget_ft=30.0, left_ft=30.0)
+    return ReachInfo("walk", Reachable("a", "walk", limit, entries, footprint))
 
 
 def test_the_cheapest_end_covering_a_square_then_the_body_centred_nearest_it():

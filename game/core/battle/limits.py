@@ -58,7 +58,16 @@ def move_limit(battle, figure_id: str, mode: str) -> MoveLimit:
     try:
         return _move_limit(battle, figure_id, mode, its_turn=battle.current == figure_id)[0]
     except ActionRefused as refused:
-        return MoveLimit(mode, refusal=refused.refusal)
+        return MoveLimit(mode, _allowance(battle, figure_id, mode), battle.state_of(figure_id).moved_ft,
+                         refusal=refused.refusal)
+
+
+def _allowance(battle, figure_id: str, mode: str) -> float:
+    """The mode's whole allowance for the figure's body this round, or 0 where the mode has none."""
+    try:
+        return _mode_budget(battle, body_of(battle, figure_id), mode)
+    except ActionRefused:
+        return 0.0
 
 
 def _move_limit(battle, figure_id: str, mode: str, its_turn: bool = True) -> tuple[MoveLimit, Positioning | None]:
@@ -196,11 +205,13 @@ class Reachable:
 
 
 def reachable(battle, figure_id: str, mode: str) -> Reachable:
+    """The squares a Move in this mode may end on: for the figure whose turn it is, exactly those
+    `check` accepts; for another, those it could reach with what it has left on its turn."""
     fig = battle.figure(figure_id)
     try:
-        limit, positioning = _move_limit(battle, figure_id, mode)
-    except ActionRefused as refused:
-        return Reachable(figure_id, mode, MoveLimit(mode, refusal=refused.refusal))
+        limit, positioning = _move_limit(battle, figure_id, mode, its_turn=battle.current == figure_id)
+    except ActionRefused:
+        return Reachable(figure_id, mode, move_limit(battle, figure_id, mode))
     search_mode = mode
     if battle.state.phase == "declare":
         search_mode = mode if mode in DECLARABLE_MODES else "walk"
