@@ -68,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USER_ERROR
     try:
-        return int(args.func(args) or 0)
+        result = args.func(args)
+        if getattr(result, "opens_window", False):      # `play`: the command checked it; the window opens here
+            from .ui.launch import open_window
+            return open_window(result)
+        return int(result or 0)
     except RulesError as err:
         print(f"fivefoot: error: {err}", file=sys.stderr)
         return EXIT_USER_ERROR

@@ -1,21 +1,19 @@
 """One figure's decision: what the battle says now, and the answers the plans share.
 
-Everything here is read from the resolver: the figure's status and budgets (`Battle.status`),
-who is still in the fight (`Battle.able`), where it may go (`Positioning`'s planner, one search
-per movement mode), and the odds of any attack from any square (`Battle.explain_attack(at=...)`
-and `Battle.hypothetical(...)` for a foe striking a square the figure might move to), turned into
-numbers by `odds.Odds`. The answers are cached for the one decision; nothing here changes the
-battle.
+Everything here is asked of the resolver: the figure's status and what it has left
+(`Battle.status`, `Battle.limits`), who is still in the fight (`Battle.able`), where it may go
+(`Battle.search`, one search per movement mode and budget), weapons, reach, charge limits and
+attacks after a move (`Battle.weapon`, `melee_reach_ft`, `charge_limits`, `attacks_per_round`,
+`strike_move_ft`), and the odds of any attack from any square (`Battle.explain_attack` on
+`Battle.hypothetical(...)` views), turned into numbers by `odds.Odds`. The answers are cached for
+the one decision; nothing here changes the battle.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from ..core.combat.reach import melee_reach_ft, weapon_data
 from ..core.values.errors import RulesError
-from ..core.moves.charge import charge_limits
 from ..core.values.figure import Figure
 from ..core.values.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft, grid_distance_ft
 from .levels import Level
@@ -58,20 +56,17 @@ class Context:
         self.declares = set(self.rs.section("round")["declared"]) if self.declaring else set()
         self.announcing = self.declaring and "move" not in self.declares
         self.positioning = battle.positioning()
-        self.planner = self.positioning.planner
         self.engagement = self.positioning.engagement
         self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
         self.diagonal = self.rs.diagonal
         self._floor = battle.map.elevation_ft.tolist()     # rows of plain ints: read for every square weighed
-        mv = self.rs.section("movement")
-        self.attack_fraction = _fraction(mv["attack_move_fraction"])
-        self.free_step = float(mv["free_step_ft"])
+        self.limits = battle.limits(figure_id)
         self._strike_budgets: dict = {}
         self._foe_reaches: list | None = None
+        self._attacks: dict = {}
         self.moved = 0.0 if fresh_turn else float(self.status.moved_ft)
         self.move_left = float(self.me.move_ft) if self.declaring or fresh_turn else float(self.status.movement_left_ft)
-        self.attack_budget = max(0.0, float(self.me.move_ft * self.attack_fraction) + self.free_step
-                                 - (0.0 if self.declaring else self.moved))
+        self.attack_budget = max(0.0, self.strike_budget(self.me) - (0.0 if self.declaring else self.moved))
         self.turn_actions = [] if fresh_turn else this_turn(battle, figure_id)
         self.attacked = any(a.kind in ("attack", "charge") for a in self.turn_actions)
         self.acted = any(a.kind in ("attack", "charge", "set", "defend", "disengage", "aim") for a in self.turn_actions)
@@ -109,7 +104,7 @@ class Context:
     def weapon(self, name: str) -> dict:
         got = self._weapons.get(name)
         if got is None:     # the ruleset's own numbers, asked for every foe of every square weighed
-            got = self._weapons[name] = weapon_data(self.battle, name)
+            got = self._weapons[name] = self.battle.weapon(name)
         return got
 
     def is_archer(self, fig: Figure) -> bool:
@@ -123,19 +118,15 @@ class Context:
         name = weapon or fig.ready_weapon
         got = self._reaches.get(name)
         if got is None:
-            got = self._reaches[name] = melee_reach_ft(self.battle, fig, weapon)
+            got = self._reaches[name] = self.battle.melee_reach_ft(fig, weapon)
         return got
-
-    def mounted(self, fig: Figure) -> bool:
-        return bool(self.battle.profile(fig.id)["mounted"])
 
     def charge_limits(self, fig: Figure) -> tuple[float, float, bool]:
         """The resolver's charge limits for this figure (a mounted charger keeps the mounted ones)."""
-        mounted = self.mounted(fig)
-        key = (fig.move_ft, fig.move_ft.__class__, mounted)     # 30 and 30.0 multiply differently
+        key = (fig.id, fig.move_ft, fig.move_ft.__class__)     # 30 and 30.0 multiply differently
         got = self._charge_limits.get(key)
         if got is None:     # a function of the ruleset, the speed and the mount alone (exact fractions: slow)
-            got = self._charge_limits[key] = charge_limits(self.rs, fig, mounted)
+            got = self._charge_limits[key] = self.battle.charge_limits(fig)
         return got
 
     def long_range_ft(self, fig: Figure) -> float:
@@ -162,11 +153,13 @@ class Context:
     def flat(self, a, b) -> float:
         return grid_distance_ft(self.diagonal, a[0] - b[0], a[1] - b[1])
 
-    def attacks(self, fig: Figure, after_move: bool = False) -> int:
-        n = max(1, int(self.battle.profile(fig.id)["attacks"]))
-        if self.rs.d100:
-            return (n + 1) // 2 if after_move and self.rs.section("round")["move_attack_halves"] else n
-        return n
+    def attacks(self, fig: Figure, moved_ft: float = 0.0) -> int:
+        """How many attacks the figure makes in a round it walks `moved_ft` first (the resolver's answer)."""
+        key = (fig.id, fig.move_ft, moved_ft)
+        got = self._attacks.get(key)
+        if got is None:
+            got = self._attacks[key] = self.battle.attacks_per_round(fig, moved_ft)
+        return got
 
     def foe_reaches(self) -> list:
         """(foe, its melee reach, how far it strikes after moving: strike_budget + reach) for every
@@ -176,10 +169,10 @@ class Context:
         return self._foe_reaches
 
     def strike_budget(self, fig: Figure) -> float:
-        """How far a foe may move on its turn and still strike (the ruleset's move-and-attack allowance)."""
+        """How far a figure may walk on its turn and still strike (the resolver's strike_move_ft)."""
         budget = self._strike_budgets.get(fig.move_ft)
-        if budget is None:      # exact fractions, worked out once per speed (asked for every foe, often)
-            budget = self._strike_budgets[fig.move_ft] = float(fig.move_ft * self.attack_fraction) + self.free_step
+        if budget is None:      # a function of the speed alone (asked for every foe, often)
+            budget = self._strike_budgets[fig.move_ft] = self.battle.strike_move_ft(fig)
         return budget
 
     # ----- odds, from the resolver -----
@@ -194,14 +187,16 @@ class Context:
         return got
 
     def odds(self, attacker: Figure, target: Figure, weapon: str | None = None, *, placed: tuple[Figure, ...] = (),
-             charge: bool = False, set_vs_charge: bool = False, parting_shot: bool = False, after_move: bool = False,
+             charge: bool = False, set_vs_charge: bool = False, parting_shot: bool = False, after_move: float = 0.0,
              free_attack: bool = False, careful: bool = False, battle=None) -> Odds:
         """The odds of attacker's attack on target with these figures placed (attacker or target among
         them, standing where they say), read from the resolver's Breakdown for that position.
-        `careful`: a shot into a melee taking the ruleset's penalty so as never to hit a friend."""
+        `after_move`: the feet the attacker walked this round first (the attacks it keeps are the
+        resolver's). `careful`: a shot into a melee taking the ruleset's penalty so as never to hit a friend."""
         battle = battle or self.battle
         spots = tuple([(f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed])
-        key = (id(battle), attacker.id, target.id, weapon, spots, charge, set_vs_charge, parting_shot, free_attack, careful)
+        key = (id(battle), attacker.id, target.id, weapon, spots, charge, set_vs_charge, parting_shot, free_attack, careful,
+               after_move)
         got = self._odds.get(key)
         if got is None:
             source = battle if not placed else (self.view(placed, spots) if battle is self.battle
@@ -213,7 +208,7 @@ class Context:
             got = self._odds[key] = Odds.of(battle, bd, 1 if single else self.attacks(attacker, after_move))
         return got
 
-    def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move=False) -> Odds | None:
+    def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move: float = 0.0) -> Odds | None:
         """The attacker's best allowed attack on target (each of its weapons), or None."""
         best = None
         hp = self.hp(target)
@@ -313,54 +308,50 @@ class Context:
 
     # ----- where it may go -----
     def search(self, mode: str, budget: float | None = None, fig: Figure | None = None) -> "Reach | None":
-        """One planner search per mode and budget, shared by every plan (None: it may not move so)."""
+        """One search per mode and budget (`Battle.search`), shared by every plan (None: it may not move so)."""
         fig = fig or self.me
         key = (fig.id, fig.facing, mode, budget)
         if key in self._searches:
             return self._searches[key]
-        occupants = {p: f for p, f in self.positioning.occupants(fig.id).items() if f.id in self.active}
-        planner = self.planner if fig.flyer == "none" else flyer_planner(self.planner, fig)
-        if fig.flyer == "winged" and budget is not None:
-            budget = min(budget, max(WINGED_SEARCH_FT, fig.move_ft / 3 + 5))
+        ceiling = None
+        if fig.flyer != "none":
+            # The AI plans flights up to FLYER_CEILING_FT above the floor (or 10 ft above where it
+            # flies): a search within a lower ceiling finds only paths the resolver accepts.
+            ceiling = max(FLYER_CEILING_FT, fig.altitude_ft + 10)
+            if fig.flyer == "winged" and budget is not None:
+                budget = min(budget, max(WINGED_SEARCH_FT, fig.move_ft / 3 + 5))
         # A search is a function of the map, the ruleset, the figure (every field), the mode, the
         # budget and who stands where: a later decision of the battle asking the same (a figure
         # that struck and decides again, a foe's turn that moved no one near) reuses it, and the
         # paths already traced on it. The map and ruleset are held, so their ids stay theirs.
         searches = self.memo.setdefault("searches", {})
-        same = (id(planner.map), id(planner.ruleset), fig, mode, budget, frozenset(occupants.items()))
+        bm, rs = self.battle.map, self.rs
+        same = (id(bm), id(rs), fig, mode, budget, ceiling, frozenset(self.positioning.occupants(fig.id).items()))
         kept = searches.get(same)
         if kept is not None:
             got = kept[0]
         else:
             try:
-                got = Reach(planner.search(fig, mode, occupants, budget_ft=budget))
+                got = Reach(self.battle.search(fig, mode, budget_ft=budget, ceiling_ft=ceiling))
             except RulesError:
                 got = None
             if len(searches) >= 64:
                 searches.clear()
-            searches[same] = (got, planner.map, planner.ruleset)
+            searches[same] = (got, bm, rs)
         self._searches[key] = got
         return got
 
     def mode_budget(self, mode: str) -> float:
-        """Feet left for a move in this mode (the walk budget is the resolver's own count)."""
-        try:
-            full = self.planner.params(self.me, mode).budget_ft
-        except RulesError:
-            return 0.0
-        if self.declaring:
-            return full
-        if mode == "walk":
-            return self.move_left
-        return max(0.0, full - self.moved)
+        """Feet a move in this mode may still cost (the resolver's limits; a turn to come: the
+        mode's whole allowance)."""
+        limit = self.limits.move(mode)
+        if self.declaring or self.fresh_turn:
+            return limit.budget_ft
+        return limit.left_ft if limit.allowed else 0.0
 
     def mode_ok(self, mode: str) -> bool:
-        mv = self.rs.section("movement")
-        if mode == "jog":
-            return bool(mv["jog_multiplier"])
-        if mode == "sidestep":
-            return bool(mv["sidestep"]) and not self.me.running
-        return True
+        """The ruleset has the mode for this figure now (jogging, a sidestep at its pace)."""
+        return self.limits.move(mode).budget_ft > 0
 
     def placed(self, spot: Spot, fig: Figure | None = None) -> Figure:
         fig = fig or self.me
@@ -410,39 +401,6 @@ class Reach:
 
 
 FLYER_CEILING_FT = 25     # the AI plans flights up to this far above the floor (or its altitude + 10)
-_FLYER_PLANNERS: dict = {}
-
-
-def flyer_planner(planner, fig: Figure):
-    """A planner for one flyer's candidate moves with a lower altitude ceiling than the ruleset's.
-
-    The states it searches are a subset of the full planner's, so every path it finds is one the
-    resolver accepts too; it only leaves out climbs the AI would not make this turn anyway.
-    """
-    from ..core.moves.planner import Planner
-    from ..core.ruleset import Ruleset
-    rs = planner.ruleset
-    full = rs.section("altitude")["max_altitude_ft"]
-    cap = min(full, max(FLYER_CEILING_FT, fig.altitude_ft + 10))
-    cap -= cap % 5
-    if cap >= full:
-        return planner
-    key = (id(planner.map), rs.id, id(rs), cap)
-    got = _FLYER_PLANNERS.get(key)
-    if got is None:
-        data = dict(rs.data)
-        data["altitude"] = dict(data["altitude"], max_altitude_ft=cap)
-        got = (Planner(planner.map, Ruleset(rs.id, rs.name, data)), planner.map, rs)  # keeps map and ruleset alive
-        if len(_FLYER_PLANNERS) > 32:
-            _FLYER_PLANNERS.clear()
-        _FLYER_PLANNERS[key] = got
-    return got[0]
-
-
-@lru_cache(maxsize=64)
-def _fraction(text) -> Fraction:
-    """A ruleset's fraction, parsed once (a Context is made for every decision)."""
-    return Fraction(text)
 
 
 def _chance_anyway(odds: Odds) -> float:

@@ -21,10 +21,7 @@ themselves.
 from __future__ import annotations
 
 from ..core.values.actions import Defend, GmPlace, SetAgainstCharge, Stand
-from ..core.battle.budgets import turn_still_to_come
 from ..core.values.geometry import FACINGS, bearing_octant
-from ..core.moves.body_sight import centre
-from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan
 from .odds import kill_chance
@@ -89,7 +86,7 @@ def _board_after(ctx: Context, plan: Plan, copies: dict):
 def _reply_weight(ctx: Context, foe) -> float:
     if ctx.rs.d100:
         return 0.75
-    return 1.0 if turn_still_to_come(ctx.battle, foe.id) else LATER_NEXT_ROUND
+    return 1.0 if ctx.battle.turn_still_to_come(foe.id) else LATER_NEXT_ROUND
 
 
 def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
@@ -139,7 +136,7 @@ def focus_fire(ctx: Context, plan: Plan) -> None:
             # d100 declarations: every friend gets its blows this round; those within reach strike it.
             if ctx.flat(friend.pos, foe.pos) > (ctx.long_range_ft(friend) if ctx.is_archer(friend) else ctx.reach_ft(friend)):
                 continue
-        elif not turn_still_to_come(ctx.battle, friend.id):
+        elif not ctx.battle.turn_still_to_come(friend.id):
             continue
         got = _friend_blow(ctx, friend, foe)
         if got is not None:
@@ -166,7 +163,7 @@ def _friend_blow(ctx: Context, friend, foe):
     if sq is None:
         return None
     placed = friend.moved_to(sq[0], sq[1], bearing_octant(sq, foe.pos))
-    return ctx.best_odds(placed, foe, placed=(placed,), after_move=True)
+    return ctx.best_odds(placed, foe, placed=(placed,), after_move=ctx.flat(friend.pos, sq))
 
 
 def _strike_reach(ctx: Context, e) -> float:
@@ -227,10 +224,10 @@ def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
                 sq = (victim.x + dx, victim.y + dy)
                 entry = reach.stop(sq, ctx.strike_budget(foe)) if reach is not None else None
                 if (dx or dy) and entry is not None and sq not in taken:
-                    squares.append((_square_rank(victim, sq, entry.cost_ft), sq))
-        for _rank, sq in sorted(squares)[:REPLY_SQUARES]:
+                    squares.append((_square_rank(board, victim, sq, entry.cost_ft), sq, entry.cost_ft))
+        for _rank, sq, cost in sorted(squares)[:REPLY_SQUARES]:
             placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
-            consider(ctx.odds(placed, victim, placed=(placed,), after_move=True, battle=board),
+            consider(ctx.odds(placed, victim, placed=(placed,), after_move=cost, battle=board),
                      f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
     if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe):
         lane = _lane(ctx, board, foe, victim)
@@ -241,24 +238,18 @@ def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
     return best
 
 
-def _square_rank(victim, sq, cost: float) -> tuple:
-    """Squares the foe would strike from: behind the victim first, then its flanks, then cheap ones."""
-    arc = (bearing_octant(centre(victim.cells), (sq[0] + 0.5, sq[1] + 0.5)) - victim.facing) % 8   # as facing_arc
+def _square_rank(board, victim, sq, cost: float) -> tuple:
+    """Squares the foe would strike from: behind the victim first, then its flanks, then cheap ones
+    (the octant the resolver judges rear and flank by)."""
+    arc = board.facing_arc(victim, sq)
     return (-min(arc, 8 - arc), cost, sq)
 
 
 def _lane(ctx: Context, board, foe, victim):
     """The foe's legal charge lane onto the victim in the board (it may face it first), or None."""
-    ch = ctx.rs.section("charge")
-    if ch["requires_charge_weapon"] and not ctx.weapon(foe.ready_weapon)["charge"]:
-        return None
-    least, most, _ = ctx.charge_limits(foe)
-    if not least <= ctx.flat(foe.pos, victim.pos) <= most + 10:
-        return None
-    bm = board.map
-    taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id not in (foe.id, victim.id)}
-    if any(bm.blocks_move[y, x] or (x, y) in taken for x, y in bresenham(foe.pos, victim.pos)[1:-1]):
-        return None                                  # a cheap first look: no straight, clear line
+    least, _most, _ = ctx.charge_limits(foe)
+    if ctx.flat(foe.pos, victim.pos) < least or not board.charge_lane_may_open(foe, victim):
+        return None                                  # the resolver's cheap first look: surely no lane
     if ctx.rs.section("facing")["stationary_turns_free"]:
         foe = foe.moved_to(foe.x, foe.y, bearing_octant(foe.pos, victim.pos))
     lane = board.hypothetical(foe).positioning().charge_lane(foe.id, victim.id)

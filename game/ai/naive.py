@@ -1,14 +1,14 @@
 """The naive level, the floor of the ladder: advance on the nearest foe and attack it.
 
 It asks the resolver only the plainest questions: may I attack this foe now (`Battle.check`),
-and where can I walk (the planner's search). No flanks, no charges, no caution.
+and where can I walk (`Battle.search`). No flanks, no charges, no caution.
 """
 from __future__ import annotations
 
 from ..core.values.actions import Attack, EndTurn, Move
 from ..core.values.errors import RulesError
 from ..core.values.geometry import FACINGS, bearing_octant, grid_distance_ft
-from .context import WINGED_SEARCH_FT, flyer_planner
+from .context import FLYER_CEILING_FT, WINGED_SEARCH_FT
 from .decision import Plan
 
 
@@ -45,12 +45,11 @@ def naive_decision(battle, figure_id: str) -> list[Plan]:
 
 def _step_toward(battle, me, target, left: float):
     """The reachable square nearest the target (cheapest among equals), facing it."""
-    positioning = battle.positioning()
     # Searched only as far as it may walk now (a whole-map search of a flyer's heights is costly).
-    planner = positioning.planner if me.flyer == "none" else flyer_planner(positioning.planner, me)
     budget = min(left, max(WINGED_SEARCH_FT, me.move_ft / 3 + 5)) if me.flyer == "winged" else left
+    ceiling = max(FLYER_CEILING_FT, me.altitude_ft + 10) if me.flyer != "none" else None
     try:
-        search = planner.search(me, "walk", positioning.occupants(me.id), budget_ft=budget)
+        search = battle.search(me, "walk", budget_ft=budget, ceiling_ft=ceiling)
     except RulesError:
         return None
     diag = battle.ruleset.diagonal

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core.combat.breakdown import Breakdown
+from ..core.battle import Breakdown
 
 
 @dataclass(frozen=True)

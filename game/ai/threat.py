@@ -15,10 +15,7 @@ plans are re-scored exactly before the choice.
 """
 from __future__ import annotations
 
-from ..core.battle.walking import may_strike_closing_foe
-from ..core.combat.reach import melee_weapon
 from ..core.values.geometry import DIRECTION_DELTAS, SQUARE_FT, bearing_octant, combine_vertical_ft
-from ..core.moves.charge import bresenham
 from .context import HORIZON_ROUNDS, Context, Spot
 from .decision import Plan
 
@@ -186,8 +183,9 @@ class Threats:
         # It strikes from the side it comes from (the nearest open side if a wall or a figure holds that one), facing me.
         src = e.pos if horiz <= reach else (strike_square(ctx, e.pos, me_there.pos, (ctx.me.id, e.id)) or e.pos)
         mover = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos)) if src != e.pos else e
+        walked = ctx.flat(e.pos, src)
         odds = ctx.odds(mover, me_there, placed=(me_there, mover) if mover is not e else (me_there,),
-                        after_move=src != e.pos, battle=battle)
+                        after_move=walked if walked <= ctx.strike_budget(e) else 0.0, battle=battle)
         # Out of reach from there (a wall, a ledge) it may still find a way: count it, a little less.
         got = self.loss(odds) if odds.allowed else self.quick_loss(0.5 * odds.breakdown.chance() * odds.mean_damage)
         return got * scale
@@ -208,9 +206,9 @@ class Threats:
                          for sq, entry in search.stops(budget, leave=e.pos)
                          if ctx.flat(sq, me_there.pos) > SQUARE_FT
                          and ctx.flat(sq, me_there.pos) <= ctx.long_range_ft(e))
-        for _d, _cost, sq in squares[:ARCHER_STEPS]:
+        for _d, cost, sq in squares[:ARCHER_STEPS]:
             there = e.moved_to(sq[0], sq[1], bearing_octant(sq, me_there.pos))
-            odds = ctx.odds(there, me_there, placed=(me_there, there), after_move=True, battle=battle)
+            odds = ctx.odds(there, me_there, placed=(me_there, there), after_move=cost, battle=battle)
             if odds.allowed:
                 return odds
         return None
@@ -246,46 +244,37 @@ class Threats:
         return self.loss(odds) * CHARGE_LIKELY if odds.allowed else 0.0
 
     def _lane_likely(self, e, me_there) -> bool:
-        """A cheap first look at a charge lane: allowed, within its limits, a straight clear line."""
+        """A cheap first look at a charge lane: not an archer's, not too short (the resolver's charge
+        limits), and the resolver's own pre-filter (Battle.charge_lane_may_open: no wall or figure on
+        the straight line, within the longest charge)."""
         ctx = self.ctx
-        ch = ctx.rs.section("charge")
-        if not ch["allowed"] or ctx.is_archer(e):
+        if ctx.is_archer(e) or ctx.flat(me_there.pos, e.pos) < ctx.charge_limits(e)[0]:
             return False
-        if ch["requires_charge_weapon"] and not ctx.weapon(e.ready_weapon)["charge"]:
-            return False
-        least, most, _ = ctx.charge_limits(e)
-        d = ctx.flat(me_there.pos, e.pos)
-        return least <= d <= most + 10 and self._open_line(e, me_there)
-
-    def _open_line(self, e, me_there) -> bool:
-        """Cheap first test of a charge lane: no wall or figure on the straight line between us."""
-        ctx = self.ctx
-        bm = ctx.battle.map
-        standing, free = ctx.standing, (None, e.id, ctx.me.id)
-        for x, y in bresenham(e.pos, me_there.pos)[1:-1]:
-            if bm.blocks_move[y, x] or standing.get((x, y)) not in free:
-                return False
-        return True
+        key = ("lane may open", e.id, me_there.pos)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = ctx.battle.charge_lane_may_open(e, me_there)
+        return got
 
     def closing_reach_credit(self, me_there, exclude) -> float:
-        """bfrpg/ch17: a longer-reach weapon strikes a foe closing into its reach first."""
+        """A foe coming at me next round walks into my reach: where the resolver says my longer
+        reach strikes it first (bfrpg, ch17: `Battle.strikes_closing_foe`), half that blow's worth."""
         ctx = self.ctx
-        if not ctx.rs.section("round")["reach_attacks_closing_foe"]:
-            return 0.0
-        mine = ctx.reach_ft(me_there)
-        if mine <= 5 or ctx.is_archer(me_there):
+        if ctx.is_archer(me_there) or ctx.reach_ft(me_there) <= ctx.zone_ft:
             return 0.0
         best = 0.0
         for e in ctx.enemies:
-            if (exclude or {}).get(e.id, 0.0) >= 1 or ctx.is_archer(e) or ctx.reach_ft(e) >= mine:
+            if (exclude or {}).get(e.id, 0.0) >= 1 or ctx.is_archer(e):
                 continue
             d = ctx.flat(me_there.pos, e.pos)
-            if d <= mine or d > ctx.strike_budget(e) + ctx.reach_ft(e):
+            if d > ctx.strike_budget(e) + ctx.reach_ft(e):
                 continue
             src = strike_square(ctx, e.pos, me_there.pos, (ctx.me.id, e.id))
             if src is None:
                 continue
             e_there = e.moved_to(src[0], src[1], bearing_octant(src, me_there.pos))
+            if not ctx.battle.strikes_closing_foe(me_there, e_there, e, next_round=True):
+                continue
             odds = ctx.odds(me_there, e_there, placed=(me_there, e_there))
             best = max(best, 0.5 * ctx.damage_value(e, odds) if odds.allowed else 0.0)
         return best
@@ -304,7 +293,7 @@ class Threats:
         for e in ctx.enemies:
             if (only is not None and e.id != only) or ctx.reach_ft(e) <= ctx.zone_ft:
                 continue
-            if not may_strike_closing_foe(ctx.battle, e, me_there, ctx.me):
+            if not ctx.battle.strikes_closing_foe(e, me_there, ctx.me):
                 continue
             odds = ctx.odds(e, me_there, placed=(me_there,))
             if not odds.allowed:
@@ -344,7 +333,7 @@ class Threats:
             st = steps[shot.step_index]
             turned = steps[min(shot.step_index + 1, len(steps) - 1)].facing
             me_there = ctx.me.moved_to(st.x, st.y, turned, st.altitude_ft)
-            weapon = None if not ctx.is_archer(foe) else melee_weapon(ctx.battle, foe)
+            weapon = None if not ctx.is_archer(foe) else ctx.battle.melee_weapon(foe)
             odds = ctx.odds(foe, me_there, weapon, placed=(me_there,), parting_shot=True)
             v = self.loss(odds)          # a parting shot surely comes: no CAUTION discount
             plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)

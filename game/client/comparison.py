@@ -14,7 +14,6 @@ from ..core.values.numbers import feet, percent
 from ..core.values.actions import Attack, Charge, Move
 from ..core.battle import Battle
 from ..core.values.errors import RulesError
-from ..core.scenario import weapons_missing_from
 from .describe import Line
 
 
@@ -56,8 +55,7 @@ def rejudged_all(battle: Battle, rulesets) -> dict:
 
 def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> Judgement:
     rs = battle.ruleset
-    j = Judgement(rs.id, rs.name, notes=list(weapons_missing_from(
-        [battle.figures[f] for f in (attacker, target) if f], rs)))
+    j = Judgement(rs.id, rs.name, notes=battle.unknown_weapons([battle.figures[f] for f in (attacker, target) if f]))
     if target is not None:
         try:
             j.breakdown = battle.explain_attack(attacker, target)

@@ -71,8 +71,7 @@ def cycle_ruleset(app, step) -> None:
     app.session.replace_battle(app.session.rejudged(ruleset))
     app.ui.selected = selected if selected in app.battle.figures else None
     app.toast(f"Rules now: {ruleset.name} [{ruleset.id}], judging the same position", error=False)
-    from ..core.scenario import weapons_missing_from
-    for note in weapons_missing_from(app.battle.figures.values(), ruleset):
+    for note in app.battle.unknown_weapons(app.battle.figures.values()):
         app.toast(note)
 
 

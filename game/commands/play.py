@@ -6,13 +6,8 @@ saves the last frame (the first one when there is no script) and exits. See docs
 """
 from __future__ import annotations
 
-import json
 import os
-import signal
-import sys
-import threading
-from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass, field
 
 
 def register(subparsers) -> None:
@@ -63,28 +58,6 @@ def _sides(args, scenario) -> tuple[dict, bool]:
     return chosen, not decided
 
 
-@contextmanager
-def quit_on_sigterm():
-    """SIGTERM ends `play` at once, whatever the window is doing.
-
-    SDL turns SIGTERM into a QUIT event, which waits until the next frame reads its events,
-    and a script, a screenshot or a frame count never reads them: so raise SystemExit here,
-    at the next Python instruction. Saves are written atomically, so nothing is torn.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, _frame):
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _saved(path: str):
     """A saved battle and the scenario the window shows it as (its map's own file gives the art)."""
     from ..core.scenario import Scenario
@@ -96,12 +69,30 @@ def _saved(path: str):
     return battle, scenario
 
 
-def run(args) -> int:
-    with quit_on_sigterm():
-        return _play(args)
+@dataclass(frozen=True)
+class WindowRequest:
+    """What `play` asks the window to open (the command line opens it: commands never import the
+    window, game/ui/launch.py does the drawing)."""
+    scenario: object
+    battle: object = None
+    sides: dict = field(default_factory=dict)
+    ask: bool = False              # the start screen asks who plays each side
+    size: tuple | None = None
+    headless: bool = False
+    script: list | None = None
+    screenshot: str | None = None
+    frames: int | None = None
+    save_dir: str | None = None
+    animation: str | None = None
+    opens_window = True
 
 
-def _play(args) -> int:
+def run(args) -> "WindowRequest":
+    """Everything `play` checks before a window opens; the window itself is the command line's to open."""
+    return _play(args)
+
+
+def _play(args) -> "WindowRequest":
     from ..core.values.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
     from .common import load
@@ -135,36 +126,6 @@ def _play(args) -> int:
     sides, ask = _sides(args, scenario)
     if script is not None and not (args.side or args.watch or args.hotseat):
         sides = {s: "human" for s in sides}  # a script plays every side itself
-    from ..ui.app import App
-    app = App(scenario, sides=sides, size=size, start_screen=ask and not headless and script is None,
-              save_dir=args.save_dir, battle=battle,
-              animate=None if args.animation is None else args.animation != "off")
-    if args.animation and args.animation != "off":
-        app.animator.speed = args.animation
-    if script is not None or headless:
-        app.on_events = lambda events: [print(e.text) for e in events]
-    refused = []  # only a script's refused actions make the exit status 1; a person's refused clicks do not
-    import pygame
-    try:
-        if script is not None:
-            app.on_refused = lambda action, reason: (refused.append(reason), print(
-                f"refused: {json.dumps(action.to_json())}: {reason}", file=sys.stderr))
-            for action in script:
-                app.submit(action)
-                app.frame([])
-            app.on_refused = None
-        if args.screenshot:
-            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-            app.settle()
-            app.screenshot(args.screenshot)
-            print(f"screenshot: {args.screenshot}")
-        elif not headless:
-            app.run(max_frames=args.frames)
-        elif args.frames:
-            for _ in range(args.frames):
-                app.frame()
-                if not app.running:  # the window was closed
-                    break
-    finally:
-        pygame.quit()
-    return 1 if refused else 0
+    return WindowRequest(scenario=scenario, battle=battle, sides=sides, ask=ask and not headless and script is None,
+                         size=size, headless=headless, script=script, screenshot=args.screenshot, frames=args.frames,
+                         save_dir=args.save_dir, animation=args.animation)

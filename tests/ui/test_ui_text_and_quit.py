@@ -21,7 +21,7 @@ from window import SHOTS, make_app  # sets the dummy video driver first
 
 import pygame  # noqa: E402
 
-from game.commands.play import quit_on_sigterm  # noqa: E402
+from game.ui.launch import quit_on_sigterm  # noqa: E402
 from game.ui.theme import MAX_WRAP_LINES, Fonts  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

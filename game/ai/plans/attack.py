@@ -7,10 +7,8 @@ square (`Battle.explain_attack(at=...)` through a hypothetical position).
 from __future__ import annotations
 
 from ...core.values.actions import Attack, Charge, EndTurn, Move
-from ...core.combat.reach import cell_pairs
-from ...core.values.geometry import FACINGS, bearing_octant
-from ...core.moves.body_sight import centre
-from ...core.moves.path import Step
+from ...core.values.errors import RulesError
+from ...core.values.geometry import FACINGS
 from ..context import Context
 from ..decision import Plan
 from ..odds import Odds
@@ -36,10 +34,10 @@ def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
                and ctx.dist(me.pos, me.altitude_ft, e.pos, e.altitude_ft) <= reach][: ctx.level.targets]
         near += far
     for e in near:
-        odds = ctx.best_odds(me, e, after_move=ctx.moved > 0)
+        odds = ctx.best_odds(me, e, after_move=ctx.moved)
         if odds is None:
             continue
-        safe = careful_shot(ctx, e, odds, after_move=ctx.moved > 0)
+        safe = careful_shot(ctx, e, odds, after_move=ctx.moved)
         odds = safe or odds
         w = odds.breakdown.weapon
         weapon = None if w == me.ready_weapon else w
@@ -103,7 +101,7 @@ def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
     facing = entry.end_facing(ctx.me.facing)    # a long body's tail on the map, off walls
     for alt in sorted(alts, key=lambda a: abs(a - e.altitude_ft)):
         if ctx.me.big or e.big:    # bodies bigger than a square strike and are struck from their nearest squares
-            d, mine, theirs = cell_pairs(ctx.battle, ctx.placed((sq[0], sq[1], facing, alt)), e)[0]
+            d, mine, theirs = ctx.battle.nearest_cells(ctx.placed((sq[0], sq[1], facing, alt)), e)
             if d <= reach and ctx.positioning.sight_map.clear_line(mine, theirs, alt, e.altitude_ft):
                 return alt
         elif ctx.dist(sq, alt, e.pos, e.altitude_ft) <= reach and \
@@ -113,19 +111,14 @@ def _attack_altitude(ctx: Context, entry, sq, e, reach: float):
 
 
 def _attack_square_heuristic(ctx: Context, sq, alt, e, cost: float) -> float:
-    """A cheap first sort of squares to strike e from: its back and flanks, height, no other foes near."""
-    mods = ctx.rs.section("modifiers")
-    arc = (bearing_octant(centre(e.cells), (sq[0] + 0.5, sq[1] + 0.5)) - e.facing) % 8   # as facing_arc
-    h = 0.0
-    if arc in mods["rear_arcs"]:
-        h += 2 * (mods["rear_bonus"] or 0.5)
-    elif arc in mods["flank_arcs"]:
-        h += 2 * (mods["flank_bonus"] or 0.5)
-    if mods["flank_by_opposite_ally"]:
-        here = bearing_octant(e.pos, sq)
-        if any(ctx.dist(a.pos, a.altitude_ft, e.pos, e.altitude_ft) <= 5 and (bearing_octant(e.pos, a.pos) - here) % 8 == 4
-               for a in ctx.allies):
-            h += 2
+    """A cheap first sort of squares to strike e from (a pre-filter: only the best few get a path and
+    the resolver's odds): its back and flanks (the resolver's facing bonus from there: rear, flank, an
+    ally on the far side), height, no other foes near."""
+    placed = ctx.me.moved_to(sq[0], sq[1], ctx.me.facing, alt)
+    arc = ctx.battle.facing_arc(e, sq)
+    # The to-hit the place gives, and a little for being away from its front (where rulesets also
+    # take a shield or DEX away: the exact odds decide among the best few).
+    h = 2 * ctx.battle.facing_bonus(placed, e) + 0.25 * min(arc, 8 - arc)
     diff = ctx.height(sq, alt) - ctx.height(e.pos, e.altitude_ft)
     h += 0.1 * max(-10, min(10, diff))
     for o in ctx.enemies:
@@ -143,10 +136,11 @@ def _move_attack_plan(ctx: Context, threats: Threats, reach, sq, alt, entry, e) 
         return None
     end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
     me_there = ctx.placed(end)
-    odds = ctx.best_odds(me_there, e, placed=(me_there,), after_move=True)
+    walked = ctx.moved + path.total_ft
+    odds = ctx.best_odds(me_there, e, placed=(me_there,), after_move=walked)
     if odds is None:
         return None
-    safe = careful_shot(ctx, e, odds, attacker=me_there, placed=(me_there,), after_move=True)
+    safe = careful_shot(ctx, e, odds, attacker=me_there, placed=(me_there,), after_move=walked)
     odds = safe or odds
     w = odds.breakdown.weapon
     weapon = None if w == me.ready_weapon else w
@@ -218,13 +212,14 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
             spot = (end.x, end.y, end.facing, end.altitude_ft)
             odds = Odds.of(ctx.battle, preview.breakdown, 1)
         else:
-            # Turned first (a plan that starts with a turn): the lane from the new facing.
-            lane = ctx.view((me,)).positioning().charge_lane(me.id, e.id)
-            if not lane.legal or not lane.squares:
+            # Turned first (a plan that starts with a turn): the resolver's charge from the new facing.
+            try:
+                planned = ctx.view((me,)).positioning().plan(me.id, e.pos, "charge")
+            except RulesError:
                 continue
-            heading = bearing_octant(me.pos, e.pos)
-            spot = (lane.squares[-1][0], lane.squares[-1][1], heading, me.altitude_ft)
-            steps, shots = _lane_steps(me, lane.squares, heading), None
+            end = planned.path.end
+            spot = (end.x, end.y, end.facing, end.altitude_ft)
+            steps, shots = planned.path.steps, planned.parting_shots
             odds = ctx.odds(ctx.placed(spot), e, placed=(ctx.placed(spot),), charge=True)
             if not odds.allowed:
                 continue
@@ -271,11 +266,3 @@ def _announcement_doubts(ctx: Context, plan: Plan, e) -> None:
         plan.add(f"{len(others)} friend(s) already charge {e.label}: its lane may close", -ANNOUNCE_CROWDED * gain)
     elif not any(ctx.engagement.in_zone(e, f) for f in ctx.allies):
         plan.add(f"{e.label} may move before the charge runs", -ANNOUNCE_FREE_FOE * gain)
-
-
-def _lane_steps(fig, squares, heading: int):
-    """Planner steps along a charge lane (enough for Engagement.parting_shots)."""
-    steps = [Step(fig.x, fig.y, fig.facing, fig.altitude_ft, 0, 0, "start", "", "")]
-    for i, (x, y) in enumerate(squares, start=1):
-        steps.append(Step(x, y, heading, fig.altitude_ft, 5, 5 * i, "step", "", ""))
-    return steps

@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...core.values.actions import Attack, EndTurn, Escape, Release
-from ...core.battle.budgets import turn_still_to_come
-from ...core.battle.queries import manoeuvre_actions
 from ..context import HORIZON_ROUNDS, Context
 from ..decision import Plan
 from ..odds import Odds
@@ -50,7 +48,7 @@ def manoeuvre_plans(ctx: Context, threats: Threats) -> list[Plan]:
     beside = [e for e in ctx.enemies if max(abs(e.x - me.x), abs(e.y - me.y)) <= 1 + max(e.footprint) + max(me.footprint)]
     if not beside:
         return out
-    for action in manoeuvre_actions(battle, me, beside):
+    for action in battle.manoeuvre_actions(me.id, beside):
         odds = battle.explain_manoeuvre(action)
         if not odds.allowed:
             continue
@@ -92,7 +90,7 @@ def _opened(ctx: Context, target, spot, condition: str, skip=(), escape: float =
             continue
         step = 100 if blow.breakdown.resolution == "d100" else 20
         easier = replace(blow, p_hit=min(1.0, blow.p_hit - cond["defense"] / step))
-        first = f.id != ctx.me.id and turn_still_to_come(ctx.battle, f.id)
+        first = f.id != ctx.me.id and ctx.battle.turn_still_to_come(f.id)
         later = PRONE_STILL if condition == "prone" else 1 - escape
         total += (ctx.damage_value(target, easier) - ctx.damage_value(target, blow)) * (1.0 if first else later)
         n += 1

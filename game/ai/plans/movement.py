@@ -78,7 +78,7 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
     modes = ["walk"]
     if not archer and me.flyer == "none" and not ctx.walk_only:
         for mode in ("jog", "run"):
-            if ctx.mode_ok(mode) and ctx.planner.params(me, mode).budget_ft > ctx.planner.params(me, "walk").budget_ft:
+            if ctx.mode_ok(mode) and ctx.limits.move(mode).budget_ft > ctx.limits.move("walk").budget_ft:
                 modes.append(mode)
                 break
     target = ctx.ranked_targets()[0]

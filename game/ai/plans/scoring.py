@@ -58,7 +58,7 @@ def friendly_fire_cost(ctx: Context, odds: Odds, friends) -> float:
     return cost
 
 
-def careful_shot(ctx: Context, target, odds: Odds, attacker=None, placed=(), after_move=False) -> Odds | None:
+def careful_shot(ctx: Context, target, odds: Odds, attacker=None, placed=(), after_move: float = 0.0) -> Odds | None:
     """The careful shot into this melee, if the ruleset offers one (the resolver's Breakdown with
     `careful` set clears the friends at risk) and it is worth more than the plain shot less what
     the plain shot may cost a friend; else None."""

@@ -6,7 +6,6 @@ A stance's worth is read from the resolver by taking it on a copy of the battle
 from __future__ import annotations
 
 from ...core.values.actions import Defend, EndTurn, Hold, SetAgainstCharge, Stand, Turn
-from ...core.battle.budgets import turn_still_to_come
 from ...core.values.geometry import FACINGS, bearing_octant
 from ..context import Context
 from ..decision import Plan
@@ -153,7 +152,7 @@ def hold_for_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
     for e in foes:
         if len(out) >= HOLD_FOES:
             break
-        if ctx.is_archer(e) or not turn_still_to_come(ctx.battle, e.id):
+        if ctx.is_archer(e) or not ctx.battle.turn_still_to_come(e.id):
             continue
         if ctx.flat(me.pos, e.pos) > ctx.strike_budget(e) + ctx.reach_ft(e) + mine:
             continue                                   # it will not come into reach this round
@@ -166,7 +165,7 @@ def hold_for_plans(ctx: Context, threats: Threats, hold: Plan) -> list[Plan]:
         sq = strike_square(ctx, me.pos, e.pos, (me.id,))
         if sq is not None:
             placed = me.moved_to(sq[0], sq[1], bearing_octant(sq, e.pos))
-            odds = ctx.best_odds(placed, e, placed=(placed,), after_move=True)
+            odds = ctx.best_odds(placed, e, placed=(placed,), after_move=ctx.flat(me.pos, sq))
             if odds is not None:
                 plan.add(f"acts after {e.label}: strikes first when it comes", HOLD_WEIGHT * ctx.damage_value(e, odds))
         out.append(plan)

@@ -66,6 +66,13 @@ class Questions:
         (rear, flank, an ally on the far side): the breakdown's own facing modifiers, nothing else."""
         return facing_bonus(self, attacker, target)
 
+    def strikes_closing_foe(self, striker: Figure, mover: Figure, before: Figure, next_round: bool = False) -> bool:
+        """Whether `striker`'s longer reach strikes `mover` for closing into it (it stood at `before`):
+        bfrpg/ch17 reach weapons, on the striker's number. `next_round`: a closing move to come next
+        round (the striker's turn to come, its attacks whole)."""
+        from .walking import may_strike_closing_foe
+        return may_strike_closing_foe(self, striker, mover, before, next_round)
+
     # ----- charges -----
     def charge_limits(self, figure: Figure) -> tuple[float, float, bool]:
         """(least, greatest, least is exclusive) distance of the figure's charge (a mounted charger
@@ -101,6 +108,11 @@ class Questions:
         """Grapples, trips, pushes and overbears the figure may make now against these foes (allowed ones)."""
         from .queries import manoeuvre_actions
         return manoeuvre_actions(self, self.figures[figure_id], foes)
+
+    def unknown_weapons(self, figures) -> list[str]:
+        """Notes for each weapon these figures carry that this ruleset does not know (it strikes as a fist)."""
+        from ..scenario import weapons_missing_from
+        return list(weapons_missing_from(figures, self.ruleset))
 
     # ----- what the ruleset offers (for menus) -----
     def disengage_styles(self) -> list[str]:

@@ -96,17 +96,19 @@ def _hasty_by_walking(battle, fig: Figure, planned: PlannedMove, mode: str, allo
                        f"AC for the round and no other action; each foe it leaves gets a free attack ({rule})")]
 
 
-def may_strike_closing_foe(battle, foe: Figure, mover: Figure, before: Figure) -> bool:
+def may_strike_closing_foe(battle, foe: Figure, mover: Figure, before: Figure, next_round: bool = False) -> bool:
     """bfrpg/ch17: a foe with a reach weapon whose turn is still to come may strike a figure that
-    just closed into its reach (it was not in reach before the move)."""
+    just closed into its reach (it was not in reach before the move). `next_round`: asked of a
+    move to come next round, when the foe's turn is to come and its attacks are whole again."""
     rs = battle.ruleset
     if not rs.section("round")["reach_attacks_closing_foe"] or rs.d100:
         return False
     if not battle.able(foe.id) or not battle.able(mover.id):
         return False
-    if melee_reach_ft(battle, foe) <= rs.section("engagement")["zone_ft"] or not turn_still_to_come(battle, foe.id):
+    if melee_reach_ft(battle, foe) <= rs.section("engagement")["zone_ft"]:
         return False
-    if attacks_left(battle, foe.id) <= 0 or battle.states[foe.id].attacked:
+    if not next_round and (not turn_still_to_come(battle, foe.id) or attacks_left(battle, foe.id) <= 0
+                           or battle.state_of(foe.id).attacked):
         return False
     return in_melee_reach(battle, foe, mover) and not in_melee_reach(battle, foe, before)
 

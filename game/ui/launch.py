@@ -1,0 +1,77 @@
+"""Opening the game window for `fivefoot play`: the command (game/commands/play.py) checks the
+arguments and the files and says what to open (a WindowRequest); the command line hands it here.
+Commands never import the window: this is the one door from the command line into pygame.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def quit_on_sigterm():
+    """SIGTERM ends `play` at once, whatever the window is doing.
+
+    SDL turns SIGTERM into a QUIT event, which waits until the next frame reads its events,
+    and a script, a screenshot or a frame count never reads them: so raise SystemExit here,
+    at the next Python instruction. Saves are written atomically, so nothing is torn.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def open_window(request) -> int:
+    """Open the window on the request (a script played through it, a screenshot, or a person's
+    session until the window closes). Exit status 1 when a scripted action was refused."""
+    with quit_on_sigterm():
+        return _open(request)
+
+
+def _open(request) -> int:
+    from .app import App
+    app = App(request.scenario, sides=request.sides, size=request.size, start_screen=request.ask,
+              save_dir=request.save_dir, battle=request.battle,
+              animate=None if request.animation is None else request.animation != "off")
+    if request.animation and request.animation != "off":
+        app.animator.speed = request.animation
+    if request.script is not None or request.headless:
+        app.on_events = lambda events: [print(e.text) for e in events]
+    refused = []  # only a script's refused actions make the exit status 1; a person's refused clicks do not
+    import pygame
+    try:
+        if request.script is not None:
+            app.on_refused = lambda action, reason: (refused.append(reason), print(
+                f"refused: {json.dumps(action.to_json())}: {reason}", file=sys.stderr))
+            for action in request.script:
+                app.submit(action)
+                app.frame([])
+            app.on_refused = None
+        if request.screenshot:
+            Path(request.screenshot).parent.mkdir(parents=True, exist_ok=True)
+            app.settle()
+            app.screenshot(request.screenshot)
+            print(f"screenshot: {request.screenshot}")
+        elif not request.headless:
+            app.run(max_frames=request.frames)
+        elif request.frames:
+            for _ in range(request.frames):
+                app.frame()
+                if not app.running:  # the window was closed
+                    break
+    finally:
+        pygame.quit()
+    return 1 if refused else 0
