@@ -60,7 +60,6 @@ class Context:
         self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
         self.diagonal = self.rs.diagonal
         self._floor = battle.map.elevation_ft.tolist()     # rows of plain ints: read for every square weighed
-        self.limits = battle.limits(figure_id)
         self._strike_budgets: dict = {}
         self._foe_reaches: list | None = None
         self._attacks: dict = {}
@@ -82,7 +81,13 @@ class Context:
         self._searches: dict = {}
         self._views: dict = {}
         self._odds: dict = {}
+        self._breakdowns: dict = {}
         self.cache: dict = {}                 # plan generators and threat keep their own answers here
+
+    @cached_property
+    def limits(self):
+        """What the figure has left this round (Battle.limits), asked when a plan moves."""
+        return self.battle.limits(self.me.id)
 
     # ----- figures -----
     def status_of(self, fid: str):
@@ -93,13 +98,13 @@ class Context:
 
     def hp(self, fig: Figure) -> float:
         got = self._hp.get(fig.id)
-        if got is None:         # asked for every blow weighed; the status stands still for the decision
-            st = self.status_of(fig.id)
+        if got is None:         # asked for every blow weighed; it stands still for the decision
+            st = self.battle.state_of(fig.id)
             got = self._hp[fig.id] = max(0.5, float(st.hp - st.subdual))
         return got
 
     def hp_max(self, fig: Figure) -> float:
-        return float(max(1, self.status_of(fig.id).max_hp))
+        return float(max(1, self.battle.state_of(fig.id).max_hp))
 
     def weapon(self, name: str) -> dict:
         got = self._weapons.get(name)
@@ -195,17 +200,21 @@ class Context:
         resolver's). `careful`: a shot into a melee taking the ruleset's penalty so as never to hit a friend."""
         battle = battle or self.battle
         spots = tuple([(f.id, f.x, f.y, f.facing, f.altitude_ft) for f in placed])
+        single = charge or set_vs_charge or parting_shot or free_attack
+        attacks = 1 if single else self.attacks(attacker, after_move)
         key = (id(battle), attacker.id, target.id, weapon, spots, charge, set_vs_charge, parting_shot, free_attack, careful,
-               after_move)
+               attacks)
         got = self._odds.get(key)
         if got is None:
-            source = battle if not placed else (self.view(placed, spots) if battle is self.battle
-                                                else battle.hypothetical(*placed))
-            bd = source.explain_attack(attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge,
-                                       parting_shot=parting_shot, free_attack=free_attack,
-                                       careful=careful, surprise_round=self.round == 1)
-            single = charge or set_vs_charge or parting_shot or free_attack
-            got = self._odds[key] = Odds.of(battle, bd, 1 if single else self.attacks(attacker, after_move))
+            bkey = key[:-1]      # the breakdown is the same whatever the attacks a move leaves
+            bd = self._breakdowns.get(bkey)
+            if bd is None:
+                source = battle if not placed else (self.view(placed, spots) if battle is self.battle
+                                                    else battle.hypothetical(*placed))
+                bd = self._breakdowns[bkey] = source.explain_attack(
+                    attacker.id, target.id, weapon, charge=charge, set_vs_charge=set_vs_charge, parting_shot=parting_shot,
+                    free_attack=free_attack, careful=careful, surprise_round=self.round == 1)
+            got = self._odds[key] = Odds.of(battle, bd, attacks)
         return got
 
     def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move: float = 0.0) -> Odds | None:

@@ -23,12 +23,13 @@ class Odds:
 
     @classmethod
     def of(cls, battle, bd: Breakdown, attacks: int = 1) -> "Odds":
+        """`attacks`: how many the attacker makes (0 when a move it made this round leaves it none)."""
         odds = bd.odds()
-        return cls(bd, odds.p_hit if bd.allowed else 0.0, odds.damage, max(1, attacks))
+        return cls(bd, odds.p_hit if bd.allowed and attacks > 0 else 0.0, odds.damage, max(0, attacks))
 
     @property
     def allowed(self) -> bool:
-        return self.breakdown.allowed
+        return self.breakdown.allowed and self.attacks > 0
 
     @property
     def mean_damage(self) -> float:

@@ -217,7 +217,7 @@ class Threats:
         """Foe e's legal charge lane onto me standing at me_there (it may face me first where the
         ruleset lets a figure turn freely before it moves), or None."""
         ctx = self.ctx
-        if not self._lane_likely(e, me_there):
+        if ctx.is_archer(e) or not self._lane_may_open(e, me_there):
             return None
         if ctx.rs.section("facing")["stationary_turns_free"]:
             e = e.moved_to(e.x, e.y, bearing_octant(e.pos, me_there.pos))
@@ -244,27 +244,32 @@ class Threats:
         return self.loss(odds) * CHARGE_LIKELY if odds.allowed else 0.0
 
     def _lane_likely(self, e, me_there) -> bool:
-        """A cheap first look at a charge lane: not an archer's, not too short (the resolver's charge
-        limits), and the resolver's own pre-filter (Battle.charge_lane_may_open: no wall or figure on
-        the straight line, within the longest charge)."""
+        """The quick grade's guess at a charge lane: not an archer's, not shorter than its least
+        charge (the resolver's limits, measured on open ground), and the resolver's pre-filter."""
         ctx = self.ctx
         if ctx.is_archer(e) or ctx.flat(me_there.pos, e.pos) < ctx.charge_limits(e)[0]:
             return False
+        return self._lane_may_open(e, me_there)
+
+    def _lane_may_open(self, e, me_there) -> bool:
+        """The resolver's pre-filter (Battle.charge_lane_may_open): False only where no lane can be."""
         key = ("lane may open", e.id, me_there.pos)
         got = self._cache.get(key)
         if got is None:
-            got = self._cache[key] = ctx.battle.charge_lane_may_open(e, me_there)
+            got = self._cache[key] = self.ctx.battle.charge_lane_may_open(e, me_there)
         return got
 
     def closing_reach_credit(self, me_there, exclude) -> float:
         """A foe coming at me next round walks into my reach: where the resolver says my longer
         reach strikes it first (bfrpg, ch17: `Battle.strikes_closing_foe`), half that blow's worth."""
         ctx = self.ctx
-        if ctx.is_archer(me_there) or ctx.reach_ft(me_there) <= ctx.zone_ft:
+        if not ctx.battle.reach_strikes_closing_foes or ctx.is_archer(me_there) or ctx.reach_ft(me_there) <= ctx.zone_ft:
             return 0.0
+        mine = ctx.reach_ft(me_there)
         best = 0.0
         for e in ctx.enemies:
-            if (exclude or {}).get(e.id, 0.0) >= 1 or ctx.is_archer(e):
+            # A foe whose reach is as long as mine strikes from its own reach: it does not walk into mine.
+            if (exclude or {}).get(e.id, 0.0) >= 1 or ctx.is_archer(e) or ctx.reach_ft(e) >= mine:
                 continue
             d = ctx.flat(me_there.pos, e.pos)
             if d > ctx.strike_budget(e) + ctx.reach_ft(e):
@@ -286,7 +291,7 @@ class Threats:
         (`may_strike_closing_foe`, me where the plan ends against me where I stand); `only`: the one foe
         that may (a charge's target)."""
         ctx = self.ctx
-        if not ctx.rs.section("round")["reach_attacks_closing_foe"] or (end[0], end[1]) == ctx.me.pos:
+        if not ctx.battle.reach_strikes_closing_foes or (end[0], end[1]) == ctx.me.pos:
             return 0.0
         me_there = ctx.placed(end)
         total = 0.0

@@ -146,8 +146,5 @@ def _cover_proxy(ctx: Context, sq) -> float:
 
 
 def through_figures(ctx: Context, path) -> bool:
-    """Moves that unfold over segments (d100 rules) stop at any occupied square, friends too."""
-    if not ctx.rs.section("round")["segments"]:
-        return False
-    occupied = {f.pos for f in ctx.active.values() if f.id != ctx.me.id}
-    return any((st.x, st.y) in occupied for st in path.steps[1:])
+    """A move that would stop short where someone stands (d100 segments: the resolver's stops_short)."""
+    return ctx.battle.stops_short(ctx.me, path)

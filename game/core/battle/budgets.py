@@ -6,6 +6,7 @@ with the reason.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from ..combat.rounds import Slot
 from ..values.figure import Figure
@@ -121,13 +122,25 @@ def move_unspent_ft(battle, fid: str) -> float:
     return max(0.0, fig.move_ft - st.moved_ft)
 
 
+_STRIKE_MOVES: dict = {}
+
+
 def strike_move_ft(battle, fig: Figure) -> float:
     """How far a figure may walk in a round and still attack: d20 rules, its move-and-attack
-    allowance; d100 rules, half its move (or the free step, if more)."""
+    allowance; d100 rules, half its move (or the free step, if more). A function of the ruleset and
+    the speed alone: kept (the AI asks for every figure it weighs)."""
     rs = battle.ruleset
-    if rs.d100:
-        return float(max(rs.section("movement")["free_step_ft"], fig.move_ft / 2))
-    return float(attack_move_allowance_ft(battle, fig))
+    key = (id(rs), fig.move_ft)
+    got = _STRIKE_MOVES.get(key)
+    if got is None or got[0] is not rs:
+        if rs.d100:
+            value = float(max(rs.section("movement")["free_step_ft"], fig.move_ft / 2))
+        else:
+            value = float(attack_move_allowance_ft(battle, fig))
+        if len(_STRIKE_MOVES) > 256:
+            _STRIKE_MOVES.clear()
+        got = _STRIKE_MOVES[key] = (rs, value)
+    return got[1]
 
 
 def move_allowed_after_attack(battle, fid: str) -> bool:
@@ -167,4 +180,10 @@ def require_not_fatigued(battle, fig: Figure, mode: str) -> None:
 def attack_move_allowance_ft(battle, fig: Figure) -> Fraction:
     """How far a figure may move in a round and still attack."""
     mv = battle.ruleset.section("movement")
-    return fig.move_ft * Fraction(mv["attack_move_fraction"]) + mv["free_step_ft"]
+    return fig.move_ft * _fraction(mv["attack_move_fraction"]) + mv["free_step_ft"]
+
+
+@lru_cache(maxsize=64)
+def _fraction(text) -> Fraction:
+    """A ruleset's fraction, parsed once (asked for every figure the AI weighs)."""
+    return Fraction(text)

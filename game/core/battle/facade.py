@@ -32,7 +32,7 @@ from ..values.refusals import ActionRefused, Refusal, refuse
 from ..scenario import figures_under, weapons_missing_from
 from . import rout, turns
 from .budgets import attacks_left, current_phase
-from .limits import Limits, Reachable, limits, reachable
+from .limits import Limits, Reachable, limits, move_limit, reachable
 from .questions import Questions
 from .state import BattleSetup, BattleState, FigureStatus
 from .view import BattleView
@@ -146,7 +146,7 @@ class Battle(Questions):
     def status(self, figure_id: str) -> FigureStatus:
         fig = self.figure(figure_id)
         st = self.states[figure_id]
-        walk = self.limits(figure_id).move("walk")
+        walk = move_limit(self, figure_id, "walk")
         return FigureStatus(
             id=fig.id, name=fig.label, side=fig.side, hp=st.hp, max_hp=st.max_hp, subdual=st.subdual,
             conditions=tuple(sorted(st.conditions)), able=self.able(fig.id), attacks_left=attacks_left(self, fig.id),

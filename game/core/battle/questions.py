@@ -66,6 +66,11 @@ class Questions:
         (rear, flank, an ally on the far side): the breakdown's own facing modifiers, nothing else."""
         return facing_bonus(self, attacker, target)
 
+    @property
+    def reach_strikes_closing_foes(self) -> bool:
+        """Whether this ruleset lets a reach weapon strike a foe that closes into it (bfrpg, ch17)."""
+        return bool(self.ruleset.section("round")["reach_attacks_closing_foe"]) and not self.ruleset.d100
+
     def strikes_closing_foe(self, striker: Figure, mover: Figure, before: Figure, next_round: bool = False) -> bool:
         """Whether `striker`'s longer reach strikes `mover` for closing into it (it stood at `before`):
         bfrpg/ch17 reach weapons, on the striker's number. `next_round`: a closing move to come next
@@ -83,7 +88,7 @@ class Questions:
         """A cheap first look (a pre-filter): False only where the charge lane is surely refused (no
         charges, no charging weapon, out of the limits, a wall or a figure on the straight line)."""
         pos = self.positioning()
-        return lane_may_open(pos.planner, attacker, target, pos.occupants(attacker.id),
+        return lane_may_open(pos.planner, attacker, target, pos.occupied_except(attacker.id),
                              attacker.id in pos.mounted)
 
     # ----- missiles into a melee -----
@@ -103,6 +108,14 @@ class Questions:
         pos = self.positioning()
         planner = pos.planner if ceiling_ft is None or figure.flyer == "none" else capped_planner(pos.planner, ceiling_ft)
         return planner.search(figure, mode, pos.occupants(figure.id), budget_ft=budget_ft)
+
+    def stops_short(self, figure: Figure, path) -> bool:
+        """d100 rules: whether a move declared along this path would stop before its end at a square
+        someone stands on now (moves that unfold across the segments stop there, friend or foe)."""
+        if not self.ruleset.section("round")["segments"]:
+            return False
+        from .segments import stops_short
+        return stops_short(self, figure, path.steps)
 
     def manoeuvre_actions(self, figure_id: str, foes) -> list:
         """Grapples, trips, pushes and overbears the figure may make now against these foes (allowed ones)."""

@@ -72,6 +72,21 @@ def start_after_attack(battle, fid: str, number: int, rng) -> list[Event]:
                        f"{how}: {words}{rs.choice_words(rule)} ({rule})", data={"start_segment": start})]
 
 
+def in_the_way(occupied: dict, fig, step) -> bool:
+    """A declared move walking across the segments stops before a square someone stands on (its body's
+    squares, for a body bigger than a square), friend or foe."""
+    if fig.big:
+        return not occupied.keys().isdisjoint(cells(step.x, step.y, step.facing, fig.footprint))
+    return (step.x, step.y) in occupied and (step.x, step.y) != fig.pos
+
+
+def stops_short(battle, fig, steps) -> bool:
+    """Whether a move declared along these steps would stop before its end at a square someone
+    stands on now (d100 segments), as `_advance_mover` walks it."""
+    occupied = battle.positioning().occupied_except(fig.id)
+    return any(in_the_way(occupied, fig, step) for step in steps[1:])
+
+
 def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[Event]:
     if not battle.able(fid):
         return []
@@ -88,10 +103,7 @@ def _advance_mover(battle, fid: str, order: MoveOrder, fraction: float) -> list[
     start_index = order.done
     reached = start_index
     for i in range(start_index + 1, goal + 1):
-        step = steps[i]
-        if fig.big and not occupied.keys().isdisjoint(cells(step.x, step.y, step.facing, fig.footprint)):
-            break
-        if (step.x, step.y) in occupied and (step.x, step.y) != fig.pos:
+        if in_the_way(occupied, fig, steps[i]):
             break
         reached = i
     if reached == start_index:

@@ -105,8 +105,11 @@ class Breakdown:
         return factor
 
     def odds(self) -> AttackOdds:
-        """The attack's outcome distribution, as the roll makes it (combat.odds)."""
-        return attack_odds(self)
+        """The attack's outcome distribution, as the roll makes it (combat.odds); worked out once."""
+        got = self.__dict__.get("_odds")
+        if got is None:
+            got = self.__dict__["_odds"] = attack_odds(self)
+        return got
 
     def chance(self) -> float:
         """Chance to hit, 0..1, with every automatic result of the die (natural hits and misses,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from ..values.events import Roll
@@ -51,8 +52,9 @@ class Dice:
         return Roll(self.text, results, sum(results) + self.bonus)
 
 
+@lru_cache(maxsize=1024)
 def parse_dice(text: str) -> Dice:
-    """A dice expression, or ValueError in plain words."""
+    """A dice expression, or ValueError in plain words (kept: the odds and the rolls ask often)."""
     if str(text).strip().lstrip("+-").isdigit():
         return Dice(0, 0, int(str(text).strip()))
     match = _DICE.match(str(text))

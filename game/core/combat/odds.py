@@ -320,7 +320,7 @@ def _kept_faces(advantage: int) -> tuple:
 def odds_key(bd) -> tuple:
     """Everything of a Breakdown the roll's outcome depends on (the odds are cached by it)."""
     return (bd.resolution, bd.attack_total, bd.defense_total, bd.auto_hit, bd.advantage, bd.die, bd.damage,
-            tuple(m.value for m in bd.damage_mods), tuple(m.value for m in bd.damage_multipliers), bd.subdue,
+            tuple([m.value for m in bd.damage_mods]), tuple([m.value for m in bd.damage_multipliers]), bd.subdue,
             bd.parry, bd.soak, bd.critical_mod, bd.attacker_level, bd.attacker_dex)
 
 
@@ -427,8 +427,24 @@ def _fumbles(bd) -> tuple:
     return tuple(out.items())
 
 
+_DAMAGE: dict = {}
+
+
 def _damage_dist(bd, critical: str) -> tuple:
-    """(damage, chance) of one hit with this critical kind, before any parry."""
+    """(damage, chance) of one hit with this critical kind, before any parry (kept by what it
+    depends on: many attacks differ only in their to-hit numbers)."""
+    excess = bd.needed_on_die - 20 if bd.die.over_20_reduces_damage and bd.resolution == "d20" else 0
+    key = (bd.die, bd.damage, tuple(m.value for m in bd.damage_mods), tuple(m.value for m in bd.damage_multipliers),
+           bd.subdue, bd.auto_hit, bd.soak, bd.resolution, critical, max(0, excess))
+    got = _DAMAGE.get(key)
+    if got is None:
+        if len(_DAMAGE) > 4096:
+            _DAMAGE.clear()
+        got = _DAMAGE[key] = _damage_totals(bd, critical)
+    return got
+
+
+def _damage_totals(bd, critical: str) -> tuple:
     dice = parse_dice(bd.damage)
     totals = dice.totals() if dice.count else ((dice.bonus, 1.0),)
     extras = dice.dice_only.totals() if extra_dice_rolled(bd, critical) and dice.count else ((0, 1.0),)

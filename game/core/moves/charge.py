@@ -63,9 +63,23 @@ def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
     return out
 
 
+_LIMITS: dict = {}
+
+
 def charge_limits(ruleset, figure: Figure, mounted: bool = False) -> tuple[float, float, bool]:
     """(least, greatest, least is exclusive) distance for this figure's charge; a mounted charger
-    also keeps to the mounted limits where the ruleset has them (bfrpg: 20 to 80 ft)."""
+    also keeps to the mounted limits where the ruleset has them (bfrpg: 20 to 80 ft). A function of
+    the ruleset, the speed and the mount alone: kept (the AI asks for every foe and square)."""
+    key = (id(ruleset), figure.move_ft, figure.move_ft.__class__, mounted)    # 30 and 30.0 multiply differently
+    got = _LIMITS.get(key)
+    if got is None or got[0] is not ruleset:
+        if len(_LIMITS) > 256:
+            _LIMITS.clear()
+        got = _LIMITS[key] = (ruleset, _charge_limits(ruleset, figure, mounted))
+    return got[1]
+
+
+def _charge_limits(ruleset, figure: Figure, mounted: bool) -> tuple[float, float, bool]:
     ch = ruleset.section("charge")
     least = max(ch["min_ft"], float(figure.move_ft * _fraction(ch["min_move_multiple"])))
     most = float(figure.move_ft * _fraction(ch["max_move_multiple"]))
@@ -250,9 +264,14 @@ def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mo
         return False
     line = bresenham(attacker.pos, _aim(planner, attacker, target))
     end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
-    rel = _lane_body(attacker, bearing_octant(attacker.pos, line[-1]))
-    first = next((i for i in range(1, len(line) - 1)
-                  if 0 <= _body_gap(planner, line[i], rel, target.cells) <= end_within), None)
+    if attacker.big or target.big:
+        rel = _lane_body(attacker, bearing_octant(attacker.pos, line[-1]))
+        first = next((i for i in range(1, len(line) - 1)
+                      if 0 <= _body_gap(planner, line[i], rel, target.cells) <= end_within), None)
+    else:        # one square each: _body_gap is the grid distance to the target's square
+        tx, ty = target.pos
+        first = next((i for i in range(1, len(line) - 1)
+                      if grid_distance_ft(planner.diagonal, line[i][0] - tx, line[i][1] - ty) <= end_within), None)
     if first is None:
         return False
     blocks = planner.map.blocks_move

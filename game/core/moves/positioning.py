@@ -67,6 +67,7 @@ class Positioning:
         self._standing_asked = False
         self._sights: dict = {}
         self._plans: dict = {}          # plan()'s answers for this moment
+        self._occupants: dict = {}
 
     def with_figures(self, figures: list[Figure]) -> "Positioning":
         """These figures on the same map under the same ruleset (a what-if view of this moment): the
@@ -76,7 +77,7 @@ class Positioning:
         twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
-        twin._standing_asked, twin._plans = False, {}
+        twin._standing_asked, twin._plans, twin._occupants = False, {}, {}
         return twin
 
     def figure(self, figure_id: str) -> Figure:
@@ -96,7 +97,15 @@ class Positioning:
         return fig
 
     def occupants(self, excluding: str) -> dict[tuple[int, int], Figure]:
-        return occupancy(self.figures, excluding)
+        """Who stands on each square but `excluding` (a copy the caller may change)."""
+        return dict(self.occupied_except(excluding))
+
+    def occupied_except(self, excluding: str) -> dict[tuple[int, int], Figure]:
+        """occupants(), kept for this moment (its figures never change): read it, never change it."""
+        got = self._occupants.get(excluding)
+        if got is None:
+            got = self._occupants[excluding] = occupancy(self.figures, excluding)
+        return got
 
     def reach(self, figure_id: str, mode: str = "walk") -> dict[tuple[int, int], ReachEntry]:
         fig = self.body(figure_id)
