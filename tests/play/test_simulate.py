@@ -179,10 +179,28 @@ def test_every_kind_a_report_counts_is_emitted_by_the_resolver():
             battle, _res, _info = play_battle(replace(setup, seed=seed), max_rounds=6)
             emitted |= {e.kind for e in battle.events}
     emitted |= (_first_blow_of_a_spear_and_a_sword() | _a_fighting_disengagement() | _a_set_spear_against_a_charge()
-                | _a_missile_into_a_melee() | _an_overbear() | _a_trip_off_a_ledge() | _mounted_and_missile_rarities())
+                | _a_missile_into_a_melee() | _an_overbear() | _a_trip_off_a_ledge() | _mounted_and_missile_rarities()
+                | _a_rout())
     for label, kinds in NOTABLE_KINDS.items():
         assert kinds & emitted, f"{label!r} counts {sorted(kinds)}, none of which the resolver emitted"
     assert set(NOTABLE_KINDS) == {label for label, _ in NOTABLE}
+
+
+def _a_rout() -> set:
+    """odnd:morale: a side that fails its check after its first death routs (the AI's battles rout
+    only by chance). Seed 1's 2d6 fails it."""
+    from battles import OPEN, fig, make_battle, until_turn
+    b = make_battle("odnd", OPEN, [fig("h", "blue", 4, 4, "E", template="hero", stats={"hp": 500}),
+                                   fig("m1", "red", 5, 4, "W", template="normal_man", stats={"hp": 1}),
+                                   fig("m2", "red", 9, 9, "W", template="normal_man", stats={"hp": 20})], seed=1)
+    until_turn(b, "h")
+    while b.able("m1"):
+        b.apply(Attack("h", target="m1"))
+    for _ in range(12):
+        if b.is_over:
+            break
+        b.apply(EndTurn(b.current))
+    return {e.kind for e in b.events}
 
 
 def _first_blow_of_a_spear_and_a_sword() -> set:
