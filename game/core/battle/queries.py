@@ -205,8 +205,8 @@ def _defend_actions(battle, figure_id: str) -> list[Action]:
 
 # ----- the AI's menu -----
 def legal_actions(battle, figure_id: str) -> list[Action]:
-    """A reasonable list of what the figure may do now. Every entry passes check(), except moves:
-    those are the squares Positioning.reach() offers in each mode (apply checks their budget)."""
+    """A reasonable list of what the figure may do now; every entry passes check() (moves are the
+    squares `reachable` gives in each mode)."""
     if battle.current != figure_id:
         return []
     fig = battle.figures[figure_id]
@@ -247,16 +247,8 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
     if s.phase == "declare" or movement_left(battle, figure_id) > 0:
         if _may_move(battle, figure_id):
             for mode in MOVE_MODES:
-                if mode == "jog" and not rs.section("movement")["jog_multiplier"]:
-                    continue
-                if mode in ("run", "jog") and battle.state_of(figure_id).has("fatigued"):
-                    continue
-                try:
-                    reach = positioning.reach(figure_id, mode)
-                except RulesError:
-                    continue
-                out.extend(Move(figure_id, to=sq, mode=mode) for sq, entry in sorted(reach.items())
-                           if entry.can_end and sq != fig.pos)
+                reach = battle.reachable(figure_id, mode)
+                out.extend(Move(figure_id, to=sq, mode=mode) for sq in sorted(reach.ends) if sq != fig.pos)
     if s.phase == "act" and not rs.d100 and battle.check(Hold(figure_id)) is None:
         out.append(Hold(figure_id))
     out.append(EndTurn(figure_id))
