@@ -3,38 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles import OPEN, fig, make_battle
-from game.core.values.actions import Attack, EndTurn, Turn
+from controllers import Fidget, Refuser, WrongEnd, duel
+from game.core.values.actions import EndTurn
 from game.play.controllers import Human, Passer
 from game.play.turns import MAX_ACTIONS_PER_TURN, MAX_REFUSALS_PER_TURN, TurnLoop, applying, play_out
-
-
-def duel(ruleset="bfrpg"):
-    return make_battle(ruleset, OPEN, [fig("a", "blue", 2, 2), fig("b", "red", 12, 7)])
-
-
-class Refuser:
-    """Always strikes at a foe far out of reach: every answer is refused."""
-    name, is_human = "refuser", False
-
-    def choose(self, battle, figure_id):
-        return Attack(figure_id, target="b" if figure_id == "a" else "a")
-
-
-class Fidget:
-    """Turns about for ever and never ends its turn."""
-    name, is_human = "fidget", False
-
-    def choose(self, battle, figure_id):
-        return Turn(figure_id, facing="S" if battle.figures[figure_id].facing_name == "N" else "N")
-
-
-class WrongEnd:
-    """Ends the other figure's turn: a refused EndTurn."""
-    name, is_human = "wrong", False
-
-    def choose(self, battle, figure_id):
-        return EndTurn("b" if figure_id == "a" else "a")
 
 
 def test_refused_answers_are_counted_and_the_turn_is_ended_for_the_figure():

@@ -2,36 +2,11 @@
 turns, refusals, forced end turns and stalls as `simulate`'s play_out; only the pace is the window's."""
 from __future__ import annotations
 
-from battles import OPEN, fig, make_battle
+from controllers import Fidget, Refuser, WrongEnd, duel
 from game.client.players import Players
 from game.client.session import Session
-from game.core.values.actions import Attack, EndTurn, Turn
+from game.core.values.actions import EndTurn
 from game.play.turns import MAX_REFUSALS_PER_TURN, play_out
-
-
-def duel():
-    return make_battle("bfrpg", OPEN, [fig("a", "blue", 2, 2), fig("b", "red", 12, 7)])
-
-
-class Refuser:
-    name, is_human = "refuser", False
-
-    def choose(self, battle, figure_id):
-        return Attack(figure_id, target="b" if figure_id == "a" else "a")
-
-
-class Fidget:
-    name, is_human = "fidget", False
-
-    def choose(self, battle, figure_id):
-        return Turn(figure_id, facing="S" if battle.figures[figure_id].facing_name == "N" else "N")
-
-
-class WrongEnd:
-    name, is_human = "wrong", False
-
-    def choose(self, battle, figure_id):
-        return EndTurn("b" if figure_id == "a" else "a")
 
 
 class Raiser:
