@@ -126,8 +126,9 @@ def d100_ranges(die: DieRules, modified_sc: int) -> tuple[int, int]:
     return 0, 0
 
 
-def d100_face(bd, value: int) -> Face:
-    """The d100 roll `value` against this breakdown (at or under the modified SC hits)."""
+def d100_face(bd, value: int, ranges: tuple[int, int] | None = None) -> Face:
+    """The d100 roll `value` against this breakdown (at or under the modified SC hits). `ranges`:
+    d100_ranges for its strike chance, when the caller has them already."""
     die = bd.die
     target = bd.target_number
     if bd.auto_hit:
@@ -144,7 +145,7 @@ def d100_face(bd, value: int) -> Face:
         face = Face(value <= target, "hit" if value <= target else "miss")
     if not face.hit:
         return face
-    grievous, critical = d100_ranges(die, target)
+    grievous, critical = ranges or d100_ranges(die, target)
     if value <= grievous:
         return Face(True, f"grievous hit (<= {grievous} at modified SC {target})", critical="grievous")
     if value <= critical and not face.critical:
@@ -341,18 +342,22 @@ def attack_odds(bd) -> AttackOdds:
 
 def _attack_odds(bd) -> AttackOdds:
     if bd.resolution == "d100":
-        faces = [(v, 0.01, d100_face(bd, v)) for v in range(1, 101)]
+        ranges = d100_ranges(bd.die, bd.target_number)
+        faces = [(v, 0.01, d100_face(bd, v, ranges)) for v in range(1, 101)]
     else:
         faces = [(f, q, d20_face(bd, f)) for f, q in kept_faces(bd.advantage)]
     outcomes: dict = {}
-    damage: dict = {}
-    p_hit = p_crit = p_parried = p_fumble = 0.0
+    p_hit = p_crit = p_fumble = 0.0
+    # The faces that hit, gathered by what decides their damage: the critical kind, and (a parrying
+    # target) the chance the parry beats this face's roll. Each group's damage is added once.
+    weights: dict = {}
     for face, q, meaning in faces:
         if not meaning.hit:
             outcomes["miss"] = outcomes.get("miss", 0.0) + q
             if meaning.natural == "miss":
                 for effect, p in _fumbles(bd):
-                    outcomes[f"fumble: {effect.replace('-', ' ')}"] = outcomes.get(f"fumble: {effect.replace('-', ' ')}", 0.0) + q * p
+                    name = f"fumble: {effect.replace('-', ' ')}"
+                    outcomes[name] = outcomes.get(name, 0.0) + q * p
                     p_fumble += q * p
             continue
         p_hit += q
@@ -362,20 +367,23 @@ def _attack_odds(bd) -> AttackOdds:
             kinds = _d20_criticals(bd)
         else:
             kinds = (("", 1.0),)
+        parry_p = _parry_chance(bd.parry, face + bd.attack_total) if bd.parry is not None else 0.0
         for kind, pk in kinds:
             w = q * pk
             if kind and kind != "regular":
                 p_crit += w
-            dist = _damage_dist(bd, kind)
-            parry_p = _parry_chance(bd.parry, face + bd.attack_total) if bd.parry is not None else 0.0
-            for v, pv in dist:
-                absorbed = parry_p * _block_chance(bd.parry, v) if parry_p else 0.0
-                damage[v] = damage.get(v, 0.0) + w * pv * (1 - absorbed)
-                if absorbed:
-                    damage[0] = damage.get(0, 0.0) + w * pv * absorbed
-                    p_parried += w * pv * absorbed
             name = kind if kind and kind != "regular" else "hit"
             outcomes[name] = outcomes.get(name, 0.0) + w
+            weights[(kind, parry_p)] = weights.get((kind, parry_p), 0.0) + w
+    damage: dict = {}
+    p_parried = 0.0
+    for (kind, parry_p), w in weights.items():
+        for v, pv in _damage_dist(bd, kind):
+            absorbed = parry_p * _block_chance(bd.parry, v) if parry_p else 0.0
+            damage[v] = damage.get(v, 0.0) + w * pv * (1 - absorbed)
+            if absorbed:
+                damage[0] = damage.get(0, 0.0) + w * pv * absorbed
+                p_parried += w * pv * absorbed
     if p_parried:
         outcomes["parried"] = p_parried
     per_hit = tuple(sorted((v, p / p_hit) for v, p in damage.items() if p > 0)) if p_hit else ()

@@ -251,19 +251,14 @@ def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mo
     """A cheap first look at a charge lane (a pre-filter for the AI's many squares): False only when
     `charge_lane` surely refuses it (no charges, no charging weapon, the target beyond the longest
     charge, a wall or a figure on the straight line between them). tests/core hold it to charge_lane."""
-    rs = planner.ruleset
-    ch = rs.section("charge")
-    if not ch["allowed"]:
+    terms = _lane_terms(planner.ruleset, attacker, mounted)
+    if terms is None:
         return False
-    if ch["requires_charge_weapon"]:
-        weapon = rs.weapon(attacker.ready_weapon)
-        if weapon is None or not weapon["charge"]:
-            return False
-    most = charge_limits(rs, attacker, mounted)[1]
-    if grid_distance_ft(planner.diagonal, attacker.x - target.x, attacker.y - target.y) > most + 10:
+    most, end_within = terms
+    diagonal = planner.diagonal
+    if grid_distance_ft(diagonal, attacker.x - target.x, attacker.y - target.y) > most + 10:
         return False
     line = bresenham(attacker.pos, _aim(planner, attacker, target))
-    end_within = max(ch["end_within_ft"], weapon_reach_ft(rs, attacker) if ch["end_within_ft"] > 5 else 5)
     if attacker.big or target.big:
         rel = _lane_body(attacker, bearing_octant(attacker.pos, line[-1]))
         first = next((i for i in range(1, len(line) - 1)
@@ -271,7 +266,7 @@ def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mo
     else:        # one square each: _body_gap is the grid distance to the target's square
         tx, ty = target.pos
         first = next((i for i in range(1, len(line) - 1)
-                      if grid_distance_ft(planner.diagonal, line[i][0] - tx, line[i][1] - ty) <= end_within), None)
+                      if grid_distance_ft(diagonal, line[i][0] - tx, line[i][1] - ty) <= end_within), None)
     if first is None:
         return False
     blocks = planner.map.blocks_move
@@ -282,6 +277,28 @@ def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mo
         if other is not None and other.id not in (attacker.id, target.id):
             return False
     return True
+
+
+_LANE_TERMS: dict = {}
+
+
+def _lane_terms(ruleset, attacker: Figure, mounted: bool):
+    """(longest charge, how near the lane ends to the target) for this charger, or None where it
+    may not charge at all; a function of the ruleset, the weapon, the speed and the mount: kept."""
+    key = (id(ruleset), attacker.ready_weapon, attacker.move_ft, attacker.move_ft.__class__, mounted)
+    got = _LANE_TERMS.get(key)
+    if got is None or got[0] is not ruleset:
+        ch = ruleset.section("charge")
+        weapon = ruleset.weapon(attacker.ready_weapon)
+        if not ch["allowed"] or (ch["requires_charge_weapon"] and (weapon is None or not weapon["charge"])):
+            terms = None
+        else:
+            end_within = max(ch["end_within_ft"], weapon_reach_ft(ruleset, attacker) if ch["end_within_ft"] > 5 else 5)
+            terms = (charge_limits(ruleset, attacker, mounted)[1], end_within)
+        if len(_LANE_TERMS) > 256:
+            _LANE_TERMS.clear()
+        got = _LANE_TERMS[key] = (ruleset, terms)
+    return got[1]
 
 
 def charge_reach(planner, figure: Figure, occupants: dict, mounted: bool = False):
