@@ -8,9 +8,11 @@ resolver's own."""
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.odds import AttackOdds
 from .facade import Battle, BattleSetup, FigureStatus
+from .foresight import Foresight
 from .limits import Limits, MoveLimit, Reachable
+from .preview import Preview
 from .strikes import IntoMeleeRisk
 from .view import BattleView
 
 __all__ = ["AttackContext", "AttackOdds", "Battle", "BattleSetup", "BattleView", "Breakdown", "FigureStatus",
-           "IntoMeleeRisk", "Limits", "MoveLimit", "Reachable"]
+           "Foresight", "IntoMeleeRisk", "Limits", "MoveLimit", "Preview", "Reachable"]

@@ -134,31 +134,42 @@ def closing_reach_attacks(battle, mover_id: str, start_pos) -> list[Event]:
     return events
 
 
-def strike_first(battle, attacker_id: str, target_id: str) -> list[Event]:
-    """odnd/cnc: in the first round of a melee (an attack, or a charge closing in), the target with the longer
-    reach (or, cnc, the larger size) strikes the attacker first; it uses its action."""
-    rs = battle.ruleset
-    rules = rs.section("round")
+def strikes_first_why(battle, attacker_id: str, target_id: str) -> str:
+    """odnd/cnc: why the target strikes the attacker first in the first round of their melee (its
+    longer reach, or cnc its larger size), or "" when it does not. Reads the attacker where the
+    battle (or view) has it standing."""
+    rules = battle.ruleset.section("round")
     pair = tuple(sorted((attacker_id, target_id)))
     if pair in battle.state.fought or not (rules["reach_first_first_round"] or rules["size_first_first_round"]):
-        return []
+        return ""
     attacker, target = battle.figures[attacker_id], battle.figures[target_id]
-    tst = battle.states[target_id]
+    tst = battle.state_of(target_id)
     if tst.attacked or attacks_left(battle, target_id) <= 0 or tst.has("surprised") or not battle.able(target_id):
-        return []
+        return ""
     if tst.blindsided_by.get(attacker_id) == battle.round:
-        return []
+        return ""
     if not in_melee_reach(battle, target, attacker):
-        return []
+        return ""
     their, mine = weapon_data(battle, target.ready_weapon), weapon_data(battle, attacker.ready_weapon)
     longer = (rules["reach_first_first_round"] and their["reach_ft"] >= rules["reach_first_long_ft"]
               and not their["ranged"] and mine["reach_ft"] <= rules["reach_first_short_ft"])
     bigger = (rules["size_first_first_round"] and SIZE_ORDER.get(target.size, 2) >= 3
               and SIZE_ORDER.get(attacker.size, 2) <= 2)
-    if not (longer or bigger):
+    if longer:
+        return f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}"
+    if bigger:
+        return f"{target.label} is {target.size} and {attacker.label} is {attacker.size}"
+    return ""
+
+
+def strike_first(battle, attacker_id: str, target_id: str) -> list[Event]:
+    """odnd/cnc: in the first round of a melee (an attack, or a charge closing in), the target with the longer
+    reach (or, cnc, the larger size) strikes the attacker first; it uses its action."""
+    rs = battle.ruleset
+    rules = rs.section("round")
+    why = strikes_first_why(battle, attacker_id, target_id)
+    if not why:
         return []
-    why = (f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}" if longer
-           else f"{target.label} is {target.size} and {attacker.label} is {attacker.size}")
     bd = attack_breakdown(battle, target_id, attacker_id, AttackContext(surprise_round=battle.round == 1))
     return resolve(battle, bd, EventKind.STRIKES_FIRST, rule=rs.cite(rules["rule"]),
                    reason=f"first round of this melee: {why}, so it strikes first")
