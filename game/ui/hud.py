@@ -88,7 +88,7 @@ def draw_pointer_box(screen, app) -> None:
     hover = app.hover
     lines = describe.tooltip_lines(app.ui, app.rules, me, hover)
     top = hover.top
-    if top is not None and not app.ui.gm:
+    if top is not None:
         card = describe.token_card(app.rules, top, me, app.players.name(top.side))
         lines = card + ([("", "dim")] if lines else []) + lines
     if not lines:
@@ -115,3 +115,78 @@ def draw_pointer_box(screen, app) -> None:
         screen.blit(s, (x + 7, yy))
         yy += max(6, s.get_height())
 
+
+
+CALLOUT_W = 340
+
+
+def draw_callouts(screen, app) -> None:
+    """The rules that just decided something, where they did: a box with the rule's name and id and
+    the event's numbers, placed beside the square it happened on where it covers no token, a line
+    from the box to the square."""
+    items = app.callouts.active(app.clock_now())
+    if not items:
+        return
+    fonts = app.fonts
+    area = app.map_rect
+    cam = app.camera
+    tokens = [_token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    taken: list = []
+    for callout in reversed(items):                  # the newest first: it gets the best place
+        lines = [(f"{callout.title} [{callout.rule}]", theme.HIGHLIGHT, True)]
+        lines += [(line, theme.PANEL_TEXT, False) for line in fonts.wrap(callout.text, CALLOUT_W - 16, 13, False)]
+        surfs = [fonts.render(text, 13, colour, bold) for text, colour, bold in lines]
+        w = max(s.get_width() for s in surfs) + 16
+        h = sum(s.get_height() for s in surfs) + 10
+        anchor = callout.anchor
+        if anchor is not None:
+            ax, ay = cam.centre_of(anchor)
+            ax, ay = ax + area.x, ay + area.y
+        else:
+            ax, ay = area.centerx, area.y + 40
+        box = _free_place(area, (ax, ay), cam.cell, w, h, tokens + taken)
+        taken.append(box)
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((20, 18, 12, 235))
+        if anchor is not None and area.collidepoint(ax, ay):
+            pygame.draw.line(screen, theme.HIGHLIGHT, (ax, ay), _nearest_edge(box, (ax, ay)), 2)
+        screen.blit(shade, box)
+        pygame.draw.rect(screen, theme.HIGHLIGHT, box, 2, border_radius=6)
+        y = box.y + 5
+        for s in surfs:
+            screen.blit(s, (box.x + 8, y))
+            y += s.get_height()
+
+
+def _token_rect(app, fig):
+    cam, area = app.camera, app.map_rect
+    x, y = cam.to_screen(min(c[0] for c in fig.cells), min(c[1] for c in fig.cells))
+    x2, y2 = cam.to_screen(max(c[0] for c in fig.cells) + 1, max(c[1] for c in fig.cells) + 1)
+    return pygame.Rect(x + area.x, y + area.y, x2 - x, y2 - y)
+
+
+def _free_place(area, anchor, cell: int, w: int, h: int, avoid: list):
+    """A box of w x h by the anchor (above, below, right, left, then further out) inside the map area
+    that overlaps no token and no other callout; else the one overlapping the fewest."""
+    ax, ay = anchor
+    gap = cell // 2 + 8
+    tries = []
+    for reach in (1, 2, 3):
+        d = gap * reach
+        tries += [(ax - w // 2, ay - d - h), (ax - w // 2, ay + d), (ax + d, ay - h // 2), (ax - d - w, ay - h // 2),
+                  (ax + d, ay - d - h), (ax - d - w, ay + d)]
+    best, best_hits = None, None
+    for x, y in tries:
+        box = pygame.Rect(x, y, w, h).clamp(area)
+        hits = sum(1 for r in avoid if box.colliderect(r))
+        if hits == 0:
+            return box
+        if best_hits is None or hits < best_hits:
+            best, best_hits = box, hits
+    return best
+
+
+def _nearest_edge(box, point):
+    x = min(max(point[0], box.left), box.right)
+    y = min(max(point[1], box.top), box.bottom)
+    return (x, y)

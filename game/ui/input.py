@@ -294,6 +294,8 @@ class PointerInput:
                 moved = abs(event.pos[0] - self.press[0][0]) + abs(event.pos[1] - self.press[0][1])
                 if moved >= DRAG_THRESHOLD_PX and not (ui.gm and self.press[2]):
                     self.dragging = True
+                elif moved >= DRAG_THRESHOLD_PX and ui.selected != self.press[2]:
+                    app.select(self.press[2])    # a figure dragged: its path and cost are previewed
                 if self.dragging:
                     app.camera.pan(*event.rel)
             return None  # others may want motion too

@@ -104,8 +104,11 @@ def draw_path_line(screen, camera, preview, footprint=(1, 1)) -> None:
     pygame.draw.polygon(screen, colour, (tip, left, right))
 
 
-def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: set, show_costs: bool) -> None:
-    """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total."""
+def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: set, show_costs: bool,
+                     away_ft: float | None = None) -> None:
+    """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total.
+    `limits`: the mover's (the label says what is left); None in demonstration mode, where the label
+    says the path's cost and how far the square is (`away_ft`)."""
     import pygame
     path = preview.planned.path
     steps = path.steps
@@ -125,7 +128,8 @@ def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: se
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
-    words = f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(_left(limits, path))} ft"
+    words = (f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(_left(limits, path))} ft" if limits is not None
+             else f"{move_word(path.mode, mover)} {feet(path.total_ft)} ft, {feet(away_ft or 0)} ft away")
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.values.actions import Charge, Disengage, Move
+from ..core.values.geometry import distance_ft
 from . import marks, theme
 from .overlays import AreaLayers, Stamps, as_array
 from ..client.state import POINTER_MODES
@@ -134,8 +135,10 @@ class Scene:
             self._draw_strike(view, app, attacker, target, hit, t)
         if preview is not None:
             occupied = self._occupied(app)
-            marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.limits(fig.id), occupied,
-                                   ui.overlays["path"])
+            path = preview.planned.path
+            away = distance_ft(app.battle.ruleset.diagonal, (path.steps[0].x, path.steps[0].y), (path.end.x, path.end.y))
+            marks.draw_path_labels(view, cam, self.fonts, preview, fig, None if ui.gm else rules.limits(fig.id),
+                                   occupied, ui.overlays["path"], away)
             if ui.overlays["parting"]:
                 marks.draw_parting_shots(view, cam, self.fonts, preview, figures)
         if (ui.overlays["sight"] and fig is not None and hovered is not None and hovered.id != fig.id
@@ -143,6 +146,13 @@ class Scene:
             sight = rules.sight(fig.id, hovered.id)
             if sight is not None:
                 marks.draw_sight(view, cam, self.fonts, self.stamps, sight, hovered)
+        if ui.gm and ui.gm_drag is not None and hover.square is not None and ui.gm_drag in figures:
+            # Demonstration: the figure being dragged, where it would be put down (the path it would walk
+            # there, with its cost, is the hovered move's preview drawn above).
+            dragged = figures[ui.gm_drag]
+            draw_figure(view, cam.centre_of(hover.square), cam.cell, self.fonts,
+                        replace(dragged, x=hover.square[0], y=hover.square[1]), Look.of(rules.status(dragged.id)),
+                        ghost=True)
         if fig is not None and ui.right_drag is not None and ui.right_drag[0] == fig.pos:
             facing = app.drag_facing()
             if facing is not None:
