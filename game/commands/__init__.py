@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "check_map",
     "run",
     "explain",
+    "odds_map",
     "legal",
     "compare",
     "play",

@@ -25,6 +25,25 @@ def carry_movement(battle, fig: Figure, path, mode: str) -> Figure:
                    running=fig.running or mode in ("run", "jog", "charge"), must_dive=path.stall)
 
 
+def spend_movement(battle, fig: Figure, path, mode: str, record_mode: str | None = None) -> None:
+    """What walking this path spends of the mover's round (feet, squares, the mode it counts as)."""
+    st = battle.states[fig.id]
+    st.moved_ft += path.total_ft
+    st.moved_squares += len(path.steps) - 1
+    if mode in ("run", "jog", "charge") or not st.move_mode:
+        st.move_mode = record_mode or mode
+    if mode == "withdraw":
+        st.withdrawing = True
+
+
+def arrive(battle, fig: Figure, path, mode: str) -> None:
+    """The mover at its path's end as walking it leaves the mover, what it would set off on the way
+    set aside (an odds map's question: the blow it could strike from each square it can reach)."""
+    spend_movement(battle, fig, path, mode)
+    end = path.end
+    battle.set_figure(carry_movement(battle, fig.moved_to(end.x, end.y, end.facing, end.altitude_ft), path, mode))
+
+
 def on_edge(battle, step) -> bool:
     return step.x in (0, battle.map.width - 1) or step.y in (0, battle.map.height - 1)
 
@@ -32,7 +51,6 @@ def on_edge(battle, step) -> bool:
 def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=None,
          record_mode: str | None = None) -> list[Event]:
     """Walk a planned move: parting shots as the mover leaves, closing reach attacks at the end."""
-    st = battle.states[fig.id]
     path = planned.path
     end = path.end
     start_pos = fig.pos
@@ -42,12 +60,7 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
         squares=tuple((s.x, s.y) for s in path.steps),
         data={"mode": mode, "cost_ft": path.total_ft, "steps": [s.to_json() for s in path.steps]},
     )]
-    st.moved_ft += path.total_ft
-    st.moved_squares += len(path.steps) - 1
-    if mode in ("run", "jog", "charge") or not st.move_mode:
-        st.move_mode = record_mode or mode
-    if mode == "withdraw":
-        st.withdrawing = True
+    spend_movement(battle, fig, path, mode, record_mode)
     events.extend(_hasty_by_walking(battle, fig, planned, mode, allowed_shots))
     stop_at = None
     for shot in sorted(planned.parting_shots, key=lambda s: s.step_index):
