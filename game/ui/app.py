@@ -21,6 +21,8 @@ from ..client import describe
 from . import hud, theme
 from ..client.animation import Animator
 from ..client.callouts import Callouts
+from ..client.comparison import RulesetBattles
+from ..client.oddsmap import OddsView
 from .camera import Camera
 from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
@@ -108,7 +110,9 @@ class App:
         self.chunk_budget_s = None if self.headless else 0.006
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
-        self.compare_state = CompareState()
+        self.rejudged = RulesetBattles()  # the position under every bundled ruleset (compare panel, odds map)
+        self.compare_state = CompareState(self.rejudged)
+        self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset
         self.replay: dict | None = None  # {"actions": [...], "next_at": t}: re-watching a finished battle
         self._select_current()
 
@@ -254,6 +258,12 @@ class App:
             self.map_layer.fonts = self.fonts
             self.camera.map_w, self.camera.map_h = battle.map.width, battle.map.height
             self.camera.fit()
+
+    def odds_map(self):
+        """The odds map shown (O), under the ruleset it is shown for; None when it is off."""
+        if not self.odds.on:
+            return None
+        return self.odds.get(self.rejudged.under(self.battle, self.odds.ruleset_id))
 
     def clock_now(self) -> float:
         return time.monotonic()
@@ -436,6 +446,7 @@ class App:
         if self.ui.compare:
             draw_compare(screen, self)
         hud.draw_banner(screen, self)
+        hud.draw_odds_title(screen, self)
         hud.draw_callouts(screen, self)
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)

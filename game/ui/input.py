@@ -167,6 +167,8 @@ class CommandInput:
             return [Request("cancel")]
         if k in self.REQUEST_KEYS:
             return [Request(self.REQUEST_KEYS[k])]
+        if k == pygame.K_o:
+            return [Request("odds-map", _shift(event))]
         if k == pygame.K_b:
             styles = app.disengage_styles()
             if not styles:

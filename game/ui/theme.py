@@ -36,6 +36,13 @@ REACH_CHARGE = (235, 120, 50, 90)
 REACH_WALK_EDGE = (110, 255, 150)
 REACH_RUN_EDGE = (255, 205, 70)
 REACH_CHARGE_EDGE = (255, 150, 60)
+# The odds map (O): a square's chance (or expected damage) against the best square's, weakest first
+# (a blue-to-yellow ramp: it reads over green grass and on red-green colour-blind eyes), squares
+# reached with no attack from there, the best squares' ring and the charge's lane end.
+ODDS_RAMP = ((50, 70, 160, 120), (60, 130, 190, 125), (70, 185, 170, 130), (190, 215, 80, 140), (255, 225, 40, 160))
+ODDS_NONE = (20, 20, 28, 90)
+ODDS_BEST = (255, 250, 210)
+ODDS_CHARGE = (255, 150, 60)
 ZONE = (200, 60, 200, 60)
 THREAT = (220, 50, 50, 70)
 PATH = (30, 90, 220)
