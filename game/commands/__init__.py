@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "legal",
     "compare",
     "play",
+    "lessons",
     "simulate",
     "ladder",
 )
