@@ -194,6 +194,7 @@ def step_shows(events, words) -> list[str]:
     for e in events:
         seen.update((str(e.kind), e.rule))
         seen.update(m.source for m in e.modifiers)
+        seen.update(s.get("rule", "") for s in e.data.get("steps", ()) if isinstance(s, dict))
         breakdown = e.data.get("breakdown") or {}
         for key in ("attack_modifiers", "defense_modifiers", "damage_modifiers"):
             seen.update(m.get("source", "") for m in breakdown.get(key, ()) if isinstance(m, dict))

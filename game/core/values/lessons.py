@@ -15,9 +15,10 @@ from .refusals import ActionRefused
 
 MAX_PASSES = 200
 # Refusals that only mean "not yet, later in this round": its declaration turn (the action comes on its
-# initiative number) or an earlier phase of its number (bfrpg: movement, then missiles, then melee).
+# initiative number, where its action is not one the ruleset declares) or an earlier phase of its number (bfrpg:
+# movement, then missiles, then melee).
 # Waiting passes those turns of the figure's own too.
-LATER_PHASE = ("declare.only-declarations", "attack.movement-phase", "attack.missile-phase")
+LATER_PHASE = ("declare.only-declarations", "declare.not-declared", "attack.movement-phase", "attack.missile-phase")
 
 
 @dataclass(frozen=True)
