@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "compare",
     "play",
     "lessons",
+    "picture",
     "simulate",
     "ladder",
 )

@@ -65,7 +65,7 @@ def _make_stamp(style: str, c: int):
         pygame.draw.rect(surf, (*theme.HIGHLIGHT, 90), (0, 0, c, c))
         pygame.draw.rect(surf, (*theme.HIGHLIGHT, 255), (0, 0, c, c), max(2, c // 10))
     elif style == "blocker":
-        pygame.draw.rect(surf, (230, 60, 30, 220), (0, 0, c, c), max(2, c // 10))
+        pygame.draw.rect(surf, (*theme.BLOCKER, 220), (0, 0, c, c), max(2, c // 10))
     return surf
 
 
