@@ -41,9 +41,11 @@ def register(subparsers) -> None:
 
 @dataclass(frozen=True)
 class Frame:
-    """One position to draw: the battle, and for a lesson the step's caption."""
+    """One position to draw: the battle, for a lesson the step's caption and the event shown on the map (its
+    index in the battle's events: the event the step is about, as if picked in the log)."""
     battle: object
     caption: str = ""
+    picked: int | None = None
 
 
 @dataclass(frozen=True)
@@ -166,13 +168,24 @@ def _lesson_frames(args):
     ruleset = args.ruleset or None
     frames = []
     for i, step in enumerate(lesson.steps):
-        battle, _events, refusals = player.position(i, ruleset)
+        battle, events, refusals = player.position(i, ruleset)
         caption = f"Step {i + 1} of {count} ({battle.ruleset.id}): {step.caption}"
         if refusals:
             caption += " [" + "; ".join(r.text for r in refusals) + "]"
-        frames.append(Frame(battle, caption))
+        frames.append(Frame(battle, caption, _picked(battle, events, step.expect)))
     still = (args.step or count) - 1
     return lesson.scenario, frames, still, LESSON_DELAY_MS
+
+
+def _picked(battle, events, expect) -> int | None:
+    """The step's event to show on the map: the last of a kind it expects, else its last that is not a pass."""
+    first = len(battle.events) - len(events)
+    kinds = [str(e.kind) for e in events]
+    for wanted in (lambda k: k in expect, lambda k: k not in ("end-turn", "round", "initiative", "order", "declare")):
+        found = [i for i, k in enumerate(kinds) if wanted(k)]
+        if found:
+            return first + found[-1]
+    return None
 
 
 def _save_frames(args):

@@ -69,6 +69,7 @@ def _draw(app, request, frame, fonts, size, caption_h: int, legend_h: int):
                                       buttons=(0, 0, 0))])
     else:
         app.ui.hover_square = None
+    app.ui.picked_event = frame.picked
     app.settle()
     picture = pygame.Surface(size)
     picture.fill(theme.PANEL_BG)
