@@ -18,7 +18,6 @@ from ..core.ruleset.fields import CITATIONS
 from ..core.ruleset.schema import Field, shown, validate
 from ..core.scenario import figures_under
 from ..core.script import parse_script
-from ..core.values.actions import Action
 from ..core.values.errors import DataFileError, RulesError
 from ..core.values.events import EventKind
 from ..core.values.lessons import Lesson, Step, play_action
@@ -317,7 +316,3 @@ def bundled_lessons() -> list[Path]:
     """The lesson files in maps/lessons/, in name order."""
     return sorted(LESSONS_DIR.glob("*.toml"))
 
-
-def actions_of(lesson: Lesson) -> list[Action]:
-    """Every action of every step, in order."""
-    return [a for step in lesson.steps for a in step.actions]

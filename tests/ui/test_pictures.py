@@ -27,7 +27,11 @@ def _colours(image, box=None) -> set:
     if box is not None:
         x0, y0, x1, y1 = box
         pixels = pixels[y0:y1, x0:x1]
-    return set(map(tuple, pixels.reshape(-1, 3).tolist()))
+    return _distinct(pixels)
+
+
+def _distinct(pixels) -> set:
+    return set(map(tuple, np.unique(pixels.reshape(-1, 3), axis=0).tolist()))
 
 
 def test_draw_legend_shows_every_colour_with_its_words():
@@ -38,7 +42,7 @@ def test_draw_legend_shows_every_colour_with_its_words():
         height = legend_height(fonts, width, 12)
         surface = pygame.Surface((width, height))
         assert draw_legend(surface, fonts, surface.get_rect()) == 12
-        seen = set(map(tuple, pygame.surfarray.array3d(surface).reshape(-1, 3).tolist()))
+        seen = _distinct(pygame.surfarray.array3d(surface))
         assert colours_drawn() <= seen, colours_drawn() - seen
     # every overlay colour the theme names for the map has an entry
     named = {theme.REACH_WALK_EDGE, theme.REACH_RUN_EDGE, theme.REACH_CHARGE_EDGE, theme.PATH, theme.PARTING,
