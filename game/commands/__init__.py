@@ -15,6 +15,8 @@ COMMAND_MODULES = (
     "legal",
     "compare",
     "play",
+    "lessons",
+    "picture",
     "simulate",
     "ladder",
 )

@@ -53,6 +53,22 @@ SIGHT_COLOURS = {"none": (40, 170, 70), "1/4": (150, 190, 40), "1/2": (230, 170,
 PARTING = (215, 25, 25)
 HIGHLIGHT = (255, 235, 60)
 SELECT = (255, 255, 255)
+BLOCKER = (230, 60, 30)            # a square that gave cover on the line of sight
+COST_5 = (30, 60, 140)             # a path step's cost badge: 5 ft ...
+COST_10 = (150, 30, 30)            # ... 10 ft or more (a second diagonal, difficult ground)
+CLIMB = (60, 40, 100)              # the altitude a climb or dive reaches on the path
+PATH_TOTAL = (20, 40, 90)          # the path's total: walk 20/40 ft
+FACING_WEDGE = (255, 255, 255)     # a change of facing along the path
+ENGAGED_LINK = (200, 60, 200)      # two figures engaged with each other (the zones overlay)
+MISSILE = (235, 70, 50)            # a missed missile flying on, and a figure it hit
+MISSILE_MISS = (240, 240, 240)     # a figure the flying missile missed
+SCATTER = (250, 150, 40)           # a flask's scatter and its splash
+SHOVE = (120, 200, 255)            # a trip, push or drag: from where the figure stood to where it went
+STRIKE_ARROW = (255, 240, 200)     # a blow being struck (the animation)
+STRIKE_HIT = (235, 40, 30)
+STRIKE_MISS = (245, 245, 245)
+DAMAGE_BACK = (150, 20, 20)        # a floating number: damage ...
+NOTE_BACK = (40, 40, 48)           # ... or another word (miss, parried)
 
 # ----- tokens -----
 SIDE_COLOURS = {"blue": (60, 110, 225), "red": (205, 55, 55), "green": (50, 160, 85), "yellow": (215, 180, 45),
@@ -61,6 +77,8 @@ HP_GOOD = (60, 190, 80)
 HP_MID = (230, 180, 40)
 HP_BAD = (210, 50, 40)
 HP_BACK = (40, 20, 20)
+INVOLVED = (255, 140, 0)           # a figure of the event picked in the log
+ALTITUDE_TAG = (60, 40, 110)       # a flyer's altitude over its token
 
 # ----- the panel -----
 PANEL_BG = (34, 36, 44)
