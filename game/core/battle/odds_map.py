@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..combat.breakdown import Breakdown
-from ..script import LATER_PHASE
+from ..values.lessons import LATER_PHASE
 from ..values.actions import Attack, Charge, Move
 from ..values.errors import RulesError
 from ..values.geometry import FACINGS, bearing_octant
