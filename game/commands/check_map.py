@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers) -> None:
+    from .common import add_asset_root_arg
     parser = subparsers.add_parser(
         "check-map",
         help="check a Tiled map and show what fivefoot understood from it",
@@ -17,10 +18,7 @@ def register(subparsers) -> None:
         "its title, size, terrain counts, spawns and warnings. Exit status 2 if the map cannot be used.",
     )
     parser.add_argument("map", metavar="MAP", help="the map file (.tmx, or Tiled JSON .tmj)")
-    parser.add_argument(
-        "--asset-root", metavar="DIR", default=None,
-        help="folder that tilesets, templates and images must lie in (default: the map's folder)",
-    )
+    add_asset_root_arg(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(func=run)
 

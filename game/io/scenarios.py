@@ -13,14 +13,16 @@ from .toml_file import read_toml
 MAP_SUFFIXES = (".tmx", ".tmj", ".json")
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """A scenario file, or a map file played with the figures of its spawns."""
+def load_scenario(path: str | Path, asset_root: str | Path | None = None) -> Scenario:
+    """A scenario file, or a map file played with the figures of its spawns. `asset_root` (the
+    command line's --asset-root) is the folder the map's files are read from, for a map file or
+    instead of a scenario's own `asset_root`."""
     path = Path(path)
     if path.suffix.lower() in MAP_SUFFIXES:
-        return scenario_from_map(path)
+        return scenario_from_map(path, asset_root=asset_root)
     data = read_toml(path)
     checked = validate_scenario_data(data, str(path))
-    bmap = _load_map(checked, path)
+    bmap = _load_map(checked, path, asset_root)
     ruleset_id = checked["ruleset"] or bmap.default_ruleset
     if not ruleset_id:
         raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
@@ -54,7 +56,7 @@ def _ruleset(ruleset_id: str, path: Path):
         raise DataFileError(path, "ruleset", str(err)) from None
 
 
-def _load_map(checked: dict, path: Path):
+def _load_map(checked: dict, path: Path, named_root=None):
     spec = checked["map"]
     if spec["ascii"]:
         try:
@@ -80,12 +82,12 @@ def _load_map(checked: dict, path: Path):
     if root is not None and not root.is_dir():
         raise DataFileError(path, "map.asset_root", f"{shown(spec['asset_root'])} is not a folder ({root}); the path is "
                             "relative to the scenario's folder")
-    return load_map(map_path, asset_root=root)
+    return load_map(map_path, asset_root=named_root if named_root is not None else root)
 
 
-def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
+def scenario_from_map(path: Path, ruleset_id: str | None = None, asset_root=None) -> Scenario:
     from .tiled import load_map
-    bmap = load_map(path)
+    bmap = load_map(path, asset_root)
     ruleset = _ruleset(ruleset_id or bmap.default_ruleset or "bfrpg", path)
     entries = []
     counts: dict[str, int] = {}

@@ -35,9 +35,9 @@ def test_base64_layers_read_like_csv(tmp_path, compression):
 
 
 @pytest.mark.parametrize("data, message", [
-    ('<data encoding="base64" compression="zstd">KLUv/QBYAQAA</data>',
-     "is compressed with zstd, which fivefoot cannot read; in Tiled choose Map > Map Properties > Tile Layer Format: CSV"),
-    ('<data><tile gid="1"/></data>', "uses the deprecated XML tile format; in Tiled choose Map > Map Properties"),
+    ('<data encoding="base64" compression="zstd">KLUv/QBYAQAA</data>', "zstd data is damaged"),
+    ('<data><tile gid="1"/></data>', "has 1 <tile> elements, expected 4 x 3 = 12"),
+    ('<data>1,2</data>', "layer data has no encoding; in Tiled choose Map > Map Properties > Tile Layer Format"),
     ('<data encoding="hex">00</data>', "uses unknown encoding 'hex'"),
     ('<data encoding="base64" compression="lz4">AAAA</data>', "uses unknown compression 'lz4'"),
 ])
@@ -194,10 +194,10 @@ def test_non_square_maps_are_refused(tmp_path, attrs, message):
         load_tiled_map(write_map(tmp_path, text))
 
 
-def test_infinite_maps_are_refused_with_the_fix(tmp_path):
-    text = tmx(tile_layer("g", ROWS)).replace('infinite="0"', 'infinite="1"')
-    with pytest.raises(DataFileError, match=r"uncheck Map > Map Properties > Infinite"):
-        load_tiled_map(write_map(tmp_path, text))
+def test_an_infinite_map_without_chunks_is_its_stated_size(tmp_path):
+    text = tmx(tile_layer("g", ROWS, data="<data encoding=\"csv\"></data>")).replace('infinite="0"', 'infinite="1"')
+    battle = load_tiled_map(write_map(tmp_path, text))
+    assert (battle.width, battle.height, battle.blocks_move.count_nonzero()) == (4, 3, 0)
 
 
 def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
@@ -205,9 +205,11 @@ def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
     (tmp_path / "game" / "maps").mkdir()
     path = tmp_path / "game" / "maps" / "m.tmx"
     path.write_text(tmx(tile_layer("g", ROWS), tilesets=' <tileset firstgid="1" source="../tilesets/t.tsx"/>\n'))
-    with pytest.raises(DataFileError, match=r"lies outside the asset root .*make that folder \(.*game\) the asset "
-                                            r"root: `fivefoot check-map MAP --asset-root DIR`"):
-        load_tiled_map(path)
+    battle = load_tiled_map(path)  # the nearest folder holding every file the map uses
+    assert battle.blocks_move.count_nonzero() == 4 and battle.asset_root == str((tmp_path / "game").resolve())
+    with pytest.raises(DataFileError, match=r"lies outside the asset root .*name that folder \(.*game\) as the asset "
+                                            r"root: `--asset-root DIR` on `play`, `check-map`"):
+        load_tiled_map(path, asset_root=tmp_path / "game" / "maps")
     assert load_tiled_map(path, asset_root=tmp_path / "game").blocks_move.count_nonzero() == 4
 
 

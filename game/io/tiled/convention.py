@@ -103,6 +103,9 @@ class _Builder:
         self.planes.fill(battle, "wall")
         battle.spawns = self._spawns(battle)
         battle.warnings = self.doc.assets.final_warnings()
+        battle.notes = tuple(self.doc.notes)
+        battle.asset_root = str(self.doc.assets.root.folder)
+        battle.files = (str(self.doc.file.real), *self.doc.assets.files())
         return battle
 
     def _map_properties(self) -> dict:
