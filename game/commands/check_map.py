@@ -45,6 +45,9 @@ def map_report(battle: BattleMap) -> dict:
         elevation_range_ft=[levels[0], levels[-1]],
         elevation_levels_ft=levels,
         spawn_list=[asdict(spawn) for spawn in battle.spawns],
+        asset_root=battle.asset_root,
+        inferred=[{**asdict(inference), "text": inference.text} for inference in battle.inferred],
+        notes=list(battle.notes),
     )
     return report
 
@@ -89,6 +92,12 @@ def format_report(report: dict) -> str:
                      f"facing {spawn['facing']}{altitude}")
     if report["description"]:
         lines.append(f"  description:  {shown(report['description'], DESCRIPTION_SHOWN)}")
+    if report["asset_root"]:
+        lines.append(f"  files from:   {report['asset_root']}")
+    read = [inference["text"] for inference in report["inferred"]] + report["notes"]
+    if read:
+        lines.append("  read from the map's own conventions:" if report["inferred"] else "  notes:")
+        lines.extend(f"    - {line}" for line in read)
     warnings = report["warnings"]
     lines.append(f"  warnings:     {len(warnings) or 'none'}")
     lines.extend(f"    - {warning}" for warning in warnings)

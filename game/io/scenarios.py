@@ -117,25 +117,20 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None, asset_root=None
     if not entries:
         entries = _default_figures(bmap)
     if not entries:
-        raise DataFileError(path, "", "the map has no spawn objects and no open square on its left and right edges "
-                            "for default figures; add spawns in Tiled")
+        raise DataFileError(path, "", "the map has no spawn objects and too few open squares (not walls, water or "
+                            "a drop) for default figures; add spawn objects in Tiled (maps/README.md, Spawns)")
     figures = build_figures({"figures": entries}, ruleset, bmap, str(path))
     return Scenario(title=bmap.title or path.stem, description=bmap.description, ruleset=ruleset,
                     map=bmap, figures=figures, source=str(path))
 
 
 def _default_figures(bmap) -> list[dict]:
-    """Two foot soldiers a side on the first open squares of the left and right edges."""
-    entries = []
-    for side, columns, facing in (("blue", range(bmap.width), "E"), ("red", range(bmap.width - 1, -1, -1), "W")):
-        placed = 0
-        for x in columns:
-            for y in range(bmap.height):
-                if placed < 2 and not bmap.blocks_move[y, x] and all((e["x"], e["y"]) != (x, y) for e in entries):
-                    placed += 1
-                    entries.append({"id": f"{side}{placed}", "side": side, "x": x, "y": y, "name": "",
-                                    "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
-                                    "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")}})
-            if placed >= 2:
-                break
+    """Two foot soldiers a side on open squares, facing each other across the map (io/placing)."""
+    from .placing import default_positions
+    entries, counts = [], {}
+    for side, x, y, facing in default_positions(bmap):
+        counts[side] = counts.get(side, 0) + 1
+        entries.append({"id": f"{side}{counts[side]}", "side": side, "x": x, "y": y, "name": "",
+                        "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
+                        "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")}})
     return entries
