@@ -71,13 +71,16 @@ class SquareProps:
 NOTHING = SquareProps()
 
 
-def battlemap_from_document(doc: TiledDocument) -> BattleMap:
-    return _Builder(doc).build()
+def battlemap_from_document(doc: TiledDocument, infer: bool = True) -> BattleMap:
+    """The map as the rules see it; `infer=False` reads fivefoot's convention alone (no inference
+    from the map's own conventions, tiled/inference)."""
+    return _Builder(doc, infer).build()
 
 
 class _Builder:
-    def __init__(self, doc: TiledDocument):
+    def __init__(self, doc: TiledDocument, infer: bool = True):
         self.doc = doc
+        self.infer = infer
         self.shown = doc.shown
         self.warn = doc.assets.warn
         self.planes = Planes(doc.width, doc.height, BOOL_KEYS, DEGREE_KEYS)
@@ -93,7 +96,7 @@ class _Builder:
     def build(self) -> BattleMap:
         meta = self._map_properties()
         inferences = []
-        if not states_squares(self.doc, SQUARE_KEYS, TERRAIN):  # a map made for another game
+        if self.infer and not states_squares(self.doc, SQUARE_KEYS, TERRAIN):  # a map made for another game
             self.inferrer = Inferrer(self.doc, self.grid)
             inferences = self.inferrer.run()
         for tileset in self.doc.tilesets.tilesets:
@@ -113,7 +116,7 @@ class _Builder:
         battle.warnings = self.doc.assets.final_warnings()
         battle.inferred = tuple(inferences)
         battle.notes = tuple(self.doc.notes)
-        if self.inferrer is not None and not inferences:
+        if self.infer and self.inferrer is not None and not inferences:
             battle.notes += (OPEN_GROUND_NOTE,)
         battle.asset_root = str(self.doc.assets.root.folder)
         battle.files = (str(self.doc.file.real), *self.doc.assets.files())

@@ -42,7 +42,7 @@ WATER_WORDS = frozenset({"water", "waters", "sea", "ocean", "lake", "river", "po
 # Words a layer's name may hold beside the telling one ("Walls level 2", "collision_layer"); a name
 # with any other word ("Grass and Water", "Walls and floor") says nothing.
 GENERIC_WORDS = frozenset({"layer", "layers", "tile", "tiles", "object", "objects", "map", "meta", "the", "and",
-                           "of", "level", "floor", "deep", "shallow", "upper", "lower", "top", "bottom", "over",
+                           "of", "level", "deep", "shallow", "upper", "lower", "top", "bottom", "over",
                            "under", "main", "game", "invisible", "hidden"})
 # `door` alone does not make a map fivefoot's: games use the name for their own doors.
 STATING_KEYS_LEFT_OUT = ("door",)
