@@ -1,4 +1,5 @@
-"""Where figures stand on a map that has no spawns: two a side, facing each other across it.
+"""Where figures stand on a map that has no spawns: two a side (fewer on a map with fewer than
+four open squares, blue first), facing each other across it.
 
 Only open squares are used: not blocking movement, not water, not the edge of a drop (a
 square beside one at least DROP_FT lower), and all in the largest area of such squares that
@@ -63,8 +64,9 @@ def default_positions(bmap) -> list[tuple[str, int, int, str]]:
     inner = area.copy()       # away from the edges where there is room: tokens and names show whole
     inner[:EDGE_GAP], inner[-EDGE_GAP:], inner[:, :EDGE_GAP], inner[:, -EDGE_GAP:] = False, False, False, False
     ys, xs = np.nonzero(inner if inner.sum() >= 4 * PER_SIDE else area)
-    if len(xs) < 2 * PER_SIDE:
+    if not len(xs):
         return []
+    per_side = min(PER_SIDE, max(1, len(xs) // 2))   # a tiny map: fewer figures, blue first
     across = bmap.width >= bmap.height                  # the sides face each other east-west
     along, other = (xs, ys) if across else (ys, xs)
     middle = (other.min() + other.max()) / 2
@@ -80,6 +82,6 @@ def default_positions(bmap) -> list[tuple[str, int, int, str]]:
             taken.add(square)
             placed.append((side, *square, facing))
             count += 1
-            if count == PER_SIDE:
+            if count == per_side:
                 break
     return placed
