@@ -74,14 +74,15 @@ def default_positions(bmap) -> list[tuple[str, int, int, str]]:
     placed, taken = [], set()
     for side, facing, key in sides:
         order = np.lexsort((np.abs(other - middle), key))   # nearest its end, then the middle
-        count = 0
-        for i in order:
-            square = (int(xs[i]), int(ys[i]))
-            if square in taken:
-                continue
-            taken.add(square)
-            placed.append((side, *square, facing))
-            count += 1
-            if count == per_side:
-                break
+        mine: list[tuple[int, int]] = []
+        roomy = along.max() - along.min() >= 8
+        for spaced in (True, False) if roomy else (False,):  # a square apart: names under tokens cover none
+            for i in order:
+                square = (int(xs[i]), int(ys[i]))
+                if len(mine) == per_side or square in taken or (spaced and any(
+                        max(abs(square[0] - x), abs(square[1] - y)) <= 1 for x, y in mine)):
+                    continue
+                taken.add(square)
+                mine.append(square)
+                placed.append((side, *square, facing))
     return placed
