@@ -26,6 +26,7 @@ def reference_battlemap(doc: TiledDocument) -> BattleMap:
 class ReferenceBuilder(convention._Builder):
     def __init__(self, doc: TiledDocument):
         self.doc = doc
+        self.infer, self.inferrer = False, None  # fivefoot's convention alone
         self.shown = doc.shown
         self.warn = doc.assets.warn
         shape = (doc.height, doc.width)

@@ -469,3 +469,12 @@ def ai_lines(figures, decision, most: int = 3) -> list[Line]:
         out.append((f"{mark} {plan.score:+.2f} {steps}" + (f" ({why})" if why else ""),
                     "text" if i == decision.chosen else "dim"))
     return out
+
+
+def map_reading(bmap, most: int = 2) -> str:
+    """How the map was read, in one message the window shows once (check-map lists it all)."""
+    notes = bmap.reading_notes()
+    shown = "; ".join(notes[:most])
+    if len(notes) > most:
+        shown += f"; and {len(notes) - most} more (fivefoot check-map lists them)"
+    return f"Map: {shown}"

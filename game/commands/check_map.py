@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers) -> None:
+    from .common import add_asset_root_arg
     parser = subparsers.add_parser(
         "check-map",
         help="check a Tiled map and show what fivefoot understood from it",
@@ -17,10 +18,7 @@ def register(subparsers) -> None:
         "its title, size, terrain counts, spawns and warnings. Exit status 2 if the map cannot be used.",
     )
     parser.add_argument("map", metavar="MAP", help="the map file (.tmx, or Tiled JSON .tmj)")
-    parser.add_argument(
-        "--asset-root", metavar="DIR", default=None,
-        help="folder that tilesets, templates and images must lie in (default: the map's folder)",
-    )
+    add_asset_root_arg(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(func=run)
 
@@ -47,6 +45,9 @@ def map_report(battle: BattleMap) -> dict:
         elevation_range_ft=[levels[0], levels[-1]],
         elevation_levels_ft=levels,
         spawn_list=[asdict(spawn) for spawn in battle.spawns],
+        asset_root=battle.asset_root,
+        inferred=[{**asdict(inference), "text": inference.text} for inference in battle.inferred],
+        notes=list(battle.notes),
     )
     return report
 
@@ -91,6 +92,12 @@ def format_report(report: dict) -> str:
                      f"facing {spawn['facing']}{altitude}")
     if report["description"]:
         lines.append(f"  description:  {shown(report['description'], DESCRIPTION_SHOWN)}")
+    if report["asset_root"]:
+        lines.append(f"  files from:   {report['asset_root']}")
+    read = [inference["text"] for inference in report["inferred"]] + report["notes"]
+    if read:
+        lines.append("  read from the map's own conventions:" if report["inferred"] else "  notes:")
+        lines.extend(f"    - {line}" for line in read)
     warnings = report["warnings"]
     lines.append(f"  warnings:     {len(warnings) or 'none'}")
     lines.extend(f"    - {warning}" for warning in warnings)

@@ -16,6 +16,15 @@ def add_json_flag(parser) -> None:
 def add_scenario_arg(parser) -> None:
     parser.add_argument("scenario", metavar="SCENARIO", help="a scenario .toml or a Tiled map .tmx")
     parser.add_argument("--ruleset", help="play it under another ruleset (bfrpg, odnd, cnc, ch17, spelljammer)")
+    add_asset_root_arg(parser)
+
+
+def add_asset_root_arg(parser) -> None:
+    parser.add_argument(
+        "--asset-root", metavar="DIR", default=None,
+        help="folder the map's tilesets, templates and images must lie in (default: the Tiled project's folder, "
+             "else the nearest folder above the map holding every file it uses; see maps/README.md)",
+    )
 
 
 def add_mode_arg(parser) -> None:
@@ -25,7 +34,7 @@ def add_mode_arg(parser) -> None:
 def load(args):
     from ..io.rulesets import load_ruleset
     from ..io.scenarios import load_scenario
-    scenario = load_scenario(args.scenario)
+    scenario = load_scenario(args.scenario, asset_root=getattr(args, "asset_root", None))
     if getattr(args, "ruleset", None):
         # The same figures under other rules: each takes that ruleset's numbers for its template,
         # but for what the scenario sets itself, which is said.

@@ -11,12 +11,13 @@ import sys
 
 from ..core.values.modes import MOVE_MODES
 from ..core.values.errors import RulesError
-from .common import add_json_flag, emit_json, parse_square
+from .common import add_asset_root_arg, add_json_flag, emit_json, parse_square
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("compare", help="the same attack and move judged under every ruleset, side by side")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario .toml or a Tiled map .tmx")
+    add_asset_root_arg(p)
     p.add_argument("attacker", metavar="ATTACKER", help="attacking (and moving) figure id")
     p.add_argument("target", metavar="TARGET", help="target figure id")
     p.add_argument("--to", metavar="X,Y", help="also compare the attacker's move to this square")
@@ -35,7 +36,7 @@ def run(args) -> int:
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     from ..io.scenarios import load_scenario
     from ..client.comparison import compare, judgement_lines, rejudged_all
-    sc = load_scenario(args.scenario)
+    sc = load_scenario(args.scenario, asset_root=args.asset_root)
     ids = [f.id for f in sc.figures]
     for who in (args.attacker, args.target):
         if who not in ids:

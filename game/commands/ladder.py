@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..core.values.errors import RulesError
 from ..io.paths import MAPS_DIR
+from .common import add_asset_root_arg
 from .common import check_battle_counts, emit_json
 
 
@@ -18,6 +19,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("ladder", help="play the AI levels against each other on mirrored battles: win rates, ratings")
     p.add_argument("scenarios", metavar="SCENARIO", nargs="*",
                    help="mirrored battles (.toml or .tmx); default: the bundled maps/mirror_*")
+    add_asset_root_arg(p)
     p.add_argument("--runs", type=int, default=1,
                    help="seeds per pair, battle and ruleset; each is played from both sides (default 1)")
     p.add_argument("--levels", default=None, help="levels to compare, e.g. normal,hard (default: naive,easy,normal,hard)")
@@ -62,7 +64,7 @@ def run(args) -> int:
     rulesets = _rulesets(args.ruleset)
     setups, sides = {}, {}
     for path in paths:
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, asset_root=args.asset_root)
         names = list(dict.fromkeys(f.side for f in scenario.figures))
         if len(names) != 2:
             raise RulesError(f"{path}: a ladder battle has exactly two sides (found: {', '.join(names) or 'none'})")

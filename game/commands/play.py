@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 
 
 def register(subparsers) -> None:
+    from .common import add_asset_root_arg
     p = subparsers.add_parser("play", help="open the game window")
     p.add_argument("scenario", metavar="SCENARIO|MAP", nargs="?", help="a scenario .toml or a Tiled .tmx map")
     p.add_argument("--ruleset", help="play under this ruleset instead of the scenario's")
+    add_asset_root_arg(p)
     p.add_argument("--load", metavar="SAVE.json", help="go on with a saved battle (validated and replayed first)")
     p.add_argument("--headless", action="store_true", help="no window (for tests and scripts)")
     p.add_argument("--script", metavar="ACTIONS", help="apply these actions (JSON lines or TOML [[actions]])")

@@ -9,12 +9,13 @@ from __future__ import annotations
 import sys
 
 from ..core.values.errors import RulesError
-from .common import check_battle_counts, emit_json
+from .common import add_asset_root_arg, check_battle_counts, emit_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("simulate", help="play a scenario AI against AI many times: win rates, rounds, rules fired")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario .toml or a Tiled map .tmx")
+    add_asset_root_arg(p)
     p.add_argument("--runs", type=int, default=20, help="battles per ruleset (default 20)")
     p.add_argument("--ruleset", default=None,
                    help="play under this ruleset id or file, or 'all' for every bundled ruleset (default: the scenario's)")
@@ -73,7 +74,7 @@ def run(args) -> int:
     from ..io.scenarios import load_scenario
     check_battle_counts(args)
     difficulty = _difficulty(args.difficulty)
-    scenario = load_scenario(args.scenario)
+    scenario = load_scenario(args.scenario, asset_root=args.asset_root)
     rulesets = _rulesets(args.ruleset, scenario)
     sides = {f.side for f in scenario.figures}
     if len(sides) < 2:

@@ -13,19 +13,21 @@ from .toml_file import read_toml
 MAP_SUFFIXES = (".tmx", ".tmj", ".json")
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """A scenario file, or a map file played with the figures of its spawns."""
+def load_scenario(path: str | Path, asset_root: str | Path | None = None) -> Scenario:
+    """A scenario file, or a map file played with the figures of its spawns. `asset_root` (the
+    command line's --asset-root) is the folder the map's files are read from, for a map file or
+    instead of a scenario's own `asset_root`."""
     path = Path(path)
     if path.suffix.lower() in MAP_SUFFIXES:
-        return scenario_from_map(path)
-    return scenario_from_data(read_toml(path), path)
+        return scenario_from_map(path, asset_root=asset_root)
+    return scenario_from_data(read_toml(path), path, asset_root)
 
 
-def scenario_from_data(data: dict, path: Path) -> Scenario:
+def scenario_from_data(data: dict, path: Path, asset_root: str | Path | None = None) -> Scenario:
     """A scenario from its file's tables (a scenario file's, or a lesson's inline [scenario]); paths in it
     are read from `path`'s folder."""
     checked = validate_scenario_data(data, str(path))
-    bmap = _load_map(checked, path)
+    bmap = _load_map(checked, path, asset_root)
     ruleset_id = checked["ruleset"] or bmap.default_ruleset
     if not ruleset_id:
         raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
@@ -59,7 +61,7 @@ def _ruleset(ruleset_id: str, path: Path):
         raise DataFileError(path, "ruleset", str(err)) from None
 
 
-def _load_map(checked: dict, path: Path):
+def _load_map(checked: dict, path: Path, named_root=None):
     spec = checked["map"]
     if spec["ascii"]:
         try:
@@ -85,12 +87,12 @@ def _load_map(checked: dict, path: Path):
     if root is not None and not root.is_dir():
         raise DataFileError(path, "map.asset_root", f"{shown(spec['asset_root'])} is not a folder ({root}); the path is "
                             "relative to the scenario's folder")
-    return load_map(map_path, asset_root=root)
+    return load_map(map_path, asset_root=named_root if named_root is not None else root)
 
 
-def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
+def scenario_from_map(path: Path, ruleset_id: str | None = None, asset_root=None) -> Scenario:
     from .tiled import load_map
-    bmap = load_map(path)
+    bmap = load_map(path, asset_root)
     ruleset = _ruleset(ruleset_id or bmap.default_ruleset or "bfrpg", path)
     entries = []
     counts: dict[str, int] = {}
@@ -120,25 +122,20 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None) -> Scenario:
     if not entries:
         entries = _default_figures(bmap)
     if not entries:
-        raise DataFileError(path, "", "the map has no spawn objects and no open square on its left and right edges "
-                            "for default figures; add spawns in Tiled")
+        raise DataFileError(path, "", "the map has no spawn objects and too few open squares (not walls, water or "
+                            "a drop) for default figures; add spawn objects in Tiled (maps/README.md, Spawns)")
     figures = build_figures({"figures": entries}, ruleset, bmap, str(path))
     return Scenario(title=bmap.title or path.stem, description=bmap.description, ruleset=ruleset,
                     map=bmap, figures=figures, source=str(path))
 
 
 def _default_figures(bmap) -> list[dict]:
-    """Two foot soldiers a side on the first open squares of the left and right edges."""
-    entries = []
-    for side, columns, facing in (("blue", range(bmap.width), "E"), ("red", range(bmap.width - 1, -1, -1), "W")):
-        placed = 0
-        for x in columns:
-            for y in range(bmap.height):
-                if placed < 2 and not bmap.blocks_move[y, x] and all((e["x"], e["y"]) != (x, y) for e in entries):
-                    placed += 1
-                    entries.append({"id": f"{side}{placed}", "side": side, "x": x, "y": y, "name": "",
-                                    "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
-                                    "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")}})
-            if placed >= 2:
-                break
+    """Two foot soldiers a side on open squares, facing each other across the map (io/placing)."""
+    from .placing import default_positions
+    entries, counts = [], {}
+    for side, x, y, facing in default_positions(bmap):
+        counts[side] = counts.get(side, 0) + 1
+        entries.append({"id": f"{side}{counts[side]}", "side": side, "x": x, "y": y, "name": "",
+                        "template": "foot", "facing": facing, "altitude_ft": 0, "running": False,
+                        "stats": {}, **{k: None for k in ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")}})
     return entries

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from ..core.values.actions import Action, Move, Turn
+from ..core.values.errors import RulesError
 from ..core.battle import Battle
 from ..core.values.geometry import bearing_octant
 from ..client import describe
@@ -28,6 +29,7 @@ from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
 from .help import draw_help
 from ..client.intent import click_intent, on_square
+from ..client.mapreload import MapWatch, reload_battle
 from .maplayer import MapLayer, tile_art_for
 from .panel import Panel, panel_width
 from ..client.players import Players
@@ -114,6 +116,8 @@ class App:
         self.compare_state = CompareState(self.rejudged)
         self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset
         self.replay: dict | None = None  # {"actions": [...], "next_at": t}: re-watching a finished battle
+        self.map_watch = MapWatch(self.battle.map)   # a map file changed on disk: read it again
+        self.map_notes_due = bool(self.battle.map.reading_notes())  # said once, when the battle shows
         self._select_current()
 
     # ----- geometry of the window -----
@@ -268,6 +272,21 @@ class App:
     def clock_now(self) -> float:
         return time.monotonic()
 
+    def reload_map(self) -> None:
+        """The map's files changed on disk: the battle starts again on the map as it is now."""
+        try:
+            scenario, battle, words = reload_battle(self.scenario, self.battle)
+        except RulesError as err:
+            self.toast(f"map not reloaded: {err}")
+            return
+        self.replay = None
+        self.scenario = scenario
+        self.install(battle)
+        self.map_layer = MapLayer(battle.map, tile_art_for(scenario))
+        self.map_layer.fonts = self.fonts
+        self.map_watch.follow(battle.map)
+        self.toast(words, error=False)
+
     def toast(self, text: str, error: bool = True) -> None:
         self.ui.toasts = [t for t in self.ui.toasts if t.text != text][-3:]
         self.ui.toasts.append(Toast(text, time.monotonic() + TOAST_SECONDS, error))
@@ -360,6 +379,11 @@ class App:
         paused = self.start_screen or self.ui.gm or self.replay is not None or self.dialog is not None
         if not paused and not self.animator.busy():
             self.players.tick(self.session, self.toast)
+        if self.map_notes_due and not self.start_screen:
+            self.map_notes_due = False
+            self.toast(describe.map_reading(self.battle.map), error=False)
+        if self.map_watch.changed():
+            self.reload_map()
         now = time.monotonic()
         self.ui.toasts = [t for t in self.ui.toasts if t.until > now]
         self.map_layer.show_grid = self.ui.overlays["grid"]

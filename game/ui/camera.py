@@ -94,17 +94,18 @@ class Camera:
         self.center_on(centre)
 
     def clamp(self) -> None:
-        """Keep at least a third of the view on the map; centre a map smaller than the view."""
+        """Keep the view on the map: a map larger than the view fills it (no black beyond its
+        edges), a smaller one is centred."""
         c = self.cell
         mw, mh = self.map_w * c, self.map_h * c
         if mw <= self.view_w:
             self.ox = (self.view_w - mw) / 2
         else:
-            self.ox = min(self.view_w / 3, max(self.view_w * 2 / 3 - mw, self.ox))
+            self.ox = min(0.0, max(self.view_w - mw, self.ox))
         if mh <= self.view_h:
             self.oy = (self.view_h - mh) / 2
         else:
-            self.oy = min(self.view_h / 3, max(self.view_h * 2 / 3 - mh, self.oy))
+            self.oy = min(0.0, max(self.view_h - mh, self.oy))
         self.ox, self.oy = round(self.ox), round(self.oy)
 
     # ----- transforms -----

@@ -33,6 +33,8 @@ def tile_art_for(scenario):
     from ..io.tiled import default_asset_root, tile_image_sources
     source = Path(scenario.source or "")
     try:
+        if scenario.map.asset_root and scenario.map.files:  # the map file and the root it was read with
+            return tile_image_sources(scenario.map.files[0], scenario.map.asset_root)
         if source.suffix.lower() in (".tmx", ".tmj", ".json"):
             return tile_image_sources(source)
         if source.suffix.lower() == ".toml" and source.exists():

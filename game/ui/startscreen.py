@@ -99,10 +99,16 @@ def draw_start(app, screen) -> None:
                         14, theme.PANEL_ACCENT)
     screen.blit(line, (box.centerx - line.get_width() // 2, y))
     y += 26
-    for text in fonts.wrap(app.description, box.w - 80, 15)[:4]:
+    for text in fonts.wrap(app.description, box.w - 80, 15)[:4 if app.battle.map.reading_notes() else 5]:
         surf = fonts.render(text, 15, theme.PANEL_TEXT)
         screen.blit(surf, (box.centerx - surf.get_width() // 2, y))
         y += 20
+    if app.battle.map.reading_notes():  # how a map made for another game was read (or that nothing was)
+        from ..client.describe import map_reading
+        for text in fonts.wrap(map_reading(app.battle.map), box.w - 80, 13)[:2]:
+            surf = fonts.render(text, 13, theme.PANEL_ACCENT)
+            screen.blit(surf, (box.centerx - surf.get_width() // 2, min(y, box.y + 156)))
+            y += 17
     head = fonts.render("Who plays each side? (click, or press its number)", 15, theme.PANEL_HEAD, True)
     screen.blit(head, (box.x + 40, box.y + 178))
     for i, (side, rect) in enumerate(rows):

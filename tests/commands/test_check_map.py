@@ -55,7 +55,9 @@ def test_check_map_asset_root_option(tmp_path, capsys):
     (tmp_path / "maps").mkdir()
     path = tmp_path / "maps" / "m.tmx"
     path.write_text(tmx(tile_layer("g", grid(4, 3)), tilesets=' <tileset firstgid="1" source="../tilesets/t.tsx"/>\n'))
-    assert main(["check-map", str(path)]) == 2
+    assert main(["check-map", str(path)]) == 0  # the nearest folder holding every file it uses
+    assert f"files from:   {tmp_path.resolve()}" in capsys.readouterr().out
+    assert main(["check-map", str(path), "--asset-root", str(tmp_path / "maps")]) == 2
     assert "--asset-root" in capsys.readouterr().err
     assert main(["check-map", str(path), "--asset-root", str(tmp_path)]) == 0
 

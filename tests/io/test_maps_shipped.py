@@ -130,3 +130,35 @@ def test_shipped_files_are_what_the_scripts_make(tmp_path):
     maker.main(["--out", str(tmp_path)])
     for name in SHIPPED:
         assert (tmp_path / f"{name}.tmx").read_text() == (REPO / "maps" / f"{name}.tmx").read_text(), name
+
+
+def test_the_tiled_project_offers_fivefoots_properties_as_they_are_read():
+    """maps/fivefoot.tiled-project: the classes and enums Tiled offers hold exactly the names and values
+    the convention reads (game/io/tiled/convention.py), so a map maker picks instead of typing."""
+    import json
+
+    from game.core.values.cover import COVER_DEGREES
+    from game.core.values.geometry import FACINGS
+    from game.io.paths import MAPS_DIR, bundled_ruleset_ids
+    from game.io.tiled.convention import MAP_KEYS, SPAWN_KEYS, SQUARE_KEYS, SPAWN, TERRAIN
+
+    project = json.loads((MAPS_DIR / "fivefoot.tiled-project").read_text())
+    types = {t["name"]: t for t in project["propertyTypes"]}
+    assert types["Degree"]["values"] == list(COVER_DEGREES) and types["Facing"]["values"] == list(FACINGS)
+    assert types["Ruleset"]["values"] == bundled_ruleset_ids()
+    for name, keys in ((TERRAIN, SQUARE_KEYS), (SPAWN, SPAWN_KEYS), ("battle", MAP_KEYS)):
+        members = types[name]["members"]
+        assert sorted(m["name"] for m in members) == sorted(keys), name
+        assert all(m.get("propertyType") in (None, *types) for m in members)
+    assert len({t["id"] for t in project["propertyTypes"]}) == len(types)
+
+
+def test_enum_properties_as_tiled_writes_them_are_read(tmp_path):
+    """Tiled writes an enum member as a string property naming its type (propertytype)."""
+    from game.io.tiled import load_tiled_map
+    from tiled_maps import grid, obj, object_layer, tile_layer, tmx, write_map
+    terrain = obj("terrain", 0, 0, 64, 32).replace(
+        "  </object>", '   <properties>\n    <property name="cover" propertytype="Degree" value="1/2"/>\n'
+                       '    <property name="wall" type="bool" value="false"/>\n   </properties>\n  </object>')
+    battle = load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", grid(4, 3)), object_layer("t", terrain))))
+    assert battle.cover.tolist()[0] == [2, 2, 0, 0]

@@ -72,9 +72,17 @@ def test_corpus_map(name):
             load_map(path, asset_root=CORPUS)
 
 
-def test_files_outside_the_map_folder_need_a_named_asset_root():
+def test_the_automapping_rules_read_their_parent_folder_as_tiled_does():
+    # the examples' project file (examples.tiled-project) makes their folder the asset root
+    battle = load_map(CORPUS / "sewer_automap" / "rule_002.tmx")
+    assert battle.asset_root == str(CORPUS.resolve())
+    assert str((CORPUS / "sewer_tileset.png").resolve()) in battle.files
+
+
+def test_a_named_asset_root_is_never_widened():
+    folder = CORPUS / "sewer_automap"
     with pytest.raises(DataFileError, match=r"the image '\.\./sewer_tileset\.png' lies outside the asset root"):
-        load_map(CORPUS / "sewer_automap" / "rule_002.tmx")
+        load_map(folder / "rule_002.tmx", asset_root=folder)
 
 
 def test_templates_in_the_sticker_knight_example_are_applied():

@@ -35,9 +35,10 @@ def test_base64_layers_read_like_csv(tmp_path, compression):
 
 
 @pytest.mark.parametrize("data, message", [
-    ('<data encoding="base64" compression="zstd">KLUv/QBYAQAA</data>',
-     "is compressed with zstd, which fivefoot cannot read; in Tiled choose Map > Map Properties > Tile Layer Format: CSV"),
-    ('<data><tile gid="1"/></data>', "uses the deprecated XML tile format; in Tiled choose Map > Map Properties"),
+    ('<data encoding="base64" compression="zstd">KLUv/QBYAQAA</data>', "holds 0 tiles (0 bytes), expected 4 x 3 = 12"),
+    ('<data encoding="base64" compression="zstd">AAAAAAAA</data>', "zstd data is damaged"),
+    ('<data><tile gid="1"/></data>', "has 1 <tile> elements, expected 4 x 3 = 12"),
+    ('<data>1,2</data>', "layer data has no encoding; in Tiled choose Map > Map Properties > Tile Layer Format"),
     ('<data encoding="hex">00</data>', "uses unknown encoding 'hex'"),
     ('<data encoding="base64" compression="lz4">AAAA</data>', "uses unknown compression 'lz4'"),
 ])
@@ -194,10 +195,10 @@ def test_non_square_maps_are_refused(tmp_path, attrs, message):
         load_tiled_map(write_map(tmp_path, text))
 
 
-def test_infinite_maps_are_refused_with_the_fix(tmp_path):
-    text = tmx(tile_layer("g", ROWS)).replace('infinite="0"', 'infinite="1"')
-    with pytest.raises(DataFileError, match=r"uncheck Map > Map Properties > Infinite"):
-        load_tiled_map(write_map(tmp_path, text))
+def test_an_infinite_map_without_chunks_is_its_stated_size(tmp_path):
+    text = tmx(tile_layer("g", ROWS, data="<data encoding=\"csv\"></data>")).replace('infinite="0"', 'infinite="1"')
+    battle = load_tiled_map(write_map(tmp_path, text))
+    assert (battle.width, battle.height, battle.blocks_move.count_nonzero()) == (4, 3, 0)
 
 
 def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
@@ -205,9 +206,11 @@ def test_asset_root_allows_a_sibling_tileset_folder(tmp_path):
     (tmp_path / "game" / "maps").mkdir()
     path = tmp_path / "game" / "maps" / "m.tmx"
     path.write_text(tmx(tile_layer("g", ROWS), tilesets=' <tileset firstgid="1" source="../tilesets/t.tsx"/>\n'))
-    with pytest.raises(DataFileError, match=r"lies outside the asset root .*make that folder \(.*game\) the asset "
-                                            r"root: `fivefoot check-map MAP --asset-root DIR`"):
-        load_tiled_map(path)
+    battle = load_tiled_map(path)  # the nearest folder holding every file the map uses
+    assert battle.blocks_move.count_nonzero() == 4 and battle.asset_root == str((tmp_path / "game").resolve())
+    with pytest.raises(DataFileError, match=r"lies outside the asset root .*name that folder \(.*game\) as the asset "
+                                            r"root: `--asset-root DIR` on `play`, `check-map`"):
+        load_tiled_map(path, asset_root=tmp_path / "game" / "maps")
     assert load_tiled_map(path, asset_root=tmp_path / "game").blocks_move.count_nonzero() == 4
 
 
@@ -233,3 +236,66 @@ def test_objects_in_layers_with_offsets_move_with_the_layer(tmp_path):
     layer = object_layer("o", obj("terrain", 0, 0, 32, 32, props={"water": True}), attrs=' offsetx="64" offsety="32"')
     battle = load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", grid(4, 3)), layer)))
     assert battle.water.numpy().astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+
+
+# --- every square-grid encoding Tiled writes, on files made in its layout -------------------------
+
+def _base64(rows, compress) -> str:
+    return base64.b64encode(compress(np.array(rows, "<u4").tobytes())).decode()
+
+
+@pytest.mark.parametrize("data", [
+    f'<data encoding="base64" compression="zstd">{_base64(ROWS, lambda b: __import__("zstandard").ZstdCompressor().compress(b))}</data>',
+    f'<data encoding="base64" compression="gzip">{_base64(ROWS, gzip.compress)}</data>',
+    f'<data encoding="base64" compression="zlib">{_base64(ROWS, zlib.compress)}</data>',
+    f'<data encoding="base64">{_base64(ROWS, bytes)}</data>',
+    "<data>" + "".join(f'<tile gid="{g}"/>' if g else "<tile/>" for row in ROWS for g in row) + "</data>",
+], ids=["zstd", "gzip", "zlib", "base64", "xml"])
+def test_each_layer_encoding_reads_the_same_squares(tmp_path, data):
+    battle = load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", ROWS, data=data))))
+    reference = load_tiled_map(write_map(tmp_path / "csv", tmx(tile_layer("g", ROWS))))
+    assert battle.blocks_move.tolist() == reference.blocks_move.tolist() and battle.water[1, 0]
+
+
+def test_a_zstd_bomb_is_refused_without_unpacking_it(tmp_path):
+    zstandard = pytest.importorskip("zstandard")
+    bomb = base64.b64encode(zstandard.ZstdCompressor().compress(b"\0" * 50_000_000)).decode()
+    data = f'<data encoding="base64" compression="zstd">{bomb}</data>'
+    with pytest.raises(DataFileError, match="zstd data unpacks to more than the 12 tiles"):
+        load_tiled_map(write_map(tmp_path, tmx(tile_layer("g", ROWS, data=data))))
+
+
+def _chunk(x: int, y: int, rows) -> str:
+    return f'<chunk x="{x}" y="{y}" width="{len(rows[0])}" height="{len(rows)}">{csv_rows(rows)}</chunk>'
+
+
+def test_an_infinite_map_plays_on_the_box_of_its_non_empty_chunks(tmp_path):
+    chunks = (_chunk(-4, -2, [[WALL, 0], [0, 0]]) + _chunk(2, 0, [[0, WATER], [0, 0]])
+              + _chunk(40, 40, [[0, 0], [0, 0]]))          # an empty chunk far away is nothing
+    spawn = obj("spawn", -3 * 32 + 16, -2 * 32 + 16, props={"side": "blue"})  # Tiled's square (-3, -2)
+    text = tmx(tile_layer("g", [[0]], data=f'<data encoding="csv">{chunks}</data>'), object_layer("s", spawn),
+               attrs="").replace('infinite="0"', 'infinite="1"')
+    battle = load_tiled_map(write_map(tmp_path, text))
+    assert (battle.width, battle.height) == (8, 4)                   # tiles -4..3, -2..1
+    assert battle.blocks_move[0, 0] and battle.water[2, 7] and battle.blocks_move.count_nonzero() == 1
+    assert [(s.x, s.y) for s in battle.spawns] == [(1, 0)]
+    assert battle.notes[0].startswith("an infinite map, played on the 8 x 4 squares its tiles span")
+
+
+def test_an_infinite_map_spread_too_far_is_refused_with_the_fix(tmp_path):
+    chunks = _chunk(0, 0, [[WALL]]) + _chunk(5000, 0, [[WALL]])
+    text = tmx(tile_layer("g", [[0]], data=f'<data encoding="csv">{chunks}</data>')).replace('infinite="0"', 'infinite="1"')
+    with pytest.raises(DataFileError, match=r"spread over 5001 x 1 squares .* Erase the far-off tiles"):
+        load_tiled_map(write_map(tmp_path, text))
+
+
+def test_a_json_infinite_map_reads_its_chunks(tmp_path):
+    path = json_map(tmp_path)
+    document = json.loads(path.read_text())
+    document["infinite"] = True
+    document["layers"] = [{"type": "tilelayer", "name": "g", "chunks": [
+        {"x": 16, "y": 0, "width": 2, "height": 1, "data": [WALL, FLOOR]},
+        {"x": 0, "y": 1, "width": 2, "height": 1, "data": [0, WATER]}]}]
+    path.write_text(json.dumps(document))
+    battle = load_map(path)
+    assert (battle.width, battle.height) == (18, 2) and battle.blocks_move[0, 16] and battle.water[1, 1]

@@ -26,9 +26,9 @@ from tiled_maps import (grid, object_layer, png_bytes, props_xml, tile_layer, ti
 GROUND = tile_layer("g", grid(4, 3))
 
 
-def cli_refuses(capsys, path, message: str, command: str = "check-map") -> str:
+def cli_refuses(capsys, path, message: str, command: str = "check-map", extra=()) -> str:
     """The CLI gives exit code 2 and one line naming the problem, no traceback."""
-    args = [command, str(path)] + (["--headless", "--frames", "1"] if command == "play" else [])
+    args = [command, str(path), *extra] + (["--headless", "--frames", "1"] if command == "play" else [])
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("fivefoot: error: ") and message in err, err
@@ -252,8 +252,10 @@ def test_the_asset_root_hint_names_real_options(tmp_path, capsys):
     (tmp_path / "maps").mkdir()
     path = tmp_path / "maps" / "m.tmx"
     path.write_text(tmx(GROUND, tilesets=' <tileset firstgid="1" source="../tilesets/t.tsx"/>\n'))
-    err = cli_refuses(capsys, path, "lies outside the asset root", "play")
-    assert "`fivefoot check-map MAP --asset-root DIR`" in err and "asset_root in its [map] table" in err
+    assert main(["play", str(path), "--headless", "--frames", "1"]) == 0  # the folder holding both, found
+    capsys.readouterr()
+    err = cli_refuses(capsys, path, "lies outside the asset root", "play", ["--asset-root", str(tmp_path / "maps")])
+    assert "`--asset-root DIR` on `play`, `check-map`" in err and "asset_root in a scenario's [map] table" in err
     assert main(["check-map", str(path), "--asset-root", str(tmp_path)]) == 0
     scenario = tmp_path / "maps" / "s.toml"
     scenario.write_text('ruleset = "bfrpg"\n[map]\nfile = "m.tmx"\nasset_root = ".."\n[[figures]]\nid = "a"\n'

@@ -42,6 +42,23 @@ class Spawn:
     mount: str = ""                         # the name of the spawn it rides (a rider that starts mounted)
 
 
+@dataclass(frozen=True)
+class Inference:
+    """Terrain a map file gave by a convention of its own (a layer named 'Collision', a tile
+    property 'solid', collision shapes), read when it states no fivefoot properties."""
+
+    kind: str       # what the squares became: "walls", "water (difficult ground)"
+    source: str     # where it was read: "the layer 'Collision'", "the tile property 'solid'"
+    squares: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind} taken from {self.source}: {self.squares} square{'s' if self.squares != 1 else ''}"
+
+
+OPEN_GROUND_NOTE = "no walls, cover or heights found: every square is open ground; see maps/README.md"
+
+
 @dataclass(eq=False)
 class BattleMap:
     """The battlefield: its size and one terrain layer per property, read `layer[y, x]`."""
@@ -63,6 +80,14 @@ class BattleMap:
     spawns: tuple[Spawn, ...] = ()
     warnings: tuple[str, ...] = ()
     source: str = ""
+    inferred: tuple[Inference, ...] = ()   # terrain read from the map's own conventions
+    notes: tuple[str, ...] = ()            # how the file was read, where a map maker may wonder
+    asset_root: str = ""                   # the folder its tilesets and images were read from
+    files: tuple[str, ...] = ()            # every file read for it (the map first), to notice changes
+
+    def reading_notes(self) -> list[str]:
+        """What a map maker is told once about how the map was read: inferences, then notes."""
+        return [inference.text for inference in self.inferred] + list(self.notes)
 
     @classmethod
     def empty(cls, width: int, height: int, **meta) -> "BattleMap":

@@ -18,9 +18,12 @@ image is decoded), all-or-nothing, and bounded in time and memory whatever the f
 (see the limits in tiled/files, tiled/document, tiled/assets and tiled/shapes).
 
 Asset root: tilesets, templates and images may only be read from inside it; references
-must be relative. It defaults to the map's folder (for the maps shipped in fivefoot's
-maps/ folder, the fivefoot folder, since their tileset lives in assets/); a game that
-keeps tilesets beside its maps folder names its own folder so `../tilesets/x.tsx` works.
+must be relative. By default it is where Tiled would look (tiled/roots): the fivefoot
+folder for its shipped maps, else the Tiled project's folder, else the map's folder widened
+to the nearest folder holding every file the map uses (bounded; never home or /).
+
+A map stating no fivefoot square property gets its walls and water from its own
+conventions (tiled/inference), each reported in BattleMap.inferred.
 
 Why not pytmx's own loading: pytmx 3.32 (1) reorders layers (groups, then tile, image
 and object layers; its issue #106), (2) refuses a layer or object property named
@@ -30,7 +33,8 @@ size or entity checks and inflates layer data without limit. So files are parsed
 here with defusedxml into a checked model (tiled/document), and the test suite checks
 the decoded tiles against pytmx on the real example maps.
 
-Modules: tiled/files (safe reading), tiled/layerdata (layer encodings), tiled/images
+Modules: tiled/roots (the asset root), tiled/files (safe reading), tiled/layerdata (layer
+encodings), tiled/chunks (infinite maps), tiled/inference (other games' conventions), tiled/images
 (image headers), tiled/properties (typed values), tiled/tilesets, tiled/objects
 (objects and templates), tiled/assets (per-load caches and caps), tiled/json_map (Tiled
 JSON to the TMX tree), tiled/document (the checked model), tiled/shapes (objects to

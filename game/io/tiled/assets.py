@@ -13,6 +13,7 @@ from .files import FileRef, parse_xml, read_capped, resolve_reference
 from .images import image_size
 from .objects import Template, parse_template
 from .properties import short
+from .roots import AssetRoot
 from .tilesets import Tileset, parse_tileset
 
 MAX_IMAGE_FILES = 2048
@@ -21,11 +22,14 @@ MAX_EXTERNAL_TILESETS = 256
 MAX_WARNINGS = 100
 # Pixels of all the images a map uses, decoded by the renderer at 4 bytes each: 256 MiB.
 MAX_IMAGE_PIXELS = 8192 * 8192
+# The files a map may name as tilesets and templates (images are known by their headers).
+TILESET_KINDS = (".tsx", ".tsj", ".json", ".xml")
+TEMPLATE_KINDS = (".tx", ".tj", ".json", ".xml")
 
 
 class Assets:
-    def __init__(self, root: Path, map_shown: str):
-        self.root = root
+    def __init__(self, root: AssetRoot, map_shown: str):
+        self.root = root            # may widen while loading (tiled/roots)
         self.map_shown = map_shown
         self.warnings: list[str] = []
         self._warned: set[str] = set()
@@ -53,6 +57,10 @@ class Assets:
         extra = len(self.warnings) - MAX_WARNINGS + self.unlisted_warnings
         return (*self.warnings[:MAX_WARNINGS], f"... and {extra} more warnings")
 
+    def files(self) -> list[str]:
+        """Every tileset, template and image file read so far (their real paths)."""
+        return [str(path) for path in (*self._tilesets, *self._templates, *self._images)]
+
     def image(self, source: str | None, referrer: FileRef, where: str) -> tuple[FileRef, tuple[int, int]]:
         ref = resolve_reference(source, referrer, self.root, where, "image")
         if ref.real not in self._images:
@@ -78,7 +86,7 @@ class Assets:
         source = element.get("source")
         if source is None:
             return dataclasses.replace(parse_tileset(element, referrer, self, where), firstgid=firstgid)
-        ref = resolve_reference(source, referrer, self.root, where, "tileset")
+        ref = resolve_reference(source, referrer, self.root, where, "tileset", TILESET_KINDS)
         if ref.real not in self._tilesets:
             if len(self._tilesets) >= MAX_EXTERNAL_TILESETS:
                 raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_EXTERNAL_TILESETS} tileset files")
@@ -89,7 +97,7 @@ class Assets:
         return dataclasses.replace(self._tilesets[ref.real], firstgid=firstgid)
 
     def template(self, source: str, referrer: FileRef, where: str) -> Template:
-        ref = resolve_reference(source, referrer, self.root, where, "object template")
+        ref = resolve_reference(source, referrer, self.root, where, "object template", TEMPLATE_KINDS)
         if ref.real not in self._templates:
             if len(self._templates) >= MAX_TEMPLATE_FILES:
                 raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_TEMPLATE_FILES} templates")

@@ -14,12 +14,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields
 
-from ...core.values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
+from ...core.values.battlemap import OPEN_GROUND_NOTE, UNBOUNDED_HEIGHT_FT, BattleMap, Spawn
 from ...core.values.errors import DataFileError
 from ...core.values.geometry import FACINGS
 from ...core.values.bodies import cells, footprint_problem
 from ..paths import bundled_ruleset_ids
 from .document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
+from .inference import Inferrer, reads_property, states_squares
 from .shapes import Grid, anchor, covered
 from .layerdata import GID_MASK
 from .planes import Planes
@@ -70,13 +71,16 @@ class SquareProps:
 NOTHING = SquareProps()
 
 
-def battlemap_from_document(doc: TiledDocument) -> BattleMap:
-    return _Builder(doc).build()
+def battlemap_from_document(doc: TiledDocument, infer: bool = True) -> BattleMap:
+    """The map as the rules see it; `infer=False` reads fivefoot's convention alone (no inference
+    from the map's own conventions, tiled/inference)."""
+    return _Builder(doc, infer).build()
 
 
 class _Builder:
-    def __init__(self, doc: TiledDocument):
+    def __init__(self, doc: TiledDocument, infer: bool = True):
         self.doc = doc
+        self.infer = infer
         self.shown = doc.shown
         self.warn = doc.assets.warn
         self.planes = Planes(doc.width, doc.height, BOOL_KEYS, DEGREE_KEYS)
@@ -85,11 +89,16 @@ class _Builder:
         self._tileset_cache: dict[int, SquareProps] = {}
         self._group_cache: dict[int, SquareProps] = {}
         self.spawn_objects: list[tuple] = []
+        self.inferrer: Inferrer | None = None   # set when the map states no fivefoot square property
 
     # -- building ------------------------------------------------------------------
 
     def build(self) -> BattleMap:
         meta = self._map_properties()
+        inferences = []
+        if self.infer and not states_squares(self.doc, SQUARE_KEYS, TERRAIN):  # a map made for another game
+            self.inferrer = Inferrer(self.doc, self.grid)
+            inferences = self.inferrer.run()
         for tileset in self.doc.tilesets.tilesets:
             self._check_tileset(tileset)
         for layer in self.doc.layers:
@@ -100,9 +109,17 @@ class _Builder:
             else:
                 self._image_layer(layer)
         battle = BattleMap.empty(self.doc.width, self.doc.height, source=self.shown, **meta)
+        if self.inferrer is not None:
+            self.inferrer.apply(self.planes)
         self.planes.fill(battle, "wall")
         battle.spawns = self._spawns(battle)
         battle.warnings = self.doc.assets.final_warnings()
+        battle.inferred = tuple(inferences)
+        battle.notes = tuple(self.doc.notes)
+        if self.infer and self.inferrer is not None and not inferences:
+            battle.notes += (OPEN_GROUND_NOTE,)
+        battle.asset_root = str(self.doc.assets.root.folder)
+        battle.files = (str(self.doc.file.real), *self.doc.assets.files())
         return battle
 
     def _map_properties(self) -> dict:
@@ -132,7 +149,7 @@ class _Builder:
             where = f"{tileset.where}, tile {tile.local_id}"
             self._square(tile.properties, tileset.shown, where, SPAWN_KEYS, quiet=True)
             for name in tile.properties:
-                if name not in SQUARE_KEYS and name not in SPAWN_KEYS:
+                if name not in SQUARE_KEYS and name not in SPAWN_KEYS and not self._inferred_from(name):
                     unknown.setdefault(name, []).append(tile.local_id)
         for name, ids in unknown.items():
             listed = ", ".join(map(str, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
@@ -246,7 +263,7 @@ class _Builder:
             else:
                 self._ignored(obj, cls, drawn if obj.tile else ignored)
         for counts, what in ((ignored, "ignored objects"), (drawn, "tile objects drawn as pictures only")):
-            if counts:
+            if counts and not (self.inferrer and id(layer) in self.inferrer.used_layers):
                 kinds = [f"{count} of class '{short(cls)}'" if cls else f"{count} with no class"
                          for cls, count in list(counts.items())[:8]]
                 listed = ", ".join(kinds) + (", ..." if len(counts) > 8 else "")
@@ -419,9 +436,13 @@ class _Builder:
             values["height"] = as_int(props["height"], shown, where, 0, UNBOUNDED_HEIGHT_FT, " ft")
         return SquareProps(**values) if values else NOTHING
 
+    def _inferred_from(self, name: str) -> bool:
+        """Whether the map's own conventions are being read and this property is one of them."""
+        return self.inferrer is not None and reads_property(name)
+
     def _warn_unknown(self, props, known, where: str, shown: str | None = None) -> None:
         for name in props:
-            if name not in known:
+            if name not in known and not self._inferred_from(name):
                 self.warn(f"{where}: unknown property '{short(name)}', ignored{_hint(name, known)}", shown)
 
 

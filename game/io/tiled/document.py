@@ -14,11 +14,12 @@ from pathlib import Path
 from ...core.values.battlemap import MAX_MAP_SIDE
 from ...core.values.errors import DataFileError
 from ...core.values.layer import UInt32Layer
-from ..paths import MAPS_DIR, PROJECT_ROOT
 from .assets import Assets, load_tree
-from .files import FileRef, map_file, resolve_asset_root
+from .chunks import Chunks, read_chunks
+from .files import FileRef, asset_root_for, map_file
 from .layerdata import GID_MASK, decode_layer_data
 from .objects import MapObject, parse_object
+from .roots import default_root
 from .properties import Prop, bool_attr, float_attr, int_attr, read_properties, short
 from .tilesets import MAX_TILESETS, TileLookup, Tileset
 
@@ -28,10 +29,6 @@ MAX_TOTAL_TILES = 16_000_000  # summed over tile layers: bounds memory to ~64 MB
 # Tile objects and image layers, each counted by the squares it is drawn over (clipped to the
 # map), may cover the map this many times over: it bounds the renderer's work per square.
 MAX_PICTURE_COVER = 64
-
-SHIPPED_ROOT = PROJECT_ROOT
-SHIPPED_MAPS = MAPS_DIR
-
 
 @dataclass
 class Group:
@@ -101,6 +98,7 @@ class TiledDocument:
     layers: list = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     assets: Assets | None = None
+    notes: list[str] = field(default_factory=list)   # how the file was read, where a map maker may wonder
 
     @property
     def shown(self) -> str:
@@ -113,20 +111,18 @@ def _clipped(start: float, length: float, limit: float) -> float:
 
 
 def default_asset_root(path: str | os.PathLike) -> Path:
-    """The map's folder; for maps shipped in fivefoot's maps/ folder, the fivefoot folder."""
+    """Where the map's files are first looked for (tiled/roots): the fivefoot folder for a shipped
+    map, else the Tiled project's folder, else the map's own folder (widened while loading)."""
     try:
         real = Path(path).resolve()
     except (RuntimeError, OSError):  # a link loop: reading the map itself says so
         return Path(path).absolute().parent
-    if real.is_relative_to(SHIPPED_MAPS):
-        return SHIPPED_ROOT
-    return real.parent
+    return default_root(real).folder
 
 
 def read_document(path: str | os.PathLike, asset_root: str | os.PathLike | None = None) -> TiledDocument:
     ref = map_file(path)
-    root = resolve_asset_root(asset_root if asset_root is not None else default_asset_root(path), ref.shown)
-    assets = Assets(root, ref.shown)
+    assets = Assets(asset_root_for(ref, asset_root), ref.shown)
     map_el = load_tree(ref, "map", "map")
     return _Reader(ref, assets).read(map_el)
 
@@ -138,6 +134,8 @@ class _Reader:
         self.assets = assets
         self.total_tiles = 0
         self.layer_count = 0
+        self.chunks: Chunks | None = None        # an infinite map's tiles (tiled/chunks)
+        self.shift = (0.0, 0.0)                  # pixels every layer moves (an infinite map's box)
 
     def read(self, map_el) -> TiledDocument:
         shown = self.shown
@@ -149,26 +147,33 @@ class _Reader:
                 f"is {article} {orientation} map; fivefoot plays on square grids only. Make an orthogonal map "
                 "(in Tiled: File > New > New Map, Orientation: Orthogonal)",
             )
+        tile_width = int_attr(map_el, "tilewidth", shown, "map", 1, MAX_TILE_PIXELS)
+        tile_height = int_attr(map_el, "tileheight", shown, "map", 1, MAX_TILE_PIXELS)
+        shift = (0.0, 0.0)
         if bool_attr(map_el, "infinite", default=False):
-            raise DataFileError(
-                shown, "map",
-                "is an infinite map; fivefoot needs a fixed size. In Tiled uncheck Map > Map Properties > Infinite",
-            )
-        width = int_attr(map_el, "width", shown, "map", 1, MAX_MAP_SIDE)
-        height = int_attr(map_el, "height", shown, "map", 1, MAX_MAP_SIDE)
+            self.chunks = read_chunks(map_el, shown, MAX_TOTAL_TILES)
+            width, height = self.chunks.width, self.chunks.height
+            shift = (-self.chunks.x * tile_width, -self.chunks.y * tile_height)
+        else:
+            width = int_attr(map_el, "width", shown, "map", 1, MAX_MAP_SIDE)
+            height = int_attr(map_el, "height", shown, "map", 1, MAX_MAP_SIDE)
+        self.shift = shift
         doc = TiledDocument(
             file=self.ref,
             width=width,
             height=height,
-            tile_width=int_attr(map_el, "tilewidth", shown, "map", 1, MAX_TILE_PIXELS),
-            tile_height=int_attr(map_el, "tileheight", shown, "map", 1, MAX_TILE_PIXELS),
+            tile_width=tile_width,
+            tile_height=tile_height,
             properties=read_properties(map_el, shown, "map properties"),
             tilesets=TileLookup([]),
             assets=self.assets,
         )
         doc.tilesets = TileLookup(self._tilesets(map_el))
         self.doc = doc
-        self._children(map_el, (), True, 1.0, (0.0, 0.0))
+        if self.chunks is not None and self.chunks.pieces:
+            doc.notes.append(f"an infinite map, played on the {width} x {height} squares its tiles span "
+                             f"(Tiled's tile ({self.chunks.x}, {self.chunks.y}) is square (0, 0))")
+        self._children(map_el, (), True, 1.0, shift)
         self._check_picture_cover()
         return doc
 
@@ -239,9 +244,10 @@ class _Reader:
                 self.doc.groups.append(group)
                 self._children(element, (*groups, group), here_visible, here_opacity, here_offset)
             elif element.tag == "layer":
+                own_offset = (here_offset[0] - self.shift[0], here_offset[1] - self.shift[1])
                 self.doc.layers.append(TileLayer(
                     name, where, self._tile_data(element, where), properties, groups,
-                    here_visible, here_opacity, here_offset,
+                    here_visible, here_opacity, own_offset,
                 ))
             elif element.tag == "objectgroup":
                 objects = [
@@ -265,21 +271,29 @@ class _Reader:
 
     def _tile_data(self, element, where) -> UInt32Layer:
         doc = self.doc
+        if self.chunks is not None:
+            self._count_tiles(where)
+            gids = self.chunks.layer(element)
+            self._check_gids(gids, where)
+            return gids
         for side, expected in (("width", doc.width), ("height", doc.height)):
             stated = int_attr(element, side, self.shown, where, 1, MAX_MAP_SIDE, default=expected)
             if stated != expected:
                 raise DataFileError(
                     self.shown, where, f"is {side} {stated} but the map is {side} {expected}; resize the layer in Tiled"
                 )
-        self.total_tiles += doc.width * doc.height
+        self._count_tiles(where)
+        gids = decode_layer_data(element.find("data"), doc.width, doc.height, self.shown, where)
+        self._check_gids(gids, where)
+        return gids
+
+    def _count_tiles(self, where: str) -> None:
+        self.total_tiles += self.doc.width * self.doc.height
         if self.total_tiles > MAX_TOTAL_TILES:
             raise DataFileError(
                 self.shown, where,
                 f"the tile layers hold more than {MAX_TOTAL_TILES:,} tiles in all; merge or remove some layers",
             )
-        gids = decode_layer_data(element.find("data"), doc.width, doc.height, self.shown, where)
-        self._check_gids(gids, where)
-        return gids
 
     def _check_gids(self, raw: UInt32Layer, where: str) -> None:
         used = sorted({gid & GID_MASK for gid in set(raw.cells)} - {0})

@@ -21,6 +21,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
 from ...core.values.errors import DataFileError
+from .roots import AssetRoot, default_root, named_root
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_XML_ELEMENTS = 200_000
@@ -61,10 +62,18 @@ def resolve_asset_root(root: str | os.PathLike, shown_map: str) -> Path:
     return real
 
 
+def asset_root_for(ref: FileRef, named: str | os.PathLike | None) -> AssetRoot:
+    """The named asset root (checked to be a folder), or the map's default one (tiled/roots)."""
+    if named is not None:
+        return named_root(resolve_asset_root(named, ref.shown))
+    return default_root(ref.real)
+
+
 def resolve_reference(
-    reference: str | None, referrer: FileRef, root: Path, where: str, what: str
+    reference: str | None, referrer: FileRef, root: AssetRoot, where: str, what: str, kinds: tuple[str, ...] = ()
 ) -> FileRef:
-    """Resolve `reference` (as written in `referrer`) to a regular file inside `root`."""
+    """Resolve `reference` (as written in `referrer`) to a regular file inside `root`; `kinds`,
+    when given, are the file name endings such a file may have."""
     if reference is None or not reference.strip():
         raise DataFileError(referrer.shown, where, f"the {what} has no file name (source is empty)")
     if "\0" in reference:
@@ -73,15 +82,24 @@ def resolve_reference(
         raise DataFileError(
             referrer.shown, where,
             f"the {what} '{reference}' is an absolute path; fivefoot only reads files inside the "
-            f"asset root ({root}). Keep it in or below the map's folder so Tiled saves a relative path.",
+            f"asset root ({root.folder}). Keep it in or below the map's folder so Tiled saves a relative path.",
         )
     joined = os.path.normpath(os.path.join(os.path.dirname(referrer.shown), reference))
     real = resolve_path(referrer.folder / reference, referrer.shown, where, f"{what} '{reference}'")
-    if not real.is_relative_to(root):
+    if not real.is_relative_to(root.folder):
+        present = _is_regular_file(real)
+        if not (present and root.admits(real)):  # a default root widens only to take in a real file
+            missing = "" if present else f" (nor is there such a file: looked for {joined})"
+            raise DataFileError(
+                referrer.shown, where,
+                f"the {what} '{reference}' lies outside the asset root {root.folder}{missing}; fivefoot reads "
+                f"no files outside it. {_root_hint(real, root)}",
+            )
+    if kinds and not reference.lower().endswith(kinds):
         raise DataFileError(
             referrer.shown, where,
-            f"the {what} '{reference}' lies outside the asset root {root}; fivefoot reads no files "
-            f"outside it. {_root_hint(real, root)}",
+            f"the {what} '{reference}' is not a file a Tiled map may use as a {what} "
+            f"(its name must end in {', '.join(kinds)}); point it at the {what} Tiled saved",
         )
     _require_regular_file(referrer.shown, real, where, f"{what} '{reference}'", looked_at=joined)
     return FileRef(joined, real)
@@ -249,14 +267,20 @@ def _is_absolute(reference: str) -> bool:
     )
 
 
-def _root_hint(real: Path, root: Path) -> str:
+def _root_hint(real: Path, root: AssetRoot) -> str:
     try:
-        common = Path(os.path.commonpath([real, root]))
+        common = Path(os.path.commonpath([real, root.folder]))
     except ValueError:
         common = None
     if common is not None and common != Path(common.anchor):
         return (f"Move the file into the map's folder or below it; or, if the map belongs to a game folder "
-                f"that holds both, make that folder ({common}) the asset root: `fivefoot check-map MAP "
-                "--asset-root DIR` checks the map so, and a scenario plays it so with asset_root in its [map] "
-                "table (see docs/scenarios.md).")
+                f"that holds both, name that folder ({common}) as the asset root: `--asset-root DIR` on "
+                "`play`, `check-map` and every command given a map, or asset_root in a scenario's [map] table.")
     return "Move the file into the map's folder or below it."
+
+
+def _is_regular_file(real: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(real).st_mode)
+    except OSError:
+        return False

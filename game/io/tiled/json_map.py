@@ -209,21 +209,26 @@ class _Translator:
 
     def tile_data(self, element: Element, layer: dict, where: str) -> None:
         data = self.element(element, "data")
-        if "chunks" in layer:
-            self.element(data, "chunk")  # the reader refuses infinite maps with the fix
-            return
-        values = layer.get("data")
         encoding = layer.get("encoding", "csv")
-        if encoding == "base64":
-            data.set("encoding", "base64")
-            if layer.get("compression"):
-                data.set("compression", self.scalar(layer["compression"], where))
-            data.text = self.scalar(values, f"{where}, data", bulk=True)
+        data.set("encoding", "base64" if encoding == "base64" else "csv")
+        if encoding == "base64" and layer.get("compression"):
+            data.set("compression", self.scalar(layer["compression"], where))
+        if "chunks" not in layer:
+            data.text = self.tiles(layer.get("data"), encoding, where)
             return
+        for number, chunk in enumerate(self.array(layer["chunks"], f"{where}, chunks"), 1):
+            chunk = self.obj(chunk, f"{where}, chunks")
+            chunk_el = self.element(data, "chunk")
+            self.attrs(chunk_el, chunk, ("x", "y", "width", "height"), f"{where}, chunk #{number}")
+            chunk_el.text = self.tiles(chunk.get("data"), encoding, f"{where}, chunk #{number}")
+
+    def tiles(self, values, encoding: str, where: str) -> str:
+        """Tile data as the text of a TMX <data> (or <chunk>): base64 as it is, an array as CSV."""
+        if encoding == "base64":
+            return self.scalar(values, f"{where}, data", bulk=True)
         if not isinstance(values, list) or not all(type(v) is int for v in values):
             raise DataFileError(self.shown, where, "data must be an array of tile numbers")
-        data.set("encoding", "csv")
-        data.text = ",".join(map(str, values))
+        return ",".join(map(str, values))
 
     def object(self, parent: Element, source: dict) -> None:
         where = f"object {short(str(source.get('id', '?')), 12)}"

@@ -1,13 +1,14 @@
 """Decoding a tile layer's `<data>` into raw 32-bit Tiled GIDs, with hard limits.
 
-Supports CSV and base64 (uncompressed, zlib, gzip). Decompression is bounded to the
-exact size the layer needs, so a decompression bomb costs nothing. Formats Python's
-standard library cannot read (zstd) and the deprecated XML tile format are refused with
-the Tiled setting that fixes them.
+Reads every encoding Tiled writes: CSV, base64 (uncompressed, zlib, gzip or zstd, zstd
+through the `zstandard` library) and the old XML format (one `<tile gid=.../>` a square),
+for a whole layer or for one chunk of an infinite map. Decompression is bounded to the
+exact size the layer needs, so a decompression bomb costs nothing.
 """
 from __future__ import annotations
 
 import binascii
+import io
 import re
 import sys
 import zlib
@@ -36,15 +37,20 @@ def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) 
     if data_el is None:
         raise DataFileError(shown, where, "has no <data> element")
     if data_el.find("chunk") is not None:
-        raise DataFileError(shown, where, "holds chunks of an infinite map; in Tiled uncheck Map > Map Properties > Infinite")
+        raise DataFileError(shown, where, "holds chunks of an infinite map, but the map is not infinite; "
+                                          "re-save it from Tiled")
+    return decode_tiles(data_el, data_el, width, height, shown, where)
+
+
+def decode_tiles(data_el, holder, width: int, height: int, shown: str, where: str) -> UInt32Layer:
+    """The GIDs `holder` (the `<data>` itself, or one of its `<chunk>`s) holds, with the encoding
+    and compression its `<data>` states."""
     encoding = data_el.get("encoding")
     compression = data_el.get("compression")
-    text = data_el.text or ""
+    text = holder.text or ""
     count = width * height
     if encoding is None:
-        if data_el.find("tile") is not None or not text.strip():
-            raise DataFileError(shown, where, f"uses the deprecated XML tile format; {FIX_FORMAT}")
-        raise DataFileError(shown, where, f"layer data has no encoding; {FIX_FORMAT}")
+        return _decode_xml(holder, width, height, shown, where)
     if encoding == "csv":
         if compression:
             raise DataFileError(shown, where, f"CSV data cannot be compressed ('{compression}'); {FIX_FORMAT}")
@@ -56,7 +62,7 @@ def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) 
         elif compression in ("zlib", "gzip"):
             data = _inflate(raw, compression, count * 4, shown, where)
         elif compression == "zstd":
-            raise DataFileError(shown, where, f"is compressed with zstd, which fivefoot cannot read; {FIX_FORMAT}")
+            data = _unzstd(raw, count * 4, shown, where)
         else:
             raise DataFileError(shown, where, f"uses unknown compression '{compression}'; {FIX_FORMAT}")
         if len(data) != count * 4:
@@ -69,6 +75,24 @@ def decode_layer_data(data_el, width: int, height: int, shown: str, where: str) 
             gids.cells.byteswap()
         return gids
     raise DataFileError(shown, where, f"uses unknown encoding '{encoding}'; {FIX_FORMAT}")
+
+
+def _decode_xml(holder, width: int, height: int, shown: str, where: str) -> UInt32Layer:
+    """Tiled's oldest format: one `<tile>` element a square, its `gid` absent for an empty one."""
+    count = width * height
+    tiles = holder.findall("tile")
+    if len(tiles) != count:
+        if not tiles and (holder.text or "").strip():
+            raise DataFileError(shown, where, f"layer data has no encoding; {FIX_FORMAT}")
+        raise DataFileError(shown, where, f"has {len(tiles)} <tile> elements, expected {width} x {height} = {count}")
+    values = []
+    for tile in tiles:
+        text = (tile.get("gid") or "0").strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_RAW_GID):
+            raise DataFileError(shown, where, f"has <tile gid=\"{text[:20]}\">; each gid must be a tile number "
+                                              f"from 0 to {MAX_RAW_GID}")
+        values.append(int(text))
+    return UInt32Layer(width, height, array(UInt32Layer.typecode, values))
 
 
 def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> UInt32Layer:
@@ -124,4 +148,27 @@ def _inflate(raw: bytes, compression: str, expected: int, shown: str, where: str
         raise DataFileError(shown, where, f"{compression} data is truncated; re-save the map from Tiled")
     if inflater.unused_data.strip(b"\0"):
         raise DataFileError(shown, where, f"has extra bytes after the {compression} data; re-save the map from Tiled")
+    return data
+
+
+def _unzstd(raw: bytes, expected: int, shown: str, where: str) -> bytes:
+    """zstd data read through a bounded stream: never more than the layer's bytes plus one."""
+    import zstandard
+
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=False) as reader:
+            data = b""
+            while len(data) <= expected:
+                piece = reader.read(expected + 1 - len(data))
+                if not piece:
+                    break
+                data += piece
+    except zstandard.ZstdError as err:
+        raise DataFileError(shown, where, f"zstd data is damaged ({err}); re-save the map from Tiled") from None
+    if len(data) > expected:
+        raise DataFileError(
+            shown, where,
+            f"zstd data unpacks to more than the {expected // 4} tiles the layer holds "
+            "(damaged file or decompression bomb)",
+        )
     return data

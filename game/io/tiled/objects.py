@@ -12,10 +12,9 @@ from functools import partial
 from ...core.values.errors import DataFileError
 from .files import FileRef
 from .layerdata import FLIP_DIAGONAL, FLIP_HORIZONTAL, FLIP_VERTICAL, GID_MASK, MAX_RAW_GID
-from .properties import Prop, bool_attr, element_class, float_attr, int_attr, read_properties, short
+from .properties import Prop, bool_attr, element_class, float_attr, int_attr, parse_points, read_properties, short
 from .tilesets import TileLookup, Tileset
 
-MAX_POINTS = 4096
 _SHAPES = ("ellipse", "point", "polygon", "polyline", "text")
 
 
@@ -106,7 +105,7 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     elif shape_el is not None:
         obj.shape = shape_el.tag
         if shape_el.tag in ("polygon", "polyline"):
-            obj.points = _points(shape_el.get("points"), shape_el.tag, shown, where)
+            obj.points = parse_points(shape_el.get("points"), shape_el.tag, shown, where)
     return obj
 
 
@@ -137,21 +136,3 @@ def _shape_element(element):
         if found is not None:
             return found
     return None
-
-
-def _points(text: str | None, tag: str, shown: str, where: str) -> tuple[tuple[float, float], ...]:
-    pairs = (text or "").split()
-    if len(pairs) > MAX_POINTS:
-        raise DataFileError(shown, where, f"its {tag} has {len(pairs)} points; at most {MAX_POINTS} are allowed")
-    points = []
-    for pair in pairs:
-        try:
-            x, y = (float(v) for v in pair.split(","))
-        except ValueError:
-            raise DataFileError(shown, where, f"its {tag} has a bad point '{pair[:40]}'; expected x,y") from None
-        if not (abs(x) <= 1e7 and abs(y) <= 1e7):
-            raise DataFileError(shown, where, f"its {tag} has an out-of-range point '{pair[:40]}'")
-        points.append((x, y))
-    if len(points) < (3 if tag == "polygon" else 2):
-        raise DataFileError(shown, where, f"its {tag} has too few points ({len(points)})")
-    return tuple(points)

@@ -58,6 +58,11 @@ class Planes:
         new = _int32_of(codes, values)
         self.elevation[:] = _pick_int32(self.elevation, new, _bytes_of(codes, stated))
 
+    def or_mask(self, key: str, mask: bytes) -> None:
+        """Flag `key` where `mask` (one byte a square, 0 or 1) says so."""
+        plane = self.flags[key]
+        plane[:] = _or(plane, bytes(mask))
+
     # -- runs of squares along rows (terrain objects) ---------------------------------------
 
     def fill_flag(self, key: str, runs) -> None:

@@ -152,3 +152,25 @@ def bool_attr(element, name: str, default: bool = True) -> bool:
 def element_class(element) -> str:
     """Tiled 1.9 writes `class`, other versions `type`: either names the object's class."""
     return (element.get("type") or element.get("class") or "").strip()
+
+
+MAX_POINTS = 4096
+
+
+def parse_points(text: str | None, tag: str, shown: str, where: str) -> tuple[tuple[float, float], ...]:
+    """A polygon's or polyline's points attribute, checked."""
+    pairs = (text or "").split()
+    if len(pairs) > MAX_POINTS:
+        raise DataFileError(shown, where, f"its {tag} has {len(pairs)} points; at most {MAX_POINTS} are allowed")
+    points = []
+    for pair in pairs:
+        try:
+            x, y = (float(v) for v in pair.split(","))
+        except ValueError:
+            raise DataFileError(shown, where, f"its {tag} has a bad point '{pair[:40]}'; expected x,y") from None
+        if not (abs(x) <= 1e7 and abs(y) <= 1e7):
+            raise DataFileError(shown, where, f"its {tag} has an out-of-range point '{pair[:40]}'")
+        points.append((x, y))
+    if len(points) < (3 if tag == "polygon" else 2):
+        raise DataFileError(shown, where, f"its {tag} has too few points ({len(points)})")
+    return tuple(points)

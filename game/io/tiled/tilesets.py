@@ -14,7 +14,7 @@ from ...core.values.errors import DataFileError
 from .files import FileRef
 from .images import MAX_IMAGE_SIDE
 from .layerdata import GID_MASK
-from .properties import Prop, element_class, int_attr, read_properties, short
+from .properties import Prop, element_class, float_attr, int_attr, parse_points, read_properties, short
 
 MAX_TILESETS = 256
 # Where a tile object's position lies on its picture, as fractions of its width and height.
@@ -35,6 +35,9 @@ class TileDef:
     properties: dict = field(default_factory=dict)
     image: FileRef | None = None
     image_rect: tuple[int, int, int, int] | None = None
+    # Tiled's collision editor: the tile's shapes as (kind, x, y, width, height, points), in its pixels
+    collision: tuple = ()
+    animated: bool = False
 
 
 @dataclass
@@ -57,6 +60,8 @@ class Tileset:
     firstgid: int = 0
     source: Path | None = None  # the .tsx it came from, if external
     alignment: tuple[float, float] = (0.0, 1.0)  # see OBJECT_ALIGNMENTS
+    # Tiled's terrain (Wang) sets: local id -> the one colour name a tile shows all over
+    wang_names: dict[int, str] = field(default_factory=dict)
 
     @property
     def is_collection(self) -> bool:
@@ -124,7 +129,25 @@ def parse_tileset(element, ref: FileRef, assets, where: str) -> Tileset:
     for tile_el in element.findall("tile"):
         tile = _tile(tile_el, ref, assets, where, tileset)
         tileset.tiles[tile.local_id] = tile
+    tileset.wang_names = _wang_names(element, shown, where)
     return tileset
+
+
+def _wang_names(element, shown: str, where: str) -> dict[int, str]:
+    """Tiles that show one terrain colour at every corner and edge Tiled marked: local id -> its name."""
+    found: dict[int, str] = {}
+    holder = element.find("wangsets")
+    for wangset in holder.findall("wangset") if holder is not None else ():
+        names = [short(colour.get("name") or "") for colour in wangset.findall("wangcolor")]
+        for wangtile in wangset.findall("wangtile"):
+            parts = (wangtile.get("wangid") or "").split(",")
+            if not all(part.strip().isdigit() and len(part.strip()) <= 3 for part in parts):
+                continue  # not Tiled 1.5+'s list of colour numbers: nothing to read
+            colours = {int(part) for part in parts} - {0}
+            if len(colours) == 1 and 1 <= (colour := colours.pop()) <= len(names):
+                local_id = int_attr(wangtile, "tileid", shown, f"{where}, <wangtile>", 0, GID_MASK)
+                found[local_id] = names[colour - 1]
+    return found
 
 
 def _tile(element, ref: FileRef, assets, where: str, tileset: Tileset) -> TileDef:
@@ -150,7 +173,35 @@ def _tile(element, ref: FileRef, assets, where: str, tileset: Tileset) -> TileDe
         properties=read_properties(element, shown, where),
         image=image,
         image_rect=rect,
+        collision=_collision_shapes(element, shown, where),
+        animated=element.find("animation") is not None,
     )
+
+
+def _collision_shapes(element, shown: str, where: str) -> tuple:
+    """The shapes Tiled's collision editor drew on the tile (its <objectgroup>), in tile pixels."""
+    group = element.find("objectgroup")
+    if group is None:
+        return ()
+    shapes = []
+    for number, obj in enumerate(group.findall("object"), 1):
+        here = f"{where}, collision shape #{number}"
+        x, y = float_attr(obj, "x", shown, here), float_attr(obj, "y", shown, here)
+        width, height = float_attr(obj, "width", shown, here), float_attr(obj, "height", shown, here)
+        points = ()
+        if obj.find("ellipse") is not None:
+            kind = "ellipse"
+        elif obj.find("polygon") is not None:
+            kind = "polygon"
+            points = parse_points(obj.find("polygon").get("points"), "polygon", shown, here)
+        elif obj.find("point") is not None or obj.find("polyline") is not None:
+            continue  # covers no area
+        else:
+            kind = "rectangle"
+        if float_attr(obj, "rotation", shown, here):
+            continue  # turned shapes are rare on tiles; their squares are not guessed
+        shapes.append((kind, x, y, width, height, points))
+    return tuple(shapes)
 
 
 def _image(image_el, ref: FileRef, assets, where: str) -> tuple[FileRef, tuple[int, int]]:
