@@ -182,6 +182,9 @@ def corrupt(route, rng: random.Random):
 @given(scene(), st.integers(0, 2 ** 32 - 1), st.booleans())
 @example(("bfrpg", BattleMap.empty(9, 9), Figure("m", "blue", 4, 4, name="m", altitude_ft=10, move_ft=20, flyer="winged",
                                                    must_dive=True), {}, "walk"), 3732, True)   # the route comes out empty
+# Up 5 ft, down again, then a turn on the spot: back in its starting state, but it has moved.
+@example(("bfrpg", BattleMap.empty(9, 9), Figure("m", "blue", 4, 4, name="m", move_ft=20, turning_ft=5, flyer="floater",
+                                                   weapons=("sword",)), {}, "walk"), 357, True)
 def test_follow_accepts_exactly_the_legal_routes(case, seed, corrupted):
     rid, bmap, mover, others, mode = case
     pos = _positioning(rid, bmap, mover, others)

@@ -200,15 +200,17 @@ class MoveRules:
         return height
 
     # ----- ends -----
-    def end_facings(self, state: tuple) -> tuple[int, ...]:
-        """Facings a figure in this state may end with (a last facing change on the spot)."""
+    def end_facings(self, state: tuple, moved: bool = False) -> tuple[int, ...]:
+        """Facings a figure in this state may end with (a last facing change on the spot). `moved`: it
+        got to this state by moving (a flyer that rose and came down again is back in its starting
+        state, but no longer turns as one that stood still)."""
         if self.body is not None:
-            return tuple(g for g in self._end_facings(state) if self.body.fits_end(state[0], g, state[4]))
-        return self._end_facings(state)
+            return tuple(g for g in self._end_facings(state, moved) if self.body.fits_end(state[0], g, state[4]))
+        return self._end_facings(state, moved)
 
-    def _end_facings(self, state: tuple) -> tuple[int, ...]:
+    def _end_facings(self, state: tuple, moved: bool = False) -> tuple[int, ...]:
         f = state[1]
-        if state == self.start and self.stationary_free and not self.must_dive:
+        if state == self.start and not moved and self.stationary_free and not self.must_dive:
             return ALL_FACINGS
         if self.params.keeps_facing or self.must_dive:
             return (self.figure.facing,) if f < 0 else (f,)
@@ -391,7 +393,7 @@ class MoveRules:
         if not last:
             raise RulesError("a figure changes facing by stepping in the new direction; a turn on the spot can "
                              "only end its move")
-        if facing not in self.end_facings(state):
+        if facing not in self.end_facings(state, moved=spent > EPS):
             raise RulesError(self.end_facing_words(state, here_facing, facing, turned))
         return "turn", 0, state, facing
 
