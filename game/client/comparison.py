@@ -29,6 +29,7 @@ class Judgement:
     move: object = None               # PlannedMove of the move, when one was asked for and has a path
     move_reason: str = ""             # why the move has no path
     move_now: object = None           # Refusal of the move now, or None
+    reach_ft: int = 0                 # the attacker's melee reach with the weapon it strikes with
     notes: list = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -86,6 +87,8 @@ def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode:
         except RulesError as err:
             j.notes.append(str(err))
         j.attack_now = battle.check(Attack(attacker, target=target))
+        if j.breakdown is not None:
+            j.reach_ft = battle.melee_reach_ft(battle.figures[attacker], j.breakdown.weapon)
         _judge_charge(battle, j, attacker, target)
     if move_to is not None:
         try:
@@ -113,22 +116,79 @@ def compare(battles: dict, attacker: str, target: str | None, move_to=None, mode
     return [judge(b, attacker, target, move_to, mode) for b in battles.values()]
 
 
-def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | None, move_to, mode: str) -> list[Line]:
-    """A ruleset's answers as lines: the attack's odds and each modifier with its rule, the charge, the move."""
+def _family(m) -> str:
+    """What a modifier is, across rulesets that name it differently ("rear", "cover", ...)."""
+    return m.key or m.name
+
+
+def _effects(bd) -> dict[str, int]:
+    """Each modifier family of a breakdown as its effect on the attacker's roll (a defence bonus counts against it)."""
+    out: dict[str, int] = {}
+    for m in bd.attack_mods:
+        out[_family(m)] = out.get(_family(m), 0) + m.value
+    for m in bd.defense_mods:
+        out[_family(m)] = out.get(_family(m), 0) - m.value
+    return out
+
+
+def differences(judgements: list[Judgement]) -> dict[str, dict[str, str]]:
+    """Per ruleset id, per modifier family where the rulesets disagree: how each other ruleset counts it
+    ("odnd +1, cnc none"). Families a ruleset does not count but others do are listed under it too."""
+    table = {j.ruleset_id: _effects(j.breakdown) for j in judgements if j.breakdown is not None and j.breakdown.allowed}
+    out: dict[str, dict[str, str]] = {}
+    for rid, mine in table.items():
+        diffs: dict[str, str] = {}
+        for family in sorted(set().union(*table.values())):
+            here = mine.get(family)
+            others = [(other, table[other].get(family)) for other in table if other != rid]
+            if any(value != here for _other, value in others):
+                diffs[family] = ", ".join(f"{other} {value:+d}" if value is not None else f"{other} none"
+                                          for other, value in others)
+        out[rid] = diffs
+    return out
+
+
+def _what_attack(bd, reach_ft: int) -> str:
+    """The kind of attack the ruleset sees from here: the weapon, melee within its reach or a shot at a range."""
+    away = f"{feet(bd.distance_ft)} ft away"
+    if bd.kind == "ranged":
+        band = f", {bd.range_band} range" if bd.range_band else ""
+        return f"a shot with the {bd.weapon}, {away}{band}"
+    return f"melee with the {bd.weapon} (reach {feet(reach_ft)} ft), {away}" if reach_ft else f"melee with the {bd.weapon}, {away}"
+
+
+def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | None, move_to, mode: str,
+                    differing: dict[str, str] | None = None) -> list[Line]:
+    """A ruleset's answers as lines: whether the attack may be made from here and now and why not, what
+    kind of attack it is, its odds and each modifier with its rule (those the rulesets disagree on named
+    with the others' numbers, `differing` from `differences`), the charge, the move."""
     out: list[Line] = []
+    differing = differing or {}
     if target is not None and j.breakdown is not None:
         bd = j.breakdown
         need = f"d100 <= {bd.target_number}" if bd.resolution == "d100" else f"d20 >= {bd.needed_on_die}"
-        out.append((f"attack {figures[target].label}: {percent(bd.chance())} ({need})", "good" if bd.allowed else "warn"))
+        name = figures[target].label
+        if bd.allowed:
+            out.append((f"attack {name} from here: {percent(bd.chance())} to hit ({need}), "
+                        f"{bd.odds().expected_damage:.1f} damage on average", "good"))
+        else:
+            out.append((f"no attack on {name} from here: {bd.reason}", "warn"))
+        out.append((f"  {_what_attack(bd, j.reach_ft)}", "text"))
+        if j.attack_now is None:
+            out.append(("  now: allowed", "good"))
+        elif j.attack_now.words != bd.reason:
+            out.append((f"  not now: {j.attack_now.words}", "warn"))
         out.append((f"  {bd.attack_name} {bd.base_attack} vs {bd.defense_name} {bd.base_defense}  [{bd.rule}]", "dim"))
+        counted = set()
         for m in bd.attack_mods:
-            out.append((f"  {m.value:+d} {m.name}  [{m.source}]", "accent"))
+            counted.add(_family(m))
+            out.append(_modifier_line(f"{m.value:+d} {m.name}", m, differing))
         for m in bd.defense_mods:
-            out.append((f"  {bd.defense_name} {m.value:+d} {m.name}  [{m.source}]", "accent"))
-        if not bd.allowed:
-            out.append((f"  not from here: {bd.reason}", "warn"))
-        if j.attack_now is not None and j.attack_now.words != bd.reason:
-            out.append((f"  not now: {j.attack_now.words}", "dim"))
+            counted.add(_family(m))
+            out.append(_modifier_line(f"{bd.defense_name} {m.value:+d} {m.name}", m, differing))
+        for family, others in sorted(differing.items()):
+            if family not in counted:
+                out.append((f"  not counted here: {family} ({others})", "accent"))
     if j.lane is not None:
         if not j.lane.legal:
             out.append((f"charge: no lane: {j.lane.reason} [{j.lane.rule}]", "dim"))
@@ -157,3 +217,10 @@ def judgement_lines(j: Judgement, figures: dict, attacker: str, target: str | No
     for note in j.notes:
         out.append((note, "warn"))
     return out
+
+
+def _modifier_line(text: str, m, differing: dict[str, str]) -> Line:
+    others = differing.get(_family(m))
+    if others is None:
+        return (f"  {text}  [{m.source}]", "dim")
+    return (f"  {text}  [{m.source}]; others: {others}", "accent")

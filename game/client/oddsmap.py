@@ -10,6 +10,7 @@ from ..core.values.numbers import percent
 from .rulesview import position_key
 
 BANDS = 5          # shades from the weakest square to the best
+KEPT_MAPS = 12     # maps kept (a position under every ruleset, a few positions back)
 
 
 @dataclass
@@ -18,23 +19,20 @@ class OddsView:
     target: str | None = None
     ruleset_id: str | None = None     # None: the ruleset in play
     measure: str = "chance"
-    _key: tuple | None = field(default=None, repr=False)
-    _map: OddsMap | None = field(default=None, repr=False)
+    _maps: dict = field(default_factory=dict, repr=False)    # (position, ruleset, attacker, target) -> OddsMap
 
     @property
     def on(self) -> bool:
         return self.attacker is not None and self.target is not None
 
     def show(self, attacker: str, target: str) -> None:
-        if (attacker, target) != (self.attacker, self.target):
-            self.attacker, self.target = attacker, target
-            self._key = None
+        self.attacker, self.target = attacker, target
 
     def hide(self) -> None:
         self.attacker = self.target = None
         self.ruleset_id = None
         self.measure = "chance"
-        self._key, self._map = None, None
+        self._maps.clear()
 
     def next_measure(self) -> bool:
         """Chance, then expected damage; False once past the last (the map is turned off)."""
@@ -56,9 +54,12 @@ class OddsView:
         if not self.on or self.attacker not in battle.figures or self.target not in battle.figures:
             return None
         key = (position_key(battle), battle.ruleset.id, self.attacker, self.target)
-        if key != self._key:
-            self._key, self._map = key, battle.odds_map(self.attacker, self.target)
-        return self._map
+        got = self._maps.get(key)
+        if got is None:
+            if len(self._maps) >= KEPT_MAPS:
+                self._maps.clear()
+            got = self._maps[key] = battle.odds_map(self.attacker, self.target)
+        return got
 
     # ----- grouped for drawing -----
     def bands(self, odds: OddsMap) -> list[tuple[int, list]]:
@@ -87,6 +88,9 @@ class OddsView:
     def words(self, odds: OddsMap, square: tuple[int, int]) -> list[str]:
         """What the map says about one square, for the tooltip: each way there, its number and why."""
         return [square_words(s, self.measure) for s in odds.at(square)]
+
+    def square_words(self, square: OddsSquare) -> str:
+        return square_words(square, self.measure)
 
     def title(self, odds: OddsMap, figures: dict) -> str:
         what = "chance to hit" if self.measure == "chance" else "expected damage"

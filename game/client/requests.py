@@ -94,10 +94,7 @@ def quit_window(app, _arg) -> None:
 
 
 def toggle_compare(app, _arg) -> None:
-    app.ui.compare = not app.ui.compare
-    if app.ui.compare:
-        app.toast("Compare: the selected figure's attack on the hovered foe (or the hovered move) under every "
-                  "ruleset; V closes", error=False)
+    app.ui.compare = not app.ui.compare      # the panel's own heading says what it compares and how
 
 
 def odds_map(app, other_ruleset) -> None:
@@ -128,8 +125,6 @@ def odds_map(app, other_ruleset) -> None:
             app.toast("odds map off", error=False)
         return
     view.show(me.id, target or (view.target if view.on and view.attacker == me.id else _nearest(me, foes)))
-    app.toast("odds map: each square shaded by the chance from there (O again: expected damage; "
-              "Shift+O: another ruleset; hover a square for why)", error=False)
 
 
 def _nearest(me, foes) -> str:

@@ -35,7 +35,7 @@ def run(args) -> int:
     from ..core.script import parse_script, run_script
     from ..io.rulesets import bundled_ruleset_ids, load_ruleset
     from ..io.scenarios import load_scenario
-    from ..client.comparison import compare, judgement_lines, rejudged_all
+    from ..client.comparison import compare, differences, judgement_lines, rejudged_all
     sc = load_scenario(args.scenario, asset_root=args.asset_root)
     ids = [f.id for f in sc.figures]
     for who in (args.attacker, args.target):
@@ -56,16 +56,19 @@ def run(args) -> int:
         raise RulesError(f"--to {args.to}: off the map (it is {battle.map.width} x {battle.map.height} squares)")
     battles = rejudged_all(battle, [load_ruleset(r) for r in wanted])
     judgements = compare(battles, args.attacker, args.target, move_to, args.mode)
+    differing = differences(judgements)
     if args.json:
         emit_json({"scenario": sc.title, "attacker": args.attacker, "target": args.target,
                    "move": None if move_to is None else {"to": list(move_to), "mode": args.mode},
-                   "rulesets": {j.ruleset_id: j.to_json() for j in judgements}})
+                   "rulesets": {j.ruleset_id: {**j.to_json(), "differs": differing.get(j.ruleset_id, {})}
+                                for j in judgements}})
         return 0
     a, t = battle.figures[args.attacker], battle.figures[args.target]
     print(f"{a.label} -> {t.label} in {sc.title}" + (f", moving ({args.mode}) to {args.to}" if move_to else ""))
     for j in judgements:
         print(f"\n== {j.ruleset_id}: {j.ruleset_name} ==")
-        for text, _role in judgement_lines(j, battle.figures, args.attacker, args.target, move_to, args.mode):
+        for text, _role in judgement_lines(j, battle.figures, args.attacker, args.target, move_to, args.mode,
+                                           differing.get(j.ruleset_id)):
             print(text)
     sys.stdout.flush()
     return 0

@@ -43,7 +43,8 @@ def draw_status(screen, app) -> None:
 
 
 def draw_messages(screen, app) -> None:
-    """The newest messages in one strip at the foot of the map (at most two, each a line or two)."""
+    """The newest messages (two at most, each whole) in one strip at the foot of the map, above the
+    compare panel when it is down there."""
     toasts = app.ui.toasts[-2:]
     if not toasts:
         return
@@ -51,10 +52,15 @@ def draw_messages(screen, app) -> None:
     fonts = app.fonts
     rows = []
     for toast in toasts:
-        for line in fonts.wrap(toast.text, area.w - 60, 14, True)[:2]:
+        for line in fonts.wrap(toast.text, area.w - 60, 14, True):
             rows.append((line, toast.error))
     h = 8 + 19 * len(rows)
     box = pygame.Rect(area.x + 12, area.bottom - h - 10, area.w - 24, h)
+    panel = app.compare_state.box if app.ui.compare else None
+    if panel is not None and box.colliderect(panel):   # the compare panel is down there: the messages go above it
+        box.bottom = panel.y - 6 if panel.y - h - 6 >= area.y else box.bottom
+        if box.colliderect(panel):
+            box.y = panel.bottom + 6
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((16, 16, 22, 215))
     screen.blit(shade, box)
@@ -146,7 +152,7 @@ def draw_odds_title(screen, app) -> None:
     """Along the top of the map while the odds map is on: whose attack on whom, under which
     ruleset, shaded by what, the best number, and the keys."""
     odds = app.odds_map()
-    if odds is None:
+    if odds is None or app.ui.compare:      # the compare panel lists each ruleset's best square itself
         return
     area = app.map_rect
     fonts = app.fonts

@@ -78,6 +78,10 @@ class CameraInput:
 
     def handle(self, event, app):
         cam = app.camera
+        box = app.compare_state.box if app.ui.compare else None
+        if event.type == pygame.MOUSEWHEEL and box is not None and box.collidepoint(app.ui.mouse):
+            app.compare_state.scroll = max(0, app.compare_state.scroll - 3 * event.y)   # the panel's lines, not the zoom
+            return []
         if event.type == pygame.MOUSEWHEEL:
             mouse = app.ui.mouse
             if app.map_rect.collidepoint(mouse):

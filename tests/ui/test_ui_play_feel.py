@@ -276,7 +276,7 @@ def test_fivefoot_compare_prints_each_ruleset_and_json_keyed_by_ruleset(capsys):
     assert [p["attacker"] for p in bfrpg["move"]["parting_shots"]] == ["gob1"]
     assert main(["compare", "maps/corridor.toml", "hero", "gob1"]) == 0
     text = capsys.readouterr().out
-    assert "== odnd:" in text and "attack Goblin:" in text
+    assert "== odnd:" in text and "attack Goblin from here:" in text and "melee with the sword" in text
     assert main(["compare", "maps/corridor.toml", "hero", "nobody"]) == 2
 
 
