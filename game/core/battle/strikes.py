@@ -54,6 +54,10 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
             ast.attacks_vs_normal_men += 1
         ast.attacked = True
     battle.state.fought.add(tuple(sorted((bd.attacker, bd.target))))
+    if bd.target not in ast.struck:
+        ast.struck.append(bd.target)
+        if rs.section("parting_shots")["busy_means"] == "attacking-only-an-ally":
+            battle.figures_moved()      # whom it attacks decides whether leaving it draws a free attack
     if bd.attacker not in tst.shield_used_by:
         tst.shield_used_by.append(bd.attacker)
     if tst.defense and bd.attacker not in tst.defended_against:

@@ -310,6 +310,8 @@ def _attack_kind(s: AttackSheet) -> None:
         s.add(s.att, "surprise", "surprise", r["surprise_round_hit"], s.rs.section("surprise")["rule"])
     if s.t_state.has("surprised") and s.t_state.surprise_bonus:
         s.add(s.att, "ambush", "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
+    if s.t_state.has("surprised") and s.t_state.surprise_damage:
+        s.add(s.dmg, "ambush", "completely surprised", s.t_state.surprise_damage, s.rs.section("surprise")["rule"])
 
 
 def _unexpected(s: AttackSheet) -> None:
@@ -385,8 +387,14 @@ def _target_movement(s: AttackSheet) -> None:
     r = s.rules
     t_state = s.t_state
     rule = r["target_movement_rule"]
-    order = s.battle.state.move_orders.get(s.target.id)
-    moved = max(t_state.moved_ft, order.cost_ft if order is not None else 0.0)
+    moved = _moved_this_round(s.battle, s.target.id)
+    if s.target.mount:      # a rider moves as its mount moved
+        moved = max(moved, _moved_this_round(s.battle, s.target.mount))
+    if r["moving_mount_ranged"] and moved > 0 and counts_mounted(s.battle, s.target.id):
+        # spelljammer Movement Modifiers: a rider carried by its moving mount is a target on a moving mount;
+        # its own pace (stationary, walking, running) is its mount's, so no speed row is added on top.
+        s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
+        return
     if r["target_speed_ranged"]:
         rows = [row for row in sorted(r["target_speed_ranged"], key=lambda row: row["above_multiple"])
                 if moved > s.target.move_ft * row["above_multiple"] + 1e-9]
@@ -400,11 +408,12 @@ def _target_movement(s: AttackSheet) -> None:
         s.add(s.att, "target-running", "target running", r["running_target_ranged"], rule)
     elif t_state.moved_ft == 0 and not t_state.ran_last_action:
         s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], rule)
-    if s.target.mount:      # a rider moves as its mount moved
-        order = s.battle.state.move_orders.get(s.target.mount)
-        moved = max(s.battle.state_of(s.target.mount).moved_ft, order.cost_ft if order is not None else 0.0)
-    if moved > 0 and counts_mounted(s.battle, s.target.id):
-        s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
+
+
+def _moved_this_round(battle, figure_id: str) -> float:
+    """How far a figure moves this round: what it has walked, or (d100) the whole of its declared move."""
+    order = battle.state.move_orders.get(figure_id)
+    return max(battle.state_of(figure_id).moved_ft, order.cost_ft if order is not None else 0.0)
 
 
 def _size(s: AttackSheet) -> None:

@@ -39,6 +39,7 @@ def roll_surprise(battle, rng) -> list[Event]:
     events: list[Event] = []
     if method == "none":
         return events
+    surprised_sides: list[str] = []
     for side, members in sides.items():
         unaware = [f for f in members if battle.profile(f.id)["unaware"]]
         if not unaware:
@@ -55,6 +56,7 @@ def roll_surprise(battle, rng) -> list[Event]:
                                 outcome="surprised" if surprised else "ready", text=text + f" ({rule})",
                                 data={"side": side}))
             if surprised:
+                surprised_sides.append(side)
                 for f in unaware:
                     _mark(battle, f.id, 0)
         elif method == "dc":
@@ -90,20 +92,37 @@ def roll_surprise(battle, rng) -> list[Event]:
             events.extend(_caught_unaware(battle, unaware))
         elif method == "per":
             bonuses = rules["per_bonuses"] or [0]
+            damages = rules["per_damage"]
             for f in unaware:
                 per = battle.profile(f.id)["per"]
                 roll = die(rng, 100)
                 multiple = min(len(bonuses), max(1, math.ceil(roll.total / max(1, per))))
                 bonus = bonuses[multiple - 1]
+                damage = damages[multiple - 1] if multiple <= len(damages) else 0
                 surprised = multiple >= 3
+                gains = (f"+{bonus} SC" if bonus else "") + (f" and +{damage} damage" if damage else "")
                 events.append(Event(kind=EventKind.SURPRISE, rule=rule, actor=f.id, rolls=(roll,), total=roll.total,
                                     target_number=per, outcome="surprised" if surprised else "ready",
+                                    data={"multiple": multiple, "bonus": bonus, "damage": damage},
                                     text=f"{f.label} rolls PER against the ambush: d100 {roll.total} vs PER {per}: "
-                                         f"{multiple}x PER" + (f", attackers +{bonus} in the surprise round" if bonus else "")
+                                         f"{multiple}x PER" + (f", attackers {gains} in the surprise round" if gains else "")
                                          + (": surprised" if surprised else ": not surprised") + f" ({rule})"))
                 if surprised:
-                    _mark(battle, f.id, bonus)
+                    _mark(battle, f.id, bonus, damage)
+    if rules["both_cancel"] and len(sides) > 1 and len(surprised_sides) == len(sides):
+        events.append(_surprises_cancel(battle, surprised_sides, rule))
     return events
+
+
+def _surprises_cancel(battle, sides: list, rule: str) -> Event:
+    """odnd ENCOUNTER ORDER: every side surprised: the surprises cancel and round 1 is fought as usual."""
+    for fig in battle.figures.values():
+        state = battle.state_of(fig.id)
+        state.conditions.pop("surprised", None)
+        state.surprise_bonus = state.surprise_damage = 0
+    return Event(kind=EventKind.SURPRISE, rule=rule, outcome="cancelled", data={"sides": list(sides)},
+                 text=f"every side is surprised ({', '.join(sides)}): the surprises cancel out and the first round is "
+                      f"fought as usual ({rule})")
 
 
 def _caught_unaware(battle, unaware) -> list[Event]:
@@ -133,10 +152,11 @@ def _d6_chance(battle, rules, unaware, foes, ambush, method) -> int:
     return max(own, best - (rules["surprised_on"] - own))
 
 
-def _mark(battle, figure_id: str, bonus: int) -> None:
+def _mark(battle, figure_id: str, bonus: int, damage: int = 0) -> None:
     state = battle.state_of(figure_id)
     state.conditions["surprised"] = 1
     state.surprise_bonus = bonus
+    state.surprise_damage = damage
 
 
 # ----- initiative -----

@@ -11,6 +11,7 @@ from .schema import Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")
 PARTING_SHOT_TRIGGERS = ("leave-reach", "leave-zone", "hasty-disengage", "withdraw-from-melee")
+BUSY_MEANINGS = ("engaged", "attacking-only-an-ally")
 CHARGE_MEASURES = ("movement", "distance-to-target")
 FLYER_KINDS = ("none", "winged", "floater", "incorporeal")
 SIZES = ("tiny", "small", "medium", "large", "giant")

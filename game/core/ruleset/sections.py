@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..values.cover import COVER_DEGREES
 from ..values.geometry import DIAGONAL_RULES
-from .fields import MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
+from .fields import BUSY_MEANINGS, MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
 from .schema import Field, plain_name, section_name, shown
 
 SCHEMA = {
@@ -69,7 +69,10 @@ SCHEMA = {
         "attack_bonus": Field("int", "to-hit bonus of the free attack", 0, minimum=-10, maximum=30),
         "pass_by_ft": Field("int", "foes not in melee that the mover passes this close to also strike; 0 for none", 0, minimum=0, maximum=30),
         "withdrawal_avoids": Field("bool", "a fighting withdrawal gives no free attack", True),
-        "busy_foe_exempt": Field("bool", "a foe engaged with someone else gets no free attack", False),
+        "busy_foe_exempt": Field("bool", "a foe busy with someone else gets no free attack", False),
+        "busy_means": Field("str", "what busy is: engaged with an ally of the mover, or attacking only allies of the "
+                            "mover this round (its attacks of the round before until it has made one)", "engaged",
+                            choices=BUSY_MEANINGS),
         "only_when_leaving_all_melee": Field("bool", "moving to another foe nearby is not leaving melee", False),
         "rule": _section("section name cited in events", "parting-shot"),
     },
@@ -141,8 +144,12 @@ SCHEMA = {
         "check_base": Field("int", "check method: d20 + level + WIS must reach this (non-prime)", 18, minimum=1, maximum=40),
         "check_base_prime": Field("int", "check method: ... for a prime attribute", 12, minimum=1, maximum=40),
         "ambush_penalty": Field("int", "check method: penalty when the foes lie in ambush", -5, minimum=-10, maximum=0),
+        "both_cancel": Field("bool", "when every side is surprised the surprises cancel and round 1 is fought as usual",
+                             False),
         "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", [],
                              lengths=(0, 5), minimum=0, maximum=100),
+        "per_damage": Field("list[int]", "per method: damage bonus in the surprise round for 1x..5x PER results", [],
+                            lengths=(0, 5), minimum=0, maximum=20),
         "per_needs_ambush": Field("bool", "per method: the PER roll is made only against foes lying in ambush", False),
         "unaware_hit": Field("int", "to-hit against an unaware figure (no ambush) before it has acted or been attacked", 0,
                              minimum=0, maximum=100),

@@ -65,7 +65,7 @@ def check_disengage(battle, action: Disengage) -> DisengagePlan:
         # Turning to flee: a figure that has not left its square turns freely first.
         fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
         positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures],
-                                  positioning.mounted)
+                                  positioning.mounted, positioning.engagement.attacking)
     mode = (action.mode or "walk") if action.style == "retreat" else STYLE_MODES[action.style]
     require_not_fatigued(battle, fig, mode)
     planned = plan_route(battle, fig, action.to, mode, positioning=positioning)

@@ -56,7 +56,7 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
     fig = require_turn(battle, action.figure)
     target = battle.figure(action.target)
     if battle.state.phase == "declare":
-        refuse("declare.only-declarations", what=what + "s")
+        refuse("declare.only-declarations", what=plural(what))
     if target.side == fig.side:
         refuse("attack.own-side", who=fig.label, target=target.label)
     if not battle.able(target.id):
@@ -69,6 +69,11 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
     if gap > ADJACENT_FT:
         refuse("manoeuvre.not-beside", who=fig.label, target=target.label, what=what, gap_ft=gap)
     return fig, target
+
+
+def plural(word: str) -> str:
+    """grapple -> grapples, push -> pushes (the manoeuvres' names in a refusal's words)."""
+    return word + ("es" if word.endswith(("sh", "ch", "s", "x")) else "s")
 
 
 def spend_attack(battle, fid: str, target_id: str) -> None:
