@@ -14,6 +14,7 @@ from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, curr
 from ..segments import start_after_attack
 from ..strikes import resolve
 from ..mount_strikes import polearm_unhorse
+from ..rules_present import require_rule
 from ..walking import strike_first
 
 
@@ -111,6 +112,7 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     if bd.kind == "ranged" and st.reload_until_round >= battle.round:
         refuse("attack.reloading", who=fig.label, weapon=weapon, ready_round=st.reload_until_round + 1)
     if action.unhorse:
+        require_rule(battle.ruleset, action)
         require_may_unhorse(battle, fig, target, weapon)
     return AttackPlan(fig, target, ctx, bd, action.unhorse)
 
@@ -119,8 +121,6 @@ def require_may_unhorse(battle, fig: Figure, target: Figure, weapon: str) -> Non
     """odnd: only a polearm may try to pull a rider off, and only a rider can be pulled off."""
     rules = battle.ruleset.section("mounts")
     rule = battle.ruleset.cite(rules["polearm_rule"])
-    if not rules["polearm_dismount"]:
-        refuse("unhorse.none", ruleset=battle.ruleset.name)
     if weapon not in rules["polearm_weapons"]:
         refuse("unhorse.weapon", rule=rule, who=fig.label, weapon=weapon, fit=", ".join(rules["polearm_weapons"]))
     if not target.mount:

@@ -14,6 +14,7 @@ from ...values.refusals import refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..riding import require_not_ridden
 from ..walking import walk
+from ..rules_present import require_rule
 from .moving import plan_route
 
 # The move mode each style of disengagement walks in.
@@ -37,9 +38,7 @@ def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
     require_not_ridden(battle, fig, "disengage")
     if fig.mount:
         refuse("disengage.rider", who=fig.label, mount=battle.figures[fig.mount].label)
-    if style not in rules["styles"] or style not in STYLE_MODES:
-        refuse("disengage.unknown-style", ruleset=rs.name, style=style, styles=", ".join(rules["styles"]),
-               withdraw_hint=rs.section("parting_shots")["withdrawal_avoids"])
+    require_rule(rs, Disengage(fig.id, to=fig.pos, style=style))
     round_rules = rs.section("round")
     declared = round_rules["declarations"] and "disengage" in round_rules["declared"]
     if battle.state.phase == "declare" and not declared:
