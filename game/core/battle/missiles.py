@@ -38,7 +38,8 @@ def after_hit(battle, bd: Breakdown) -> list[Event]:
     if not (weapon.get("grenade") and weapon.get("splash")):
         return []
     target = battle.figures[bd.target]
-    rule = battle.ruleset.cite(battle.ruleset.section("missiles")["scatter_rule"])
+    rule = battle.ruleset.cite(battle.ruleset.section("missiles")["splash_rule"])
+    # the one hit took the splash with the hit where the ruleset says so (its breakdown's `splash`)
     return splash(battle, bd, target.pos, rule, exclude=(bd.target,))
 
 

@@ -126,6 +126,8 @@ def attack_text(battle, bd: Breakdown, result, what: str, parried: bool) -> str:
         dmods = "".join(f", {m.value:+d} {m.name}" for m in bd.defense_mods)
         body = (f"d100 {result.die_result:02d} vs {bd.target_number} (SC {bd.base_attack}{mods} = {bd.attack_total}; "
                 f"DEF {bd.base_defense}{dmods} = {bd.defense_total})")
+    elif bd.auto_hit:
+        body = "no attack roll"
     else:
         parts = [f"d20 {result.die_result}"]
         if bd.base_attack:
@@ -151,7 +153,7 @@ def _after_hit(battle, bd: Breakdown, result) -> list[Event]:
     target = battle.figures[bd.target]
     tst = battle.states[bd.target]
     dmg_rule = rs.cite(rs.section("damage")["rule"])
-    events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule))
+    events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule, bd.real_every))
     if result.critical == "grievous":
         tst.prot_lost += 1
         events.append(Event(kind=EventKind.GRIEVOUS, rule=rs.cite("grievous-hits"), actor=bd.attacker,

@@ -257,6 +257,7 @@ CITATIONS = {
     "5-10-diagonals": "the 5-10 diagonal rule",
     "diagonals": "the cost of a diagonal step (other diagonal rules)",
     "difficult-terrain": "difficult terrain costs more",
+    "subdual": "subduing damage: how much of it is dealt and how much is real",
     "maneuverability": "facing changes and turning distance",
     "fighting-withdrawal": "a fighting withdrawal",
     "sidestep": "a sidestep keeping facing",

@@ -318,6 +318,14 @@ SCHEMA = {
         "bleed_condition": Field("str", "condition that loses 1 hp each round ('' none)", "", choices=("",) + HP_CONDITIONS),
         "subdual_fraction": _fraction_field("part of a subduing attack's damage dealt", "1/2", 0, 1),
         "subdual_real_every": Field("int", "1 point in this many subdual points is real damage (0: none)", 0, minimum=0, maximum=20),
+        "subdual_real_every_strong": Field("int", "... for an attacker whose STR modifier is at least strong_str_mod "
+                                           "(0: as subdual_real_every)", 0, minimum=0, maximum=20),
+        "strong_str_mod": Field("int", "the least STR modifier that counts as strong for subdual_real_every_strong", 1,
+                                minimum=0, maximum=5),
+        "pulled_punches": Field("bool", "an unarmed attack made to subdue (pulling punches) does only temporary "
+                                "damage", False),
+        "subdual_rule": _section("section cited for subdual damage", "subdual"),
+        "strong_rule": _section("section cited for subdual_real_every_strong", "subdual"),
         "stun_over_con": Field("bool", "a single hit doing more than CON stuns for the round", False),
         "stun_size_bonus": Field("list[int]", "CON added for large and giant figures when checking stun", [2, 4],
                                  lengths=(2,), minimum=0, maximum=50),
@@ -384,6 +392,7 @@ SCHEMA = {
                              "larger one double (0: no limit)", 0, minimum=0, maximum=12),
         "holder_exempt": Field("bool", "the held condition's modifier does not count for the holder's own attacks", False),
         "holder_fist_only": Field("bool", "a holder may strike only unarmed (fist)", False),
+        "holder_auto_damage": Field("bool", "a holder's unarmed blow at the figure it holds hits without a roll", False),
         "held_acts": Field("str", "what a held figure may do: attack (anything but move), escape (only try to break free)",
                            "attack", choices=("attack", "escape")),
         "escape": Field("str", "how a held figure breaks free: save (vs death ray + the better of STR/DEX), grapple-roll "
@@ -473,11 +482,14 @@ SCHEMA = {
         "scatter_die": _dice_field("the scatter die", "1d10"),
         "scatter_cell_ft": Field("int", "each diagram number is an area this many feet across", 10, minimum=5, maximum=30),
         "scatter_rule": _section("section cited for the scatter", "grenade-like-missiles"),
+        "splash_rule": _section("section cited for the splash", "grenade-like-missiles"),
         "scatter_cells": Field("list[table]", "where each scatter roll lands, in diagram areas from the target: across "
                                "(+ to the target's right) and along (+ in front of it); the first row is a roll of 1",
                                entry={"across": Field("int", "areas to the target's right (negative: left)", minimum=-3, maximum=3),
                                       "along": Field("int", "areas in front of the target (negative: behind)", minimum=-3, maximum=3)}),
         "splash_save": Field("str", "the save that avoids a grenade's splash ('' none)", "", choices=("", "death", "paralysis")),
+        "splash_hits_target": Field("bool", "a grenade's direct hit also deals its splash to the one hit, with no save",
+                                    False),
     },
     "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
     "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),
