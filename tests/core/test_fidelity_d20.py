@@ -6,7 +6,7 @@ import pytest
 
 from game.core.values.actions import Attack, Grapple
 
-from battles import OPEN, battle_at_turn, fig, next_round, until_phase
+from battles import OPEN, battle_at_turn, fig, make_battle, next_round, until_phase
 from dice import ForcedDice, every_outcome, the_roll
 
 
@@ -128,3 +128,20 @@ def test_ch17_oil_hitting_directly_adds_the_1d6_splash_without_a_save():
     splashes = [e for e in events if e.kind == "splash"]
     assert [(e.target, e.outcome) for e in splashes] == [("c", "saved")]
     assert b.state_of("b").hp == 32
+
+
+# ----- 5: cnc Ranged Combat: a missile flying on is rolled again, the figure it missed no cover -----
+def test_cnc_the_figure_a_missile_missed_is_no_cover_for_the_one_behind_it():
+    """cnc:ranged-combat: a missile that misses continues in a straight line and is rolled again at -1 per
+    10 ft past the target. The engine rolled a fresh attack from the shooter, so the figure just missed
+    stood between and gave the next one cover (+4 AC, cnc:cover)."""
+    wide = "\n".join(["." * 40] * 9)
+    b = make_battle("cnc", wide, [fig("a", "blue", 1, 4, "E", template="archer"), fig("b", "red", 4, 4, "W"),
+                                  fig("c", "red", 7, 4, "W", stats={"hp": 20})])
+    assert "cover" in {m.key for m in b.explain_attack("a", "c").defense_mods}     # a fresh shot at c: b is cover
+    until_phase(b, "a")
+    b.rng = ForcedDice([2, 20, 4])
+    events = b.apply(Attack("a", target="b"))
+    roll = [e for e in events if e.kind == "flies-on"][1]
+    assert roll.target == "c" and roll.target_number == b.profile("c")["ac"]      # AC 15: no +4 for b
+    assert "cover" not in roll.text

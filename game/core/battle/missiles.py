@@ -17,6 +17,7 @@ from ..combat.modifiers import attack_breakdown
 from ..combat.reach import DEFAULT_RANGES_FT, weapon_data
 from ..values.events import Event, EventKind, Modifier
 from ..values.geometry import DIRECTION_DELTAS, SQUARE_FT, distance_ft
+from .view import BattleView
 
 FINE_STEPS = 4          # samples per square along a line (enough that no square the line crosses is skipped)
 
@@ -86,12 +87,15 @@ def fly_on(battle, bd: Breakdown) -> list[Event]:
     events: list[Event] = []
     end = line[-1]
     hit_at = None
+    passed = {target.id}        # figures it has flown past: never cover against the next (the roll is made again)
     for sq in line:
         victims = [f for f in battle.figures.values() if f.pos == sq and battle.able(f.id) and f.id != shooter.id]
         for victim in victims:
             dist = distance_ft(rs.diagonal, shooter.pos, sq)
             steps = max(1, math.ceil((dist - target_ft) / rules["flies_on_step_ft"] - 1e-9))
-            vbd = attack_breakdown(battle, shooter.id, victim.id, AttackContext(weapon=bd.weapon, free_attack=True))
+            view = BattleView(battle, {}, absent=frozenset(passed))
+            vbd = attack_breakdown(view, shooter.id, victim.id, AttackContext(weapon=bd.weapon, free_attack=True))
+            passed.add(victim.id)
             if not vbd.allowed:
                 continue
             penalty = Modifier(f"flies on {steps * rules['flies_on_step_ft']} ft past the target",

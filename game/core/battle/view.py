@@ -15,8 +15,11 @@ from .questions import Questions
 
 
 class BattleView(Questions):
-    def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None):
+    def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None,
+                 absent: frozenset = frozenset()):
         self._battle = battle
+        # figures left out of sight and cover (a missile flying on has passed them: they are not in its way)
+        self._absent = absent
         # figure id -> the foe it charged this round: its defence as the charge leaves it, without
         # rolling the charge's blow (what the foes' replies to a charge would face).
         self._charging = dict(charging or {})
@@ -45,7 +48,7 @@ class BattleView(Questions):
 
     def hypothetical(self, *figures: Figure) -> "BattleView":
         """This view with these figures standing elsewhere too (its chargers still charging)."""
-        return BattleView(self._battle, {**self._placed, **{f.id: f for f in figures}}, self._charging)
+        return BattleView(self._battle, {**self._placed, **{f.id: f for f in figures}}, self._charging, self._absent)
 
     def able(self, figure_id: str) -> bool:
         return self._battle.able(figure_id)
@@ -53,7 +56,7 @@ class BattleView(Questions):
     def positioning(self) -> Positioning:
         if self._positioning is None:
             live = self._battle.positioning()
-            present = [self.figures[f.id] for f in live.figures]
+            present = [self.figures[f.id] for f in live.figures if f.id not in self._absent]
             self._positioning = live.with_figures(present)
         return self._positioning
 
