@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.core.values.actions import Attack, Grapple
+from game.core.values.actions import Attack, Grapple, Move
 
 from battles import OPEN, battle_at_turn, fig, make_battle, next_round, until_phase
 from dice import ForcedDice, every_outcome, the_roll
@@ -145,3 +145,48 @@ def test_cnc_the_figure_a_missile_missed_is_no_cover_for_the_one_behind_it():
     roll = [e for e in events if e.kind == "flies-on"][1]
     assert roll.target == "c" and roll.target_number == b.profile("c")["ac"]      # AC 15: no +4 for b
     assert "cover" not in roll.text
+
+
+# ----- 6: odnd leaving melee: a plain move out is a Retreat, with its opposed roll -----
+def _odnd_engaged():
+    return battle_at_turn("odnd", [fig("a", "blue", 3, 3, "E", stats={"hp": 30}),
+                                   fig("b", "red", 4, 3, "W", stats={"hp": 30, "attack_bonus": 30})])
+
+
+@pytest.mark.parametrize("faces,escapes", [([6, 2], True), ([2, 5], False), ([4, 4], False)])
+def test_odnd_a_move_out_of_melee_is_a_retreat_decided_by_d6_plus_dex(faces, escapes):
+    """odnd:retreat (MISC COMBAT RULES: once engaged only the special forms of movement): turning to leave
+    rolls d6 + DEX against each foe; the mover escapes by rolling highest, else the foe strikes at +2. A
+    plain move out of the 10 ft zone always gave the foe its free attack, with no roll (choice-retreat)."""
+    b = _odnd_engaged()
+    assert "d6 + DEX" in b.preview(Move("a", to=(0, 3))).planned.parting_shots[0].reason
+    b.rng = ForcedDice(faces)
+    events = b.apply(Move("a", to=(0, 3)))
+    kinds = [e.kind for e in events]
+    assert kinds[:3] == ["move", "disengage", "retreat"] and events[1].rule == "odnd:choice-retreat"
+    roll = events[2]
+    assert roll.rule == "odnd:retreat" and (roll.total, roll.target_number) == tuple(faces)
+    assert roll.outcome == ("escapes" if escapes else "caught")
+    shots = [e for e in events if e.kind == "parting-shot"]
+    assert (shots == []) is escapes
+    if shots:
+        assert {m.key: m.value for m in shots[0].modifiers}["parting-shot"] == 2
+
+
+def test_odnd_a_fighting_withdrawal_rolls_nothing_and_draws_nothing():
+    """odnd:fighting-withdrawal: backing out at half speed draws no free attack and needs no roll."""
+    b = _odnd_engaged()
+    b.rng = ForcedDice([], then="fail")
+    events = b.apply(Move("a", to=(1, 3), mode="withdraw"))
+    assert [e.kind for e in events] == ["move"]
+
+
+def test_odnd_the_chance_of_the_free_attack_is_the_opposed_roll():
+    """odnd:retreat: with equal DEX the foe strikes unless the mover rolls higher: 21 in 36. The AI prices a
+    parting shot by this chance (it priced it as certain)."""
+    b = _odnd_engaged()
+    assert b.free_attack_chance("a", "b") == pytest.approx(21 / 36)
+    b.profile("a")["dex_mod"] = 2
+    assert b.free_attack_chance("a", "b") == pytest.approx(10 / 36)
+    bf = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")])
+    assert bf.free_attack_chance("a", "b") == 1.0

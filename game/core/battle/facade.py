@@ -241,10 +241,11 @@ class Battle(Questions):
         check and flee."""
         return rout_chance(self, figure_id)
 
-    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None) -> BattleView:
+    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None, let_go=()) -> BattleView:
         """A read-only view of this battle with these figures standing where they say; `charging`
-        maps a figure to the foe it charged this round (its defence as the charge leaves it)."""
-        return BattleView(self, {f.id: f for f in figures}, charging)
+        maps a figure to the foe it charged this round (its defence as the charge leaves it); `let_go`:
+        holders whose holds are let go (what a holder could do once it releases its foe)."""
+        return BattleView(self, {f.id: f for f in figures}, charging, let_go=frozenset(let_go))
 
     # =====================================================================================
     # the door

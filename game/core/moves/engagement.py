@@ -186,6 +186,9 @@ class Engagement:
         rule = self.ruleset.cite(ps["rule"])
         trigger = ps["trigger"]
         shots: list[PartingShot] = []
+        retreat = self.ruleset.section("disengage")
+        decided = (f" (a retreat: {retreat['retreat_die']} + DEX against the mover's decides)"
+                   if retreat["move_is_retreat"] and mode != "charge" else "")
 
         def busy(foe: Figure) -> bool:
             got = busy_foes.get(id(foe))
@@ -209,7 +212,7 @@ class Engagement:
                 "leave-zone": f"{mover.label} retreats out of {foe.label}'s {self.zone_ft} ft melee zone",
                 "hasty-disengage": f"{mover.label} disengages hastily from {foe.label}",
             }[trigger]
-            shots.append(PartingShot(foe.id, foe.label, left_at, ps["attack_bonus"], rule, words))
+            shots.append(PartingShot(foe.id, foe.label, left_at, ps["attack_bonus"], rule, words + decided))
 
         if ps["pass_by_ft"]:
             end = steps[-1]
@@ -222,7 +225,8 @@ class Engagement:
                     if self.passes_within(mover, (st.x, st.y), st.altitude_ft, st.facing if mover.big else None, foe,
                                           ps["pass_by_ft"]):
                         shots.append(PartingShot(foe.id, foe.label, i, ps["attack_bonus"], rule,
-                                                 f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
+                                                 f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} "
+                                                 f"without engaging it{decided}"))
                         break
         return shots
 

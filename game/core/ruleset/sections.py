@@ -378,6 +378,9 @@ SCHEMA = {
         "styles": Field("list[str]", "ways to leave melee the Disengage action offers", [],
                         choices=("retreat", "hasty", "fighting", "withdraw"), lengths=(0, 1, 2, 3, 4)),
         "retreat_die": _dice_field("retreat: opposed roll of the retreating figure and each foe", "1d6"),
+        "move_is_retreat": Field("bool", "a move that draws free attacks (not a fighting withdrawal) is a retreat: "
+                                 "each foe gets its free attack only if its retreat roll is at least the mover's", False),
+        "move_rule": _section("section cited when a move is a retreat", "disengaging"),
         "hasty_multiplier": Field("float", "hasty: move up to this multiple of the walking move", 4.0, minimum=1, maximum=6),
         "rule": _section("section cited", "disengaging"),
     },
