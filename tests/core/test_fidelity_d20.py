@@ -190,3 +190,32 @@ def test_odnd_the_chance_of_the_free_attack_is_the_opposed_roll():
     assert b.free_attack_chance("a", "b") == pytest.approx(10 / 36)
     bf = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W")])
     assert bf.free_attack_chance("a", "b") == 1.0
+
+
+# ----- 7: odnd surrounding: at most 6 of human size on a human-sized figure -----
+RING = [(3, 3), (4, 3), (5, 3), (3, 4), (5, 4), (3, 5), (4, 5), (5, 5)]
+
+
+@pytest.mark.parametrize("size,most", [("medium", 6), ("large", 8), ("small", 4)])
+def test_odnd_only_so_many_can_surround_and_attack_one_figure(size, most):
+    """odnd:misc-combat-rules: up to 6 combatants of around human size can surround and attack a human-sized
+    figure; larger ones by more, smaller by fewer (choice-surrounding: large 8, small 4). All 8 around it
+    attacked (while the modifier's own label read 'surrounded (6 attackers)')."""
+    figures = [fig(f"r{i}", "red", x, y, stats={"hp": 30, "attack_bonus": -10}) for i, (x, y) in enumerate(RING)]
+    figures.append(fig("t", "blue", 4, 4, stats={"hp": 200}, size=size))
+    b = make_battle("odnd", OPEN, figures)
+    done = 0
+    for i in range(len(RING)):
+        until_phase(b, f"r{i}")
+        refusal = b.check(Attack(f"r{i}", target="t"))
+        bd = b.explain_attack(f"r{i}", "t")
+        if done < most:
+            assert refusal is None and bd.allowed
+            b.apply(Attack(f"r{i}", target="t"))
+            done += 1
+        else:
+            assert refusal.key == "attack.surrounded" and [r.key for r in bd.refusals] == ["attack.surrounded"]
+            assert f"({most} of {most}, counted as of human size)" in refusal.words
+            assert any("odnd:choice-surrounding" in n for n in bd.notes)
+    assert done == most
+    assert len(b.state_of("t").melee_attackers) == most

@@ -49,6 +49,8 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
     tst.off_guard = False               # attacked once, it expects the next
     opened = tuple(sorted((bd.attacker, bd.target))) not in battle.state.fought
     if consume:
+        if bd.kind == "melee" and bd.attacker not in tst.melee_attackers:
+            tst.melee_attackers.append(bd.attacker)
         ast.attacks_made += 1
         if tprof["normal_man"]:
             ast.attacks_vs_normal_men += 1

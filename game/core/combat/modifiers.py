@@ -233,16 +233,43 @@ def _crowd(s: AttackSheet) -> None:
     crowd = [f for f in s.fighting(s.target) if f.side == s.attacker.side]
     if all(f.id != s.attacker.id for f in crowd):
         crowd.append(s.attacker)
+    most = _surround_room(s)
     if r["surrounded_bonus"] and len(crowd) > r["surrounded_after"]:
         if back_to_wall(s.battle, s.target):
             s.notes.append(f"{s.target.label} has its back to a wall: no surrounded bonus")
         else:
-            s.add(s.att, "surrounded", f"surrounded ({min(len(crowd), 6)} attackers)", r["surrounded_bonus"],
+            s.add(s.att, "surrounded", f"surrounded ({min(len(crowd), most)} attackers)", r["surrounded_bonus"],
                   r["surrounded_rule"])
     if r["multiple_attackers_bonus"] and len(crowd) > 1:
         s.add(s.att, "multiple-attackers", f"multiple attackers ({len(crowd)})",
               r["multiple_attackers_bonus"] * (len(crowd) - 1),
               r["multiple_attackers_rule"])
+
+
+def _surround_room(s: AttackSheet) -> int:
+    """odnd MISC COMBAT RULES: only so many can get at one figure in melee in a round (surround_most, by its
+    size; a smaller attacker counts half, a larger double). Refuses a fresh attacker beyond that; the most
+    attackers of the attacker's size (a large number where there is no limit)."""
+    r = s.rules
+    if not r["surround_most"]:
+        return 99
+    room = r["surround_most"][SIZE_ORDER.get(s.target.size, 2)]
+    weight = _surround_weight(s.attacker)
+    if s.ctx.free_attack or s.attacker.id in s.t_state.melee_attackers:
+        return int(room / weight)
+    taken = sum(_surround_weight(s.battle.figures[f]) for f in s.t_state.melee_attackers
+                if f in s.battle.figures and s.battle.able(f))
+    if taken + weight > room + 1e-9:
+        rule = s.rs.cite(r["surround_rule"])
+        s.refusals.append(Refusal.of("attack.surrounded", who=s.attacker.label, target=s.target.label,
+                                     most=room, taken=taken, size=s.target.size, rule=rule))
+        s.choice_note(rule)
+    return int(room / weight)
+
+
+def _surround_weight(fig) -> float:
+    size = SIZE_ORDER.get(fig.size, 2)
+    return 0.5 if size < 2 else 1.0 if size == 2 else 2.0 ** (size - 2)
 
 
 def _ground(s: AttackSheet) -> None:

@@ -77,6 +77,7 @@ class FigureState:
     disengaged: bool = False           # it disengaged in the declaration step: no initiative this round
     hit_by: list = field(default_factory=list)
     struck: list = field(default_factory=list)          # whom it has attacked this round
+    melee_attackers: list = field(default_factory=list)  # who has attacked it in melee this round (surrounding)
     free_attacked_by: list = field(default_factory=list)
     initiative: list = field(default_factory=list)
     # ----- across rounds -----
@@ -109,7 +110,7 @@ class FigureState:
         fields = self.__dict__.copy()
         fields["conditions"] = dict(self.conditions)
         for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative", "held_by",
-                     "struck", "struck_last"):
+                     "struck", "struck_last", "melee_attackers"):
             fields[name] = list(fields[name])
         fields["aim"] = dict(self.aim)
         fields["blindsided_by"] = dict(self.blindsided_by)
@@ -140,6 +141,7 @@ class FigureState:
         self.shield_used_by = []
         self.hit_by = []
         self.struck_last, self.struck = self.struck, []
+        self.melee_attackers = []
         self.free_attacked_by = []
         self.initiative = []
         self.acts_before_falling = False

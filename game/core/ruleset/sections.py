@@ -205,6 +205,10 @@ SCHEMA = {
         "surrounded_bonus": Field("int", "to-hit for each attacker when more than surrounded_after attack one figure", 0, minimum=0, maximum=5),
         "surrounded_after": Field("int", "attackers before the surrounded bonus applies", 2, minimum=1, maximum=8),
         "surrounded_rule": _section("section cited", "surrounded"),
+        "surround_most": Field("list[int]", "most attackers of around human size that can get at a tiny, small, "
+                               "medium, large, giant figure in melee in a round ([]: no limit); a smaller attacker "
+                               "counts half, a larger one double", [], lengths=(0, 5), minimum=1, maximum=20),
+        "surround_rule": _section("section cited for surround_most", "surrounded"),
         "multiple_attackers_bonus": Field("int", "to-hit for every attacker beyond the first on one target", 0, minimum=0, maximum=50),
         "multiple_attackers_rule": _section("section cited", "multiple-attackers"),
         "shield_attackers": Field("list[int]", "attackers a small, medium, large shield covers each round (empty: all)", [],
