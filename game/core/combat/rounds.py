@@ -60,19 +60,29 @@ def roll_surprise(battle, rng) -> list[Event]:
                 for f in unaware:
                     _mark(battle, f.id, 0)
         elif method == "dc":
+            # One roll for the side; each figure is surprised at or above its own DC (elves 15).
             roll = die(rng, 20)
             bonus = rules["ambush_bonus"] if ambush else 0
-            dc = max((battle.profile(f.id)["surprised_on"] or 0) for f in unaware) or rules["dc"]
-            surprised = roll.total + bonus >= dc
-            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=roll.total + bonus, target_number=dc,
+            total = roll.total + bonus
+            dcs = {f.id: battle.profile(f.id)["surprise_dc"] or rules["dc"] for f in unaware}
+            caught = [f for f in unaware if total >= dcs[f.id]]
+            dc = min(dcs.values())
+            if len(set(dcs.values())) == 1:
+                verdict = "surprised" if caught else "not surprised"
+            else:
+                verdict = "; ".join(f"{f.label} (DC {dcs[f.id]}) " + ("surprised" if f in caught else "not surprised")
+                                    for f in unaware)
+            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=total, target_number=dc,
                                 modifiers=(Modifier("ambush", bonus, rule),) if bonus else (),
-                                outcome="surprised" if surprised else "ready",
+                                outcome="surprised" if caught else "ready",
                                 text=f"side {side} checks surprise: d20 {roll.total}" + (f" +{bonus} ambush" if bonus else "")
-                                     + f" vs DC {dc}: " + ("surprised" if surprised else "not surprised") + f" ({rule})",
-                                data={"side": side}))
-            if surprised:
-                for f in unaware:
-                    _mark(battle, f.id, 0)
+                                     + (f" vs DC {dc}: " if len(set(dcs.values())) == 1 else f" = {total}: ")
+                                     + verdict + f" ({rule})",
+                                data={"side": side, "surprised": [f.id for f in caught]}))
+            if caught:
+                surprised_sides.append(side)
+            for f in caught:
+                _mark(battle, f.id, 0)
         elif method == "check":
             for f in unaware:
                 prof = battle.profile(f.id)

@@ -199,6 +199,8 @@ COMBAT_STAT_FIELDS = {
     "surprised_on": Field("int", "surprised on this or less on d6; 0 = the ruleset's number", 0, minimum=0, maximum=6),
     "surprises_on": Field("int", "surprises foes on this or less on d6 (odnd); 0 = the ruleset's number", 0,
                           minimum=0, maximum=6),
+    "surprise_dc": Field("int", "dc method: surprised on a roll at or above this (elves 15); 0 = the ruleset's dc", 0,
+                         minimum=0, maximum=30),
     "ambush": Field("bool", "well hidden and waiting: foes are surprised more easily", False),
     "unaware": Field("bool", "may be surprised when the battle starts", False),
     "save_death": Field("int", "d20 saving throw vs death ray: this or more saves (engine default 12)", 12,
