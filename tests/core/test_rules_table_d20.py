@@ -91,15 +91,13 @@ def test_bfrpg_initiative_phases_movement_then_missiles_then_melee():
 
 # ----- odnd (001) -----
 @pytest.mark.parametrize("own,theirs,chance", [
-    (2, 5, 5),      # 1) A surprises on 1-5, B normally surprised on 1-2: 1-5
-    (1, 5, 4),      # 2) A on 1-5, B extra alert (surprised only on 1): 1-4
-    (2, 4, 4),      # 3) B surprises A on 1-4 (A normally surprised on 1-2)
-    (1, 4, 3),      # 4) read as example 2 does: one less for an extra alert party
+    (2, 5, 5),      # 1) A surprises on 1-5, B normally surprised on 1-2: 1-5 (3: A surprises B on 1-5)
+    (1, 5, 4),      # 2) A on 1-5, B extra alert (surprised only on 1): 1-4 (4: A surprises B only on 1-4)
+    (2, 4, 4),      # 3) and 4) B surprises on 1-4, A normally surprised on 1-2: B surprises A on 1-4
 ])
 def test_odnd_surprise_examples(own, theirs, chance):
     """odnd:surprise-examples: the sneakier party's number, shifted down by how much more alert than normal
-    (1-2) the victims are. Examples 1 and 2 as written; 3's "B surprises A on 1-4"; 4's "A surprises B only
-    on 1-4" is example 2 again."""
+    (1-2) the victims are; the four examples' six statements are these three cases."""
     surprised_on = [s for s in range(1, 7) if _surprise("odnd", [s], {"surprised_on": own},
                                                           {"surprises_on": theirs})[1]]
     assert surprised_on == list(range(1, chance + 1))
