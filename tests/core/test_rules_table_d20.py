@@ -89,6 +89,40 @@ def test_bfrpg_initiative_phases_movement_then_missiles_then_melee():
     assert [p for _w, p in seen] == ["movement", "movement", "missile"]      # b has no missile, no foe in reach
 
 
+def test_bfrpg_a_helpless_foe_is_hit_automatically_for_double_the_maximum():
+    """bfrpg:prone-and-helpless-opponents: melee strikes on a helpless opponent hit automatically for double
+    the maximum damage: the document's 1d8+1 does 18."""
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 3, 3, "E", stats={"str_mod": 1, "attack_bonus": -10}),
+                                 fig("b", "red", 4, 3, "W", stats={"hp": 30, "conditions": ["helpless"]})])
+    bd = b.explain_attack("a", "b")
+    assert bd.auto_hit == "helpless" and bd.odds().p_hit == pytest.approx(1.0)
+    assert bd.odds().damage == ((18, 1.0),)
+
+
+@pytest.mark.parametrize("face,careful,struck", [(10, False, "friend"), (9, False, None), (12, True, None)])
+def test_bfrpg_firing_into_melee_a_near_miss_hits_the_friend(face, careful, struck):
+    """bfrpg:firing-into-melee-or-at-a-moving-opponent: a shot at a foe in melee that misses by less than 4
+    hits the friend it fights, unless the shooter takes -4 to be careful. AB +1, DEX +1, AC 15: a 10 totals
+    12, missing by 3; a 9 misses by 4; careful, a 12 totals 10 and hits nobody."""
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 1, 3, "E", template="archer"), fig("t", "red", 7, 3, "W"),
+                                 fig("f", "blue", 7, 4, "N", stats={"hp": 30})])
+    bd = b.explain_attack("a", "t", careful=careful)
+    assert ("into-melee" in att(bd)) is careful
+    b.rng = ForcedDice([face, 4], then="seeded")
+    events = b.apply(Attack("a", target="t", careful=careful))
+    hit_friend = [e for e in events if e.kind == "friendly-fire"]
+    assert bool(hit_friend) is (struck == "friend")
+    if hit_friend:
+        assert hit_friend[0].target == "f" and b.state_of("f").hp == 26
+
+
+def test_bfrpg_shooting_at_a_target_that_ran_is_minus_2():
+    """bfrpg:firing-into-melee-or-at-a-moving-opponent: a target that spent its last action running: -2."""
+    b = battle_at_turn("bfrpg", [fig("a", "blue", 1, 3, "E", template="archer"), fig("t", "red", 9, 3, "W")])
+    b.state_of("t").ran_last_action = True
+    assert att(b.explain_attack("a", "t"))["target-running"] == -2
+
+
 # ----- odnd (001) -----
 @pytest.mark.parametrize("own,theirs,chance", [
     (2, 5, 5),      # 1) A surprises on 1-5, B normally surprised on 1-2: 1-5 (3: A surprises B on 1-5)
@@ -173,6 +207,51 @@ def test_odnd_polearm_cancels_the_mounted_modifiers():
     assert "mounted" not in att(b.explain_attack("k", "p")) and "mounted" not in att(b.explain_attack("p", "k"))
 
 
+@pytest.mark.parametrize("check,fumbled", [(4, True), (3, False)])
+def test_odnd_a_natural_1_fumbles_when_a_d20_beats_the_level(check, fumbled):
+    """odnd:misc-combat-rules: a natural 1 always misses; a d20 rolled after it, greater than the level of
+    the one who missed, makes it a critical fumble (the table is not in the document: no attack next round)."""
+    b = battle_at_turn("odnd", [fig("a", "blue", 3, 3, "E", stats={"level": 3}), fig("b", "red", 4, 3, "W")])
+    b.rng = ForcedDice([1, check], then="fail")
+    events = b.apply(Attack("a", target="b"))
+    assert events[0].outcome == "miss"
+    assert any(e.kind == "fumble" for e in events) is fumbled
+
+
+def test_odnd_a_shield_only_against_two_attackers_and_flanking():
+    """odnd:misc-combat-rules: a shield may only be used against 2 attackers; flanking attackers get +1 and
+    the defender neither its shield nor its DEX against them."""
+    b = make_battle("odnd", OPEN, [fig("t", "red", 4, 4, "N", stats={"dex_mod": 1, "shield_bonus": 1}),
+                                   fig("a", "blue", 4, 3, "S"), fig("c", "blue", 3, 3, "S"), fig("f", "blue", 5, 4, "W")])
+    b.state_of("t").shield_used_by = ["a", "c"]
+    assert dfn(b.explain_attack("a", "t")).get("no-shield") is None            # one of the two it covers
+    flank = b.explain_attack("f", "t")                                          # its right side
+    assert att(flank)["flank"] == 1 and dfn(flank)["no-shield"] == -1 and dfn(flank)["no-dex"] == -1
+    b.set_figure(b.figures["f"].moved_to(4, 2, 4))                             # a third in front: no shield left
+    b.state_of("t").shield_used_by = ["a", "c"]
+    assert dfn(b.explain_attack("f", "t"))["no-shield"] == -1
+
+
+def test_odnd_fighting_withdrawal_plus_2_defense_minus_2_attack():
+    """odnd:fighting-withdrawal: half speed, +2 to defense, attacks at -2."""
+    b = battle_at_turn("odnd", [fig("a", "blue", 3, 3, "E", stats={"hp": 30}), fig("b", "red", 4, 3, "W", stats={"hp": 30})])
+    b.apply(Move("a", to=(2, 3), mode="withdraw"))
+    assert dfn(b.explain_attack("b", "a"))["withdrawal"] == 2
+    assert att(b.explain_attack("a", "b"))["withdrawal"] == -2
+    assert b.limits("a").move("withdraw").budget_ft == 30
+
+
+def test_odnd_initiative_one_d6_per_side_and_ties_simultaneous():
+    """odnd:encounter-order (6): each side (or group of foes) rolls one d6, highest first; the same roll acts
+    simultaneously."""
+    b = make_battle("odnd", OPEN, [fig("a1", "blue", 1, 1), fig("a2", "blue", 2, 1), fig("r1", "red", 8, 8),
+                                   fig("r2", "red", 9, 8)])
+    rolls = [e for e in b.events if e.kind == "initiative"]
+    assert sorted(e.data["group"] for e in rolls) == ["blue", "red"]
+    numbers = {f: n for f, n, _d in b.turn_order()}
+    assert numbers["a1"] == numbers["a2"] and numbers["r1"] == numbers["r2"]
+
+
 # ----- cnc (002) -----
 @pytest.mark.parametrize("face,stats,ambush,surprised", [
     (15, {"level": 3}, False, False),        # 15 + 3 = 18: not surprised (base 18)
@@ -248,6 +327,32 @@ def test_cnc_subdual_with_a_weapon_is_full_damage_one_in_five_real():
     assert (b.state_of("b").hp, b.state_of("b").subdual) == (29, 6)
 
 
+def test_cnc_no_natural_20_a_foe_out_of_reach_of_the_die_is_never_hit():
+    """cnc:melee-combat: d20 + BtH + STR at least the AC hits; the chapter has no natural 20 rule."""
+    b = battle_at_turn("cnc", [fig("a", "blue", 3, 3, "E"), fig("b", "red", 4, 3, "W", stats={"ac": 40})])
+    assert b.explain_attack("a", "b").chance() == 0.0
+
+
+def test_cnc_situational_a_shot_at_a_fighting_foe_and_concealment():
+    """cnc:situational-modifiers: a ranged attack against an opponent fighting in melee range -4; defender
+    1/4 concealed -2 (light fog), 1/2 -4."""
+    b = battle_at_turn("cnc", [fig("a", "blue", 1, 1, "E", template="archer"), fig("t", "red", 6, 1, "W"),
+                               fig("f", "blue", 6, 2, "N")], bmap="\n".join(["." * 12, '.....".....', "." * 12]))
+    mods = att(b.explain_attack("a", "t"))
+    assert mods["into-melee"] == -4 and mods["concealment"] == -2
+
+
+def test_cnc_a_charge_hit_first_is_negated():
+    """cnc:charging: +2 damage and -4 AC for the round; if the defender hits the charger first the charge is
+    negated: its attack still comes, without the extra damage."""
+    b = make_battle("cnc", OPEN, [fig("c", "blue", 1, 3, "E"), fig("t", "red", 8, 3, "W")])
+    bd = b.explain_attack("c", "t", charge=True)
+    assert {m.key: m.value for m in bd.damage_mods}["charge"] == 2
+    b.state_of("c").hit_by = ["t"]
+    bd = b.explain_attack("c", "t", charge=True)
+    assert "charge" not in {m.key for m in bd.damage_mods} and any("negated" in n for n in bd.notes)
+
+
 # ----- ch17 (003) -----
 @pytest.mark.parametrize("face,stats,ambush,surprised", [
     (13, {}, False, True), (12, {}, False, False),       # DC 13
@@ -313,3 +418,43 @@ def test_ch17_hold_action_a_reach_weapon_strikes_a_closing_foe():
     assert b.turn_still_to_come("s")                 # m acts first on this seed: s's number is still to come
     events = b.apply(Move("m", to=(5, 3)))
     assert any(e.kind == EventKind.REACH_ATTACK and e.actor == "s" for e in events)
+
+
+def test_ch17_move_split_around_the_action():
+    """ch17:move (17.0.1.1): a creature with a movement of 30 ft can move 10 ft, take an action, then move
+    the other 20 ft."""
+    b = battle_at_turn("ch17", [fig("a", "blue", 1, 3, "E", stats={"hp": 30}), fig("b", "red", 4, 3, "W", stats={"hp": 30})])
+    assert b.figures["a"].move_ft == 30
+    b.apply(Move("a", to=(3, 3)))                   # 10 ft
+    b.apply(Attack("a", target="b"))
+    assert b.check(Move("a", to=(3, 7))) is None     # the other 20 ft
+    assert b.check(Move("a", to=(3, 8))).key == "move.too-far"
+
+
+@pytest.mark.parametrize("charger_first,answers", [(False, True), (True, False)])
+def test_ch17_set_weapon_against_charge_needs_equal_or_better_initiative(charger_first, answers):
+    """ch17:set-weapon-against-charge (17.0.1.9): a spear braced against a charge deals double damage, if
+    the one charged has equal or better initiative (both then act on the charger's number)."""
+    b = make_battle("ch17", "\n".join(["." * 14] * 5), [
+        fig("c", "blue", 1, 2, "E", template="spearman", stats={"hp": 40, "dex_mod": 0}),
+        fig("s", "red", 7, 2, "W", template="spearman", stats={"hp": 40, "dex_mod": 0})])
+    b.rng = ForcedDice([5, 3] if charger_first else [3, 3])
+    next_round(b)
+    from game.core.values.actions import Charge, SetAgainstCharge
+    b.apply(SetAgainstCharge("s"))
+    until_turn(b, "c")
+    events = b.apply(Charge("c", target="s"))
+    sets = [e for e in events if e.kind == EventKind.SET_WEAPON_STRIKE]
+    assert bool(sets) is answers
+    if sets:
+        assert sets[0].rule == "ch17:set-weapon-against-charge"
+        assert [m["value"] for m in sets[0].data["breakdown"]["damage_multipliers"]] == [2]
+
+
+def test_ch17_charge_plus_2_to_hit_minus_2_ac_double_damage():
+    """ch17:charge (17.0.1.8): +2 on the attack roll, -2 AC for the rest of the round, double damage on a hit."""
+    b = make_battle("ch17", OPEN, [fig("c", "blue", 1, 3, "E", template="spearman"), fig("t", "red", 8, 3, "W")])
+    bd = b.explain_attack("c", "t", charge=True)
+    assert att(bd)["charge"] == 2 and [m.value for m in bd.damage_multipliers] == [2]
+    b.state_of("c").charging = "t"
+    assert dfn(b.explain_attack("t", "c"))["charged"] == -2
