@@ -286,14 +286,16 @@ def test_cnc_shields_cover_one_two_or_three_attackers():
 
 
 def test_cnc_dexterity_lost_from_the_rear_and_the_flank_and_rear_bonuses():
-    """cnc:dexterity (no DEX bonus against an attack from the rear), cnc:rear-attack +2, cnc:flank-attack +1
-    (the left or right rear)."""
+    """cnc:dexterity (no DEX bonus against an attack from the rear, nor when surprised: the surprised kept
+    it), cnc:rear-attack +2, cnc:flank-attack +1 (the left or right rear)."""
     b = make_battle("cnc", OPEN, [fig("t", "red", 4, 4, "N", stats={"dex_mod": 2}), fig("r", "blue", 4, 5, "N"),
                                   fig("f", "blue", 5, 5, "N")])
     rear = b.explain_attack("r", "t")
     assert att(rear)["rear"] == 2 and dfn(rear)["no-dex"] == -2
     flank = b.explain_attack("f", "t")
     assert att(flank)["flank"] == 1 and "no-dex" not in dfn(flank)
+    b.state_of("t").conditions["surprised"] = 1                  # and none when surprised, from any side
+    assert dfn(b.explain_attack("f", "t"))["no-dex"] == -2
 
 
 def test_cnc_evade_plus_4_against_one_faced_opponent():

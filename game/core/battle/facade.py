@@ -241,11 +241,12 @@ class Battle(Questions):
         check and flee."""
         return rout_chance(self, figure_id)
 
-    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None, let_go=()) -> BattleView:
+    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None, let_go=(), absent=()) -> BattleView:
         """A read-only view of this battle with these figures standing where they say; `charging`
         maps a figure to the foe it charged this round (its defence as the charge leaves it); `let_go`:
-        holders whose holds are let go (what a holder could do once it releases its foe)."""
-        return BattleView(self, {f.id: f for f in figures}, charging, let_go=frozenset(let_go))
+        holders whose holds are let go (what a holder could do once it releases its foe); `absent`:
+        figures left out of sight and cover (a missile flying on has passed them)."""
+        return BattleView(self, {f.id: f for f in figures}, charging, absent=frozenset(absent), let_go=frozenset(let_go))
 
     # =====================================================================================
     # the door

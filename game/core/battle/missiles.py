@@ -17,7 +17,6 @@ from ..combat.modifiers import attack_breakdown
 from ..combat.reach import DEFAULT_RANGES_FT, weapon_data
 from ..values.events import Event, EventKind, Modifier
 from ..values.geometry import DIRECTION_DELTAS, SQUARE_FT, distance_ft
-from .view import BattleView
 
 FINE_STEPS = 4          # samples per square along a line (enough that no square the line crosses is skipped)
 
@@ -93,7 +92,7 @@ def fly_on(battle, bd: Breakdown) -> list[Event]:
         for victim in victims:
             dist = distance_ft(rs.diagonal, shooter.pos, sq)
             steps = max(1, math.ceil((dist - target_ft) / rules["flies_on_step_ft"] - 1e-9))
-            view = BattleView(battle, {}, absent=frozenset(passed))
+            view = battle.hypothetical(absent=passed)
             vbd = attack_breakdown(view, shooter.id, victim.id, AttackContext(weapon=bd.weapon, free_attack=True))
             passed.add(victim.id)
             if not vbd.allowed:
