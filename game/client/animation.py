@@ -75,6 +75,10 @@ class Animator:
         if self.speed != "off":
             self.banner = Banner(text, self.clock())
 
+    def remaining_s(self) -> float:
+        """Seconds of beats still to play (0 when nothing is queued or animation is off)."""
+        return sum(b.duration for b in self.beats)
+
     def skip(self) -> None:
         """Show the end of everything queued at once."""
         self.beats.clear()

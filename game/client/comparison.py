@@ -53,6 +53,30 @@ def rejudged_all(battle: Battle, rulesets) -> dict:
     return {rs.id: battle if rs.id == battle.ruleset.id else battle.rejudged(rs) for rs in rulesets}
 
 
+class RulesetBattles:
+    """The position in play judged under every bundled ruleset, kept until the position changes
+    (the compare panel and the odds map under another ruleset read the same battles)."""
+
+    def __init__(self):
+        self._key = None
+        self._battles: dict = {}
+
+    def all(self, battle: Battle) -> dict:
+        from .rulesview import position_key
+        key = position_key(battle)
+        if key != self._key:
+            from ..io.rulesets import bundled_ruleset_ids, load_ruleset
+            self._battles = rejudged_all(battle, [load_ruleset(rid) for rid in bundled_ruleset_ids()])
+            self._key = key
+        return self._battles
+
+    def under(self, battle: Battle, ruleset_id: str | None) -> Battle:
+        """The position under this ruleset (None or the ruleset in play: the battle itself)."""
+        if ruleset_id is None or ruleset_id == battle.ruleset.id:
+            return battle
+        return self.all(battle)[ruleset_id]
+
+
 def judge(battle: Battle, attacker: str, target: str | None, move_to=None, mode: str = "walk") -> Judgement:
     rs = battle.ruleset
     j = Judgement(rs.id, rs.name, notes=battle.unknown_weapons([battle.figures[f] for f in (attacker, target) if f]))

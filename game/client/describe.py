@@ -279,6 +279,35 @@ def path_lines(preview, mover, limits) -> list[Line]:
     return out
 
 
+def warning_lines(preview, skip_parting: bool = False) -> list[Line]:
+    """The rules the action would set off on its own, each with its odds and rule (the resolver's
+    foresight): a set spear meeting a charge, a reach weapon striking first, a parting shot, a fall..."""
+    warnings = [w for w in getattr(preview, "warnings", ()) if not (skip_parting and w.kind == "parting-shot")]
+    if not warnings:
+        return []
+    out: list[Line] = [("Rules this would set off:", "warn")]
+    for w in warnings:
+        out.append((f"  {w.words} [{w.rule}]" if f"[{w.rule}]" not in w.words else f"  {w.words}", "warn"))
+    return out
+
+
+def gm_move_lines(preview, mover, here_pos) -> list[Line]:
+    """Demonstration mode: the click places the figure; what walking there would cost under the rules."""
+    action = preview.action
+    to = action.to
+    out: list[Line] = []
+    if preview.refusal is not None:
+        return [(f"cannot place {mover.label} there: {preview.refusal.words}", "warn")]
+    out.append((f"click places {mover.label} on {to[0]},{to[1]} (demonstration: no move is spent)", "good"))
+    if preview.planned is not None:
+        p = preview.planned.path
+        out.append((f"walking there: {feet(p.total_ft)} ft by the rules in force (of {feet(p.budget_ft)} ft a {p.mode})",
+                    "text"))
+    else:
+        out.append(("no path a walk could take there (it can still be placed)", "dim"))
+    return out
+
+
 def breakdown_lines(breakdown) -> list[Line]:
     out: list[Line] = []
     for line in breakdown.lines():
@@ -315,8 +344,7 @@ def charge_lines(rules, me, foe, hover: Hover) -> list[Line]:
             out.append((f"Not now: {preview.refusal.words}", "warn"))
         elif preview.breakdown is not None:
             out.append((f"Charge attack: {percent(preview.breakdown.chance())} to hit", "good"))
-            for shot in preview.planned.parting_shots:
-                out.append((f"Parting shot: {shot.attacker} strikes at {shot.bonus:+d} [{shot.rule}]", "warn"))
+            out.extend(warning_lines(preview))
     return out
 
 
@@ -330,6 +358,8 @@ def hover_lines(ui, rules, me, hover: Hover) -> list[Line]:
         out.append(("Click a figure to select it (Tab cycles; F1 lists every key).", "dim"))
     elif isinstance(action, (Attack, Aim)):
         out.extend(what_if_lines(rules, me, foe, hover.preview))
+        if hover.preview is not None:
+            out.extend(warning_lines(hover.preview))
     elif foe is not None:
         out.extend(charge_lines(rules, me, foe, hover))
         sight = rules.sight(me.id, foe.id)
@@ -342,10 +372,16 @@ def hover_lines(ui, rules, me, hover: Hover) -> list[Line]:
     elif isinstance(action, (Move, Disengage)):
         if hover.preview is None:
             out.append(("planning...", "dim"))
+        elif ui.gm and isinstance(action, Move):
+            out.extend(gm_move_lines(hover.preview, me, me.pos))
+            if hover.preview.planned is not None:
+                out.extend(path_lines(hover.preview, me, rules.limits(me.id))[1:])
+            out.extend(warning_lines(hover.preview, skip_parting=True))
         elif hover.preview.refusal is not None:
             out.append((f"Cannot go there: {hover.preview.refusal.words}", "warn"))
         else:
             out.extend(path_lines(hover.preview, me, rules.limits(me.id)))
+            out.extend(warning_lines(hover.preview, skip_parting=True))
     elif top is not None and top.id != me.id:
         sight = rules.sight(me.id, top.id)
         if sight is not None:
@@ -362,7 +398,7 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
     preview = hover.preview
     top = hover.top
     if ui.gm and top is not None and intent.kind == "select":
-        return [(f"{top.label}: drag to place", "text")]
+        return [(f"click selects {top.label}; drag it to place it", "dim")]
     if intent.kind == "hint":
         return [(intent.hint, "dim")]
     if intent.kind == "mark":
@@ -373,27 +409,38 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
             return [("planning...", "dim")]
         if preview.refusal is not None:
             return [(f"cannot {action.kind} now: {preview.refusal.words}", "warn")]
-        return [(f"click: {action_phrase(rules.snapshot.figures, action)}", "good")]
+        words = f"click: {action_phrase(rules.snapshot.figures, action)}"
+        if preview.manoeuvre is not None:
+            words += f": {percent(preview.manoeuvre.chance)} to work"
+        return [(words, "good")] + [(w.words, "warn") for w in preview.warnings]
     if isinstance(action, (Attack, Aim, Charge)):
         target = rules.snapshot.figures[action.target].label
         verb = {"attack": "attack", "aim": "aim at", "charge": "charge"}[action.kind]
         if preview is None:
             return [("planning...", "dim")]
         if preview.refusal is not None:
-            return [(f"cannot {verb} {target} now: {preview.refusal.words}", "warn")]
+            out = [(f"cannot {verb} {target} now: {preview.refusal.words}", "warn")]
+            if isinstance(action, Attack):
+                bd = rules.explain(action.figure, action.target, action.weapon)
+                if bd is not None and not isinstance(bd, Exception) and bd.allowed:
+                    out.append((f"from here, once it may: {percent(bd.chance())} to hit, "
+                                f"{bd.odds().mean_damage:.1f} damage a hit", "dim"))
+            return out
         words = f"click to {verb} {target}"
         if preview.breakdown is not None:
             words += f": {percent(preview.breakdown.chance())} to hit"
         out: list[Line] = [(words, "good")]
-        if preview.planned is not None:
-            out.extend((f"parting shot: {s.attacker} at {s.bonus:+d}", "warn") for s in preview.planned.parting_shots)
+        out.extend((w.words, "warn") for w in preview.warnings)
         return out
     if isinstance(action, (Move, Disengage)):
         if preview is None:
             return [("planning...", "dim")] if rules.busy() else []
+        if ui.gm and isinstance(action, Move):
+            return gm_move_lines(preview, me, me.pos) + [(w.words, "warn") for w in preview.warnings
+                                                         if w.kind != "parting-shot" or not ui.overlays["parting"]]
         if preview.refusal is not None:
             return [(f"cannot go there: {preview.refusal.words}", "warn")]
-        out = []
+        out = [(w.words, "warn") for w in preview.warnings if w.kind != "parting-shot"]
         if not ui.overlays["path"]:
             p = preview.planned.path
             out.append((f"{move_word(p.mode, me)}: {feet(p.total_ft)} ft", "text"))

@@ -71,7 +71,7 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
     foe = living if living is not None and me is not None and living.side != me.side else None
     if me is not None and foe is not None and ui.mode in TARGETED_MODES:
         return Intent("act", TARGETED[ui.mode](figure=me.id, target=foe.id))
-    if me is not None and ui.mode in SQUARE_MODES and not ui.gm:
+    if me is not None and ui.mode in SQUARE_MODES:
         marked = ui.manoeuvre_target
         if marked is None:
             if foe is not None:
@@ -80,7 +80,7 @@ def click_intent(ui, rules, me, square, here: list, able, facing: int | None = N
         if ui.mode == "trip":
             return Intent("act", Trip(figure=me.id, target=marked, to=square))
         return Intent("act", Push(figure=me.id, target=marked, to=square))
-    if me is None or ui.gm:
+    if me is None:
         return Intent("select", figure_id=top.id) if top is not None else Intent("nothing")
     if foe is not None and rules.check(Attack(figure=me.id, target=foe.id)) is None:
         return Intent("act", Attack(figure=me.id, target=foe.id))  # as in most tactics games: click a foe to strike it

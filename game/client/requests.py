@@ -100,6 +100,42 @@ def toggle_compare(app, _arg) -> None:
                   "ruleset; V closes", error=False)
 
 
+def odds_map(app, other_ruleset) -> None:
+    """O: the odds map of the selected figure's attack on the hovered foe (else the nearest); again:
+    by expected damage, again: off. Shift+O: the same map under the next ruleset."""
+    view = app.odds
+    me = app.selected_figure()
+    if me is None or not app.rules.on_field(me.id):
+        app.toast("odds map: select the attacker first (click it, or Tab), then hover a foe and press O")
+        return
+    foes = [f for f in app.rules.positioning.figures if f.side != me.side and app.rules.status(f.id).able]
+    if not foes:
+        app.toast(f"odds map: {me.label} has no foe standing")
+        return
+    hovered = app.hover.top
+    target = hovered.id if hovered is not None and hovered.id in {f.id for f in foes} else None
+    if other_ruleset:
+        if not view.on or view.attacker != me.id:
+            view.show(me.id, target or _nearest(me, foes))
+        from ..io.rulesets import bundled_ruleset_ids
+        shown = view.next_ruleset(bundled_ruleset_ids(), app.battle.ruleset.id)
+        app.toast(f"odds map under {shown}" + (" (the rules in play)" if shown == app.battle.ruleset.id else
+                                                ": the same position judged by its rules"), error=False)
+        return
+    if view.on and view.attacker == me.id and (target is None or target == view.target):
+        if not view.next_measure():
+            view.hide()
+            app.toast("odds map off", error=False)
+        return
+    view.show(me.id, target or (view.target if view.on and view.attacker == me.id else _nearest(me, foes)))
+    app.toast("odds map: each square shaded by the chance from there (O again: expected damage; "
+              "Shift+O: another ruleset; hover a square for why)", error=False)
+
+
+def _nearest(me, foes) -> str:
+    return min(foes, key=lambda f: (abs(f.x - me.x) + abs(f.y - me.y), f.id)).id
+
+
 def animation_speed(app, _arg) -> None:
     app.animator.speed = next_speed(app.animator.speed)
     app.animator.skip()
@@ -111,6 +147,8 @@ def cancel(app, _arg) -> None:
     ui = app.ui
     if ui.compare:
         ui.compare = False
+    elif app.odds.on:
+        app.odds.hide()
     elif ui.manoeuvre_target is not None:
         ui.manoeuvre_target = None
     elif ui.mode != "auto" or ui.planned_facing is not None or ui.planned_altitude is not None:
@@ -129,5 +167,5 @@ REQUESTS = {
     "undo": undo, "redo": redo, "end-turn": end_turn, "select-next": select_next, "help": toggle_help,
     "gm": toggle_gm, "ruleset": cycle_ruleset, "gm-place": gm_place, "save": save, "load": load,
     "quit": quit_window, "compare": toggle_compare, "animation": animation_speed, "cancel": cancel,
-    "section": toggle_section,
+    "section": toggle_section, "odds-map": odds_map,
 }

@@ -17,7 +17,9 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..core.values.actions import Action, Charge, Disengage, Move
+from ..core.battle import Preview
+from ..core.values.actions import Action, Charge, Disengage, GmPlace, Move
+from ..core.values.geometry import FACINGS
 from ..core.values.errors import RulesError
 from . import bodyreach
 
@@ -205,6 +207,25 @@ class RulesView:
         """What the action would do (battle.preview): path and parting shots, or odds, or the refusal."""
         return self._get(("preview", action), lambda: self.snapshot.preview(action),
                          background=isinstance(action, _SEARCHING))
+
+    def gm_preview(self, action: Move):
+        """Demonstration mode: a move places the figure (a gm-place), so the answer is the placement's
+        refusal (a wall, an occupied square), and the path the figure would walk there under the rules
+        in force with its cost and the rules it would set off, whoever's turn it is (for the table)."""
+        def compute(action=action):
+            snap = self.snapshot
+            place = GmPlace(action.figure, x=action.to[0], y=action.to[1], facing=action.facing,
+                            altitude_ft=action.altitude_ft)
+            refusal = snap.check(place)
+            try:
+                facing = None if action.facing is None else FACINGS.index(action.facing)
+                planned = snap.plan_path(action.figure, action.to, action.mode if action.mode != "auto" else "walk",
+                                         facing, action.altitude_ft)
+                warnings = snap.path_warnings(action.figure, planned)
+            except RulesError:
+                planned, warnings = None, ()
+            return Preview(action, refusal, planned, None, None, warnings)
+        return self._get(("gm-preview", action), compute, background=True)
 
     def explain(self, attacker_id: str, target_id: str, weapon: str | None = None):
         """The attack's modifier breakdown from where the attacker stands (battle.explain_attack)."""

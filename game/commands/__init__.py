@@ -11,9 +11,12 @@ COMMAND_MODULES = (
     "check_map",
     "run",
     "explain",
+    "odds_map",
     "legal",
     "compare",
     "play",
+    "lessons",
+    "picture",
     "simulate",
     "ladder",
 )

@@ -9,16 +9,11 @@ played at all: ScriptNeedsRules names each such action and what is missing.
 from __future__ import annotations
 
 from .battle.rules_present import rules_missing
-from .values.actions import Action, EndTurn, action_from_json
+from .values.actions import Action, action_from_json
 from .values.errors import DataFileError, RulesError
 from .values.events import Event
+from .values.lessons import play_action
 from .values.refusals import ActionRefused
-
-MAX_PASSES = 200
-# Refusals that only mean "not yet, later in this round": its declaration turn (an action its ruleset does
-# not declare comes on its initiative number: a declaration it did not make is passed) or an earlier phase
-# of its number (bfrpg: movement, then missiles, then melee). Waiting passes those turns of the figure's own.
-LATER_PHASE = ("declare.only-declarations", "declare.not-declared", "attack.movement-phase", "attack.missile-phase")
 
 
 class ScriptNeedsRules(DataFileError):
@@ -70,18 +65,10 @@ def run_script(battle, script: list[tuple[Action, bool]], path: str) -> list[Eve
         raise ScriptNeedsRules(path, battle.ruleset, missing)
     events: list[Event] = []
     for i, (action, wait) in enumerate(script, start=1):
-        passes = 0
-        while True:
-            if battle.is_over:
-                raise DataFileError(path, f"actions[{i}]", "the battle is already over before this action")
-            try:
-                events.extend(battle.apply(action))
-                break
-            except ActionRefused as refusal:
-                current = battle.current
-                own_phase = current == action.figure and refusal.refusal.key in LATER_PHASE
-                if not wait or current is None or (current == action.figure and not own_phase) or passes >= MAX_PASSES:
-                    raise DataFileError(path, f"actions[{i}]", f"refused: {refusal.reason}") from None
-                events.extend(battle.apply(EndTurn(current)))
-                passes += 1
+        if battle.is_over:
+            raise DataFileError(path, f"actions[{i}]", "the battle is already over before this action")
+        try:
+            events.extend(play_action(battle, action, wait))
+        except ActionRefused as refusal:
+            raise DataFileError(path, f"actions[{i}]", f"refused: {refusal.reason}") from None
     return events

@@ -18,7 +18,12 @@ def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
     if path.suffix.lower() in MAP_SUFFIXES:
         return scenario_from_map(path)
-    data = read_toml(path)
+    return scenario_from_data(read_toml(path), path)
+
+
+def scenario_from_data(data: dict, path: Path) -> Scenario:
+    """A scenario from its file's tables (a scenario file's, or a lesson's inline [scenario]); paths in it
+    are read from `path`'s folder."""
     checked = validate_scenario_data(data, str(path))
     bmap = _load_map(checked, path)
     ruleset_id = checked["ruleset"] or bmap.default_ruleset

@@ -16,11 +16,13 @@ from pathlib import Path
 
 from ..core.values.actions import Action, Move, Turn
 from ..core.battle import Battle
-from ..core.values.events import EventKind
 from ..core.values.geometry import bearing_octant
 from ..client import describe
 from . import hud, theme
 from ..client.animation import Animator
+from ..client.callouts import Callouts
+from ..client.comparison import RulesetBattles
+from ..client.oddsmap import OddsView
 from .camera import Camera
 from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
@@ -107,7 +109,10 @@ class App:
         # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
         self.chunk_budget_s = None if self.headless else 0.006
         self.result = ResultScreen()
-        self.compare_state = CompareState()
+        self.callouts = Callouts()       # the rules that just decided something, shown where it happened
+        self.rejudged = RulesetBattles()  # the position under every bundled ruleset (compare panel, odds map)
+        self.compare_state = CompareState(self.rejudged)
+        self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset
         self.replay: dict | None = None  # {"actions": [...], "next_at": t}: re-watching a finished battle
         self._select_current()
 
@@ -228,9 +233,9 @@ class App:
         self.rules.refresh()
         if events and self.replay is None:
             self.animator.play(events, first)
-        for ev in events:  # what struck without anyone clicking: say so, not just in the log
-            if ev.kind in AUTOMATIC and (action is None or ev.actor != action.figure):
-                self.toast(ev.text, error=False)
+        # The rules that decided something on their own: a callout where it happened (after the
+        # animation has walked up to it), with the rule and the numbers, and in the log.
+        self.callouts.add(events, first, self.battle.figures, self.clock_now(), self.animator.remaining_s())
         if self.on_events and events:
             self.on_events(events)
 
@@ -243,6 +248,7 @@ class App:
         self.ui.picked_event = None
         self.ui.log_scroll = 0
         self.result.dismissed = False
+        self.callouts.clear()
 
     def install(self, battle: Battle, saved: bool = False) -> None:
         self.session.replace_battle(battle, saved=saved)
@@ -252,6 +258,15 @@ class App:
             self.map_layer.fonts = self.fonts
             self.camera.map_w, self.camera.map_h = battle.map.width, battle.map.height
             self.camera.fit()
+
+    def odds_map(self):
+        """The odds map shown (O), under the ruleset it is shown for; None when it is off."""
+        if not self.odds.on:
+            return None
+        return self.odds.get(self.rejudged.under(self.battle, self.odds.ruleset_id))
+
+    def clock_now(self) -> float:
+        return time.monotonic()
 
     def toast(self, text: str, error: bool = True) -> None:
         self.ui.toasts = [t for t in self.ui.toasts if t.text != text][-3:]
@@ -361,7 +376,12 @@ class App:
         facing = self.drag_facing() if self.ui.right_drag is not None and self.ui.right_drag[0] == sq else None
         intent = click_intent(self.ui, self.rules, self.selected_figure(), sq, here,
                               lambda fid: self.rules.status(fid).able, facing)
-        preview = self.rules.preview(intent.action) if intent.action is not None else None
+        if intent.action is None:
+            preview = None
+        elif self.ui.gm and isinstance(intent.action, Move):
+            preview = self.rules.gm_preview(intent.action)     # demonstration: a move places the figure
+        else:
+            preview = self.rules.preview(intent.action)
         return Hover(sq, tuple(here), intent, preview)
 
     def _set_cursor(self) -> None:
@@ -426,6 +446,8 @@ class App:
         if self.ui.compare:
             draw_compare(screen, self)
         hud.draw_banner(screen, self)
+        hud.draw_odds_title(screen, self)
+        hud.draw_callouts(screen, self)
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)
         if self.ui.help_open:
@@ -483,10 +505,6 @@ class App:
             ys = [p[1] for p in pts]
             self.camera.center_on(((min(xs) + max(xs)) / 2 + 0.5, (min(ys) + max(ys)) / 2 + 0.5))
 
-
-# What happens without the acting player choosing it: shown as a message when it happens.
-AUTOMATIC = frozenset({EventKind.REACH_ATTACK, EventKind.STRIKES_FIRST, EventKind.SET_WEAPON_STRIKE,
-                       EventKind.PARTING_SHOT, EventKind.FREE_ATTACK, EventKind.MORALE, EventKind.FLEE})
 
 
 def _skips(pg, event) -> bool:

@@ -10,7 +10,7 @@ import pygame
 
 from ..core.values.actions import Move
 from . import theme
-from ..client.comparison import compare, judgement_lines, rejudged_all
+from ..client.comparison import RulesetBattles, compare, judgement_lines
 from ..client.rulesview import position_key
 
 LINE_H = 16
@@ -19,22 +19,16 @@ LINE_H = 16
 class CompareState:
     """What is being compared, and the answers, kept until the position or the choice changes."""
 
-    def __init__(self):
+    def __init__(self, rejudged: RulesetBattles | None = None):
         self.target: str | None = None
         self.move_to = None
         self.mode = "walk"
-        self._battles_key = None
-        self._battles: dict = {}
+        self.rejudged = rejudged or RulesetBattles()
         self._key = None
         self.judgements: list = []
 
     def battles(self, battle) -> dict:
-        key = position_key(battle)
-        if key != self._battles_key:
-            from ..io.rulesets import bundled_ruleset_ids, load_ruleset
-            self._battles = rejudged_all(battle, [load_ruleset(rid) for rid in bundled_ruleset_ids()])
-            self._battles_key = key
-        return self._battles
+        return self.rejudged.all(battle)
 
     def follow(self, app, me) -> None:
         """Take the target from a hovered foe and the move from a hovered square."""
@@ -50,7 +44,7 @@ class CompareState:
 
     def judge(self, app, me) -> list:
         battles = self.battles(app.battle)
-        key = (self._battles_key, me.id, self.target, self.move_to, self.mode)
+        key = (position_key(app.battle), me.id, self.target, self.move_to, self.mode)
         if key != self._key:
             self._key = key
             self.judgements = compare(battles, me.id, self.target, self.move_to, self.mode)

@@ -88,24 +88,26 @@ def draw_pointer_box(screen, app) -> None:
     hover = app.hover
     lines = describe.tooltip_lines(app.ui, app.rules, me, hover)
     top = hover.top
-    if top is not None and not app.ui.gm:
+    if top is not None:
         card = describe.token_card(app.rules, top, me, app.players.name(top.side))
         lines = card + ([("", "dim")] if lines else []) + lines
+    odds = app.odds_map()
+    if odds is not None:
+        said = app.odds.words(odds, app.ui.hover_square)
+        if said:
+            lines = [(f"odds map [{odds.ruleset}]: {w}", "accent") for w in said] + [("", "dim")] + lines
     if not lines:
         return
     fonts = app.fonts
     surfs = []
     for text, role in lines:
         bold = role in ("head", "good", "warn")
-        for line in fonts.wrap(text, TOOLTIP_W, 13, bold)[:3] or [""]:
+        for line in fonts.wrap(text, TOOLTIP_W, 13, bold) or [""]:
             surfs.append(fonts.render(line, 14 if role == "head" else 13, theme.ROLE_COLOURS[role], bold))
     w = max(s.get_width() for s in surfs) + 14
     h = sum(max(6, s.get_height()) for s in surfs) + 10
-    area = app.map_rect
-    mx, my = app.ui.mouse
-    x = mx + 20 if mx + 20 + w < area.right else mx - w - 10
-    y = my + 20 if my + 20 + h < area.bottom else max(area.y, my - h - 10)
-    box = pygame.Rect(x, y, w, h)
+    box = _beside_pointer(app, w, h)
+    x, y = box.topleft
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((16, 18, 24, 235))
     screen.blit(shade, box)
@@ -115,3 +117,124 @@ def draw_pointer_box(screen, app) -> None:
         screen.blit(s, (x + 7, yy))
         yy += max(6, s.get_height())
 
+
+
+def _beside_pointer(app, w: int, h: int) -> pygame.Rect:
+    """Where the pointer's box goes: below-right of the pointer, else the other corners, the first that
+    covers no token (else the one covering fewest), kept inside the map."""
+    area = app.map_rect
+    mx, my = app.ui.mouse
+    cam = app.camera
+    tokens = [pygame.Rect(*cam.to_screen(*f.pos), cam.cell * f.footprint[0], cam.cell * f.footprint[1]).move(area.topleft)
+              for f in app.battle.figures.values() if app.rules.status(f.id).able]
+    best = None
+    c = cam.cell
+    spots = [(20, 20), (-w - 10, 20), (20, -h - 10), (-w - 10, -h - 10)]
+    spots += [(dx, dy + k * c if dy > 0 else dy - k * c) for k in (1, 2, 3) for dx, dy in spots[:4]]
+    for dx, dy in spots:
+        box = pygame.Rect(mx + dx, my + dy, w, h)
+        box.clamp_ip(area)
+        covered = len(box.collidelistall(tokens))
+        if best is None or covered < best[0]:
+            best = (covered, box)
+        if covered == 0:
+            break
+    return best[1]
+
+
+def draw_odds_title(screen, app) -> None:
+    """Along the top of the map while the odds map is on: whose attack on whom, under which
+    ruleset, shaded by what, the best number, and the keys."""
+    odds = app.odds_map()
+    if odds is None:
+        return
+    area = app.map_rect
+    fonts = app.fonts
+    text = app.odds.title(odds, app.battle.figures) + "   (O: " + (
+        "expected damage" if app.odds.measure == "chance" else "off") + "; Shift+O: another ruleset; Esc: off)"
+    y = area.y + 6 + (44 if app.animator.banner is not None else 0)
+    width = area.w - 24
+    pieces = fonts.wrap(text, width - 16, 13, True)
+    h = 8 + 17 * len(pieces)
+    box = pygame.Rect(area.x + 12, y, min(width, max(fonts.size(p, 13, True)[0] for p in pieces) + 16), h)
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((14, 16, 24, 215))
+    screen.blit(shade, box)
+    pygame.draw.rect(screen, theme.ODDS_BEST, box, 1, border_radius=6)
+    for i, piece in enumerate(pieces):
+        screen.blit(fonts.render(piece, 13, theme.PANEL_TEXT, True), (box.x + 8, box.y + 4 + 17 * i))
+
+
+CALLOUT_W = 340
+
+
+def draw_callouts(screen, app) -> None:
+    """The rules that just decided something, where they did: a box with the rule's name and id and
+    the event's numbers, placed beside the square it happened on where it covers no token, a line
+    from the box to the square."""
+    items = app.callouts.active(app.clock_now())
+    if not items:
+        return
+    fonts = app.fonts
+    area = app.map_rect
+    cam = app.camera
+    tokens = [_token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    taken: list = []
+    for callout in reversed(items):                  # the newest first: it gets the best place
+        lines = [(f"{callout.title} [{callout.rule}]", theme.HIGHLIGHT, True)]
+        lines += [(line, theme.PANEL_TEXT, False) for line in fonts.wrap(callout.text, CALLOUT_W - 16, 13, False)]
+        surfs = [fonts.render(text, 13, colour, bold) for text, colour, bold in lines]
+        w = max(s.get_width() for s in surfs) + 16
+        h = sum(s.get_height() for s in surfs) + 10
+        anchor = callout.anchor
+        if anchor is not None:
+            ax, ay = cam.centre_of(anchor)
+            ax, ay = ax + area.x, ay + area.y
+        else:
+            ax, ay = area.centerx, area.y + 40
+        box = _free_place(area, (ax, ay), cam.cell, w, h, tokens + taken)
+        taken.append(box)
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((20, 18, 12, 235))
+        if anchor is not None and area.collidepoint(ax, ay):
+            pygame.draw.line(screen, theme.HIGHLIGHT, (ax, ay), _nearest_edge(box, (ax, ay)), 2)
+        screen.blit(shade, box)
+        pygame.draw.rect(screen, theme.HIGHLIGHT, box, 2, border_radius=6)
+        y = box.y + 5
+        for s in surfs:
+            screen.blit(s, (box.x + 8, y))
+            y += s.get_height()
+
+
+def _token_rect(app, fig):
+    cam, area = app.camera, app.map_rect
+    x, y = cam.to_screen(min(c[0] for c in fig.cells), min(c[1] for c in fig.cells))
+    x2, y2 = cam.to_screen(max(c[0] for c in fig.cells) + 1, max(c[1] for c in fig.cells) + 1)
+    return pygame.Rect(x + area.x, y + area.y, x2 - x, y2 - y)
+
+
+def _free_place(area, anchor, cell: int, w: int, h: int, avoid: list):
+    """A box of w x h by the anchor (above, below, right, left, then further out) inside the map area
+    that overlaps no token and no other callout; else the one overlapping the fewest."""
+    ax, ay = anchor
+    gap = cell // 2 + 8
+    tries = []
+    for reach in (1, 2, 3):
+        d = gap * reach
+        tries += [(ax - w // 2, ay - d - h), (ax - w // 2, ay + d), (ax + d, ay - h // 2), (ax - d - w, ay - h // 2),
+                  (ax + d, ay - d - h), (ax - d - w, ay + d)]
+    best, best_hits = None, None
+    for x, y in tries:
+        box = pygame.Rect(x, y, w, h).clamp(area)
+        hits = sum(1 for r in avoid if box.colliderect(r))
+        if hits == 0:
+            return box
+        if best_hits is None or hits < best_hits:
+            best, best_hits = box, hits
+    return best
+
+
+def _nearest_edge(box, point):
+    x = min(max(point[0], box.left), box.right)
+    y = min(max(point[1], box.top), box.bottom)
+    return (x, y)

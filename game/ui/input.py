@@ -167,6 +167,8 @@ class CommandInput:
             return [Request("cancel")]
         if k in self.REQUEST_KEYS:
             return [Request(self.REQUEST_KEYS[k])]
+        if k == pygame.K_o:
+            return [Request("odds-map", _shift(event))]
         if k == pygame.K_b:
             styles = app.disengage_styles()
             if not styles:
@@ -294,6 +296,8 @@ class PointerInput:
                 moved = abs(event.pos[0] - self.press[0][0]) + abs(event.pos[1] - self.press[0][1])
                 if moved >= DRAG_THRESHOLD_PX and not (ui.gm and self.press[2]):
                     self.dragging = True
+                elif moved >= DRAG_THRESHOLD_PX and ui.selected != self.press[2]:
+                    app.select(self.press[2])    # a figure dragged: its path and cost are previewed
                 if self.dragging:
                     app.camera.pan(*event.rel)
             return None  # others may want motion too

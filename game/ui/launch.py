@@ -36,8 +36,12 @@ def quit_on_sigterm():
 
 def open_window(request) -> int:
     """Open the window on the request (a script played through it, a screenshot, or a person's
-    session until the window closes). Exit status 1 when a scripted action was refused."""
+    session until the window closes). Exit status 1 when a scripted action was refused. A picture's
+    request (`fivefoot picture`) is drawn off-screen into files instead (game/ui/pictures.py)."""
     with quit_on_sigterm():
+        if getattr(request, "draws", "") == "picture":
+            from .pictures import draw_pictures
+            return draw_pictures(request)
         return _open(request)
 
 

@@ -88,7 +88,7 @@ def draw_path_line(screen, camera, preview, footprint=(1, 1)) -> None:
         cx, cy = camera.centre_of((s.x, s.y))
         if s.kind in ("turn+step", "turn"):
             tip, left, right = facing_points(cx, cy, s.facing, c * 0.42)
-            pygame.draw.polygon(screen, (255, 255, 255), (tip, left, right))
+            pygame.draw.polygon(screen, theme.FACING_WEDGE, (tip, left, right))
             pygame.draw.polygon(screen, (20, 20, 20), (tip, left, right), 1)
         else:
             pygame.draw.circle(screen, colour, (cx, cy), max(2, c // 9))
@@ -104,8 +104,11 @@ def draw_path_line(screen, camera, preview, footprint=(1, 1)) -> None:
     pygame.draw.polygon(screen, colour, (tip, left, right))
 
 
-def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: set, show_costs: bool) -> None:
-    """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total."""
+def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: set, show_costs: bool,
+                     away_ft: float | None = None) -> None:
+    """Above the tokens: each step's cost in its square's corner (not on a token), climbs, the total.
+    `limits`: the mover's (the label says what is left); None in demonstration mode, where the label
+    says the path's cost and how far the square is (`away_ft`)."""
     import pygame
     path = preview.planned.path
     steps = path.steps
@@ -117,15 +120,16 @@ def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: se
                 continue
             x, y = camera.to_screen(s.x + 1, s.y + 1)
             label(screen, fonts, feet(s.cost_ft), (x - 2, y - 2), (255, 255, 255),
-                  (150, 30, 30) if s.cost_ft >= 10 else (30, 60, 140), size, anchor="bottomright")
+                  theme.COST_10 if s.cost_ft >= 10 else theme.COST_5, size, anchor="bottomright")
     for s in steps[1:]:
         if s.kind in ("climb", "dive", "rise", "descend") and (s.x, s.y) not in occupied and c >= 20:
             x, y = camera.to_screen(s.x, s.y + 1)
-            label(screen, fonts, f"{s.altitude_ft} ft", (x + 2, y - 2 - size - 4), (255, 255, 255), (60, 40, 100),
+            label(screen, fonts, f"{s.altitude_ft} ft", (x + 2, y - 2 - size - 4), (255, 255, 255), theme.CLIMB,
                   size, anchor="topleft")
     end = path.end
     ex, ey = camera.centre_of((end.x, end.y))
-    words = f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(_left(limits, path))} ft"
+    words = (f"{move_word(path.mode, mover)} {feet(path.total_ft)}/{feet(_left(limits, path))} ft" if limits is not None
+             else f"{move_word(path.mode, mover)} {feet(path.total_ft)} ft, {feet(away_ft or 0)} ft away")
     words += f", faces {FACINGS[end.facing]}"
     if end.altitude_ft != mover.altitude_ft or end.altitude_ft:
         words += f", {end.altitude_ft} ft up"
@@ -146,7 +150,7 @@ def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: se
             if abs(sq[0] - end.x) <= 6 and abs(sq[1] - end.y) <= 2]   # a label spans a few squares at most
     blocked = [pygame.Rect(*camera.to_screen(x, y), c, c) for x, y in near]
     x, y = next((spot for spot in spots if pygame.Rect(spot, (w, h)).collidelist(blocked) < 0), spots[0])
-    label(screen, fonts, words, (x, y), (255, 255, 255), (20, 40, 90), size, anchor="topleft")
+    label(screen, fonts, words, (x, y), (255, 255, 255), theme.PATH_TOTAL, size, anchor="topleft")
 
 
 def draw_parting_shots(screen, camera, fonts, preview, figures: dict) -> None:
@@ -254,22 +258,22 @@ def draw_event_marks(screen, camera, events) -> None:
         kind = str(ev.kind)
         if kind == "flies-on" and ev.outcome == "line" and len(ev.squares) > 1:
             a, b = camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1])
-            draw_dashed(screen, (235, 70, 50), a, b, width=max(2, cell // 12), dash=max(6, cell // 5))
-            draw_arrow(screen, (235, 70, 50), camera.centre_of(ev.squares[-2]), b, width=max(2, cell // 12),
+            draw_dashed(screen, theme.MISSILE, a, b, width=max(2, cell // 12), dash=max(6, cell // 5))
+            draw_arrow(screen, theme.MISSILE, camera.centre_of(ev.squares[-2]), b, width=max(2, cell // 12),
                        head=max(8, cell // 4))
         elif kind == "flies-on" and ev.outcome in ("hit", "miss") and len(ev.squares) > 1:
-            colour = (235, 70, 50) if ev.outcome == "hit" else (240, 240, 240)
+            colour = theme.MISSILE if ev.outcome == "hit" else theme.MISSILE_MISS
             pygame.draw.circle(screen, colour, camera.centre_of(ev.squares[1]), max(4, cell // 3), max(2, cell // 14))
         elif kind == "scatter":
             for sq in ev.squares:
                 x, y = camera.to_screen(sq[0], sq[1])
-                pygame.draw.rect(screen, (250, 150, 40), (x, y, cell, cell), max(1, cell // 16))
+                pygame.draw.rect(screen, theme.SCATTER, (x, y, cell, cell), max(1, cell // 16))
             start, landing = ev.data.get("from"), ev.data.get("landing")
             if start and landing:
-                draw_arrow(screen, (250, 150, 40), camera.centre_of(tuple(start)), camera.centre_of(tuple(landing)),
+                draw_arrow(screen, theme.SCATTER, camera.centre_of(tuple(start)), camera.centre_of(tuple(landing)),
                            width=max(2, cell // 12), head=max(8, cell // 4))
         elif kind in ("push", "trip", "drag") and len(ev.squares) > 1 and ev.squares[0] != ev.squares[-1]:
-            draw_arrow(screen, (120, 200, 255), camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1]),
+            draw_arrow(screen, theme.SHOVE, camera.centre_of(ev.squares[0]), camera.centre_of(ev.squares[-1]),
                        width=max(2, cell // 10), head=max(8, cell // 3))
 
 

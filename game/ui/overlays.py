@@ -64,8 +64,11 @@ def _make_stamp(style: str, c: int):
     elif style == "highlight":
         pygame.draw.rect(surf, (*theme.HIGHLIGHT, 90), (0, 0, c, c))
         pygame.draw.rect(surf, (*theme.HIGHLIGHT, 255), (0, 0, c, c), max(2, c // 10))
+    elif style.startswith("odds:"):
+        band = int(style.split(":")[1])
+        surf.fill(theme.ODDS_NONE if band < 0 else theme.ODDS_RAMP[min(band, len(theme.ODDS_RAMP) - 1)])
     elif style == "blocker":
-        pygame.draw.rect(surf, (230, 60, 30, 220), (0, 0, c, c), max(2, c // 10))
+        pygame.draw.rect(surf, (*theme.BLOCKER, 220), (0, 0, c, c), max(2, c // 10))
     return surf
 
 

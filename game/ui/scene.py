@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.values.actions import Charge, Disengage, Move
+from ..core.values.geometry import distance_ft
 from . import marks, theme
+from .oddsmarks import draw_odds_marks
 from .overlays import AreaLayers, Stamps, as_array
 from ..client.state import POINTER_MODES
 from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
@@ -41,10 +43,14 @@ class Scene:
         fig = app.selected_figure()
         over = b.is_over
         alt = ui.planned_altitude
-        key = (rules.generation, ui.selected, ui.mode, alt, tuple(sorted(ui.overlays.items())), ui.picked_event, over)
+        odds = app.odds_map()
+        key = (rules.generation, ui.selected, ui.mode, alt, tuple(sorted(ui.overlays.items())), ui.picked_event, over,
+               id(odds), app.odds.measure)
         if key == self._layers_key:
             return key, self._layers
         layers = []
+        if odds is not None:    # the odds map stands in for the reachable squares: it shades the same ones
+            layers += [(f"odds:{band}", as_array(squares)) for band, squares in app.odds.bands(odds)]
         foes = [f for f in rules.positioning.figures if fig is None or f.side != fig.side]
         if ui.overlays["zones"]:
             squares = set()
@@ -59,7 +65,8 @@ class Scene:
                 colour = ",".join(str(v) for v in theme.side_colour(side))
                 layers.append((f"threat:{colour}", as_array(squares)))
         complete = True
-        if ui.overlays["reach"] and fig is not None and ui.mode in POINTER_MODES and not over and self._may_show_reach(app, fig):
+        if (odds is None and ui.overlays["reach"] and fig is not None and ui.mode in POINTER_MODES and not over
+                and self._may_show_reach(app, fig)):
             if ui.mode == "auto":
                 walk, run = rules.reach(fig.id, "walk"), rules.reach(fig.id, "run")
                 complete = walk is not None and run is not None
@@ -130,12 +137,17 @@ class Scene:
             marks.draw_path_line(view, cam, preview, body.footprint if body is not None else (1, 1))
         self._draw_tokens(view, app)
         marks.draw_event_marks(view, cam, marks.marked_events(app.battle.events, ui.picked_event))
+        odds = app.odds_map()
+        if odds is not None:
+            draw_odds_marks(view, cam, self.fonts, app.odds, odds, self._occupied(app))
         for attacker, target, hit, t in anim.flashes():
             self._draw_strike(view, app, attacker, target, hit, t)
         if preview is not None:
             occupied = self._occupied(app)
-            marks.draw_path_labels(view, cam, self.fonts, preview, fig, rules.limits(fig.id), occupied,
-                                   ui.overlays["path"])
+            path = preview.planned.path
+            away = distance_ft(app.battle.ruleset.diagonal, (path.steps[0].x, path.steps[0].y), (path.end.x, path.end.y))
+            marks.draw_path_labels(view, cam, self.fonts, preview, fig, None if ui.gm else rules.limits(fig.id),
+                                   occupied, ui.overlays["path"] and odds is None, away)   # step costs would hide the odds
             if ui.overlays["parting"]:
                 marks.draw_parting_shots(view, cam, self.fonts, preview, figures)
         if (ui.overlays["sight"] and fig is not None and hovered is not None and hovered.id != fig.id
@@ -143,6 +155,13 @@ class Scene:
             sight = rules.sight(fig.id, hovered.id)
             if sight is not None:
                 marks.draw_sight(view, cam, self.fonts, self.stamps, sight, hovered)
+        if ui.gm and ui.gm_drag is not None and hover.square is not None and ui.gm_drag in figures:
+            # Demonstration: the figure being dragged, where it would be put down (the path it would walk
+            # there, with its cost, is the hovered move's preview drawn above).
+            dragged = figures[ui.gm_drag]
+            draw_figure(view, cam.centre_of(hover.square), cam.cell, self.fonts,
+                        replace(dragged, x=hover.square[0], y=hover.square[1]), Look.of(rules.status(dragged.id)),
+                        ghost=True)
         if fig is not None and ui.right_drag is not None and ui.right_drag[0] == fig.pos:
             facing = app.drag_facing()
             if facing is not None:

@@ -36,6 +36,13 @@ REACH_CHARGE = (235, 120, 50, 90)
 REACH_WALK_EDGE = (110, 255, 150)
 REACH_RUN_EDGE = (255, 205, 70)
 REACH_CHARGE_EDGE = (255, 150, 60)
+# The odds map (O): a square's chance (or expected damage) against the best square's, weakest first
+# (a blue-to-yellow ramp: it reads over green grass and on red-green colour-blind eyes), squares
+# reached with no attack from there, the best squares' ring and the charge's lane end.
+ODDS_RAMP = ((50, 70, 160, 120), (60, 130, 190, 125), (70, 185, 170, 130), (190, 215, 80, 140), (255, 225, 40, 160))
+ODDS_NONE = (20, 20, 28, 90)
+ODDS_BEST = (255, 250, 210)
+ODDS_CHARGE = (255, 150, 60)
 ZONE = (200, 60, 200, 60)
 THREAT = (220, 50, 50, 70)
 PATH = (30, 90, 220)
@@ -46,6 +53,22 @@ SIGHT_COLOURS = {"none": (40, 170, 70), "1/4": (150, 190, 40), "1/2": (230, 170,
 PARTING = (215, 25, 25)
 HIGHLIGHT = (255, 235, 60)
 SELECT = (255, 255, 255)
+BLOCKER = (230, 60, 30)            # a square that gave cover on the line of sight
+COST_5 = (30, 60, 140)             # a path step's cost badge: 5 ft ...
+COST_10 = (150, 30, 30)            # ... 10 ft or more (a second diagonal, difficult ground)
+CLIMB = (60, 40, 100)              # the altitude a climb or dive reaches on the path
+PATH_TOTAL = (20, 40, 90)          # the path's total: walk 20/40 ft
+FACING_WEDGE = (255, 255, 255)     # a change of facing along the path
+ENGAGED_LINK = (200, 60, 200)      # two figures engaged with each other (the zones overlay)
+MISSILE = (235, 70, 50)            # a missed missile flying on, and a figure it hit
+MISSILE_MISS = (240, 240, 240)     # a figure the flying missile missed
+SCATTER = (250, 150, 40)           # a flask's scatter and its splash
+SHOVE = (120, 200, 255)            # a trip, push or drag: from where the figure stood to where it went
+STRIKE_ARROW = (255, 240, 200)     # a blow being struck (the animation)
+STRIKE_HIT = (235, 40, 30)
+STRIKE_MISS = (245, 245, 245)
+DAMAGE_BACK = (150, 20, 20)        # a floating number: damage ...
+NOTE_BACK = (40, 40, 48)           # ... or another word (miss, parried)
 
 # ----- tokens -----
 SIDE_COLOURS = {"blue": (60, 110, 225), "red": (205, 55, 55), "green": (50, 160, 85), "yellow": (215, 180, 45),
@@ -54,6 +77,8 @@ HP_GOOD = (60, 190, 80)
 HP_MID = (230, 180, 40)
 HP_BAD = (210, 50, 40)
 HP_BACK = (40, 20, 20)
+INVOLVED = (255, 140, 0)           # a figure of the event picked in the log
+ALTITUDE_TAG = (60, 40, 110)       # a flyer's altitude over its token
 
 # ----- the panel -----
 PANEL_BG = (34, 36, 44)

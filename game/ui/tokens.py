@@ -90,7 +90,7 @@ def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: boo
     if current:
         pygame.draw.circle(screen, theme.HIGHLIGHT, (cx, cy), radius + max(3, c // 10), max(2, c // 16))
     if highlighted:
-        pygame.draw.circle(screen, (255, 140, 0), (cx, cy), radius + max(5, c // 7), max(2, c // 14))
+        pygame.draw.circle(screen, theme.INVOLVED, (cx, cy), radius + max(5, c // 7), max(2, c // 14))
     if "prone" in look.conditions:
         rect = pygame.Rect(0, 0, radius * 2, int(radius * 1.1))
         rect.center = (cx, cy + radius // 3)
@@ -125,7 +125,7 @@ def draw_figure(screen, centre, cell: int, fonts, fig, look: Look, selected: boo
     if fig.altitude_ft:
         surf = fonts.render(f"{fig.altitude_ft} ft", small, (255, 255, 255), True)
         rect = surf.get_rect(midbottom=(cx, cy - radius - 2))
-        pygame.draw.rect(screen, (60, 40, 110), rect.inflate(6, 2), border_radius=4)
+        pygame.draw.rect(screen, theme.ALTITUDE_TAG, rect.inflate(6, 2), border_radius=4)
         screen.blit(surf, rect)
     if named and c >= 12:
         _name_tag(screen, fonts, fig.label, (gx, max(below, gy + c // 5 + 3) if lift else below), small, c)

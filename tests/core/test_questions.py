@@ -58,7 +58,6 @@ def charges(draw):
 @given(st.one_of(fields(), charges()))
 def test_the_charge_lane_pre_filter_never_turns_down_a_legal_lane(b):
     pos = b.positioning()
-    a, t = pos.figure("a"), pos.figure("t")
     lane = pos.charge_lane("a", "t")
     if lane.legal:
         assert b.charge_lane_may_open(pos.body("a"), pos.body("t")), (lane.to_json(), b.ruleset.id)

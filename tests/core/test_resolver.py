@@ -217,7 +217,6 @@ def test_spelljammer_round_declarations_segments_and_attacks():
     assert b.state.phase == "act"
     inits = [e for e in b.events if e.kind == "initiative"]
     assert any("-5 move and attack" in e.text for e in inits)
-    moves = [e for e in b.events if e.kind == "move" and e.text.startswith("segment")]
     for _ in range(10):
         if b.is_over or b.round > 1:
             break

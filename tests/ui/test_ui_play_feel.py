@@ -55,7 +55,9 @@ def test_a_reach_strike_that_spends_a_turn_is_shown_and_the_preview_agrees():
     click(app, app.battle.figures["pike1"].pos)
     strike = [e for e in app.battle.events if e.kind == EventKind.REACH_ATTACK]
     assert strike and strike[0].actor == "pike1"
-    assert any(strike[0].text in t.text for t in app.ui.toasts)          # said when it happens
+    said = [c for c in app.callouts.active(app.clock_now()) if c.text == strike[0].text]   # said where it happens
+    assert said and said[0].rule == strike[0].rule and said[0].title == "Reach strikes a closing foe"
+    shot(app, "reach-strike-callout")
     advance_to(app, "pike1")
     options = app.rules.options("pike1")
     assert options["move"] is not None                                    # its attack, and so its move, is spent

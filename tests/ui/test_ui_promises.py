@@ -29,8 +29,10 @@ def test_the_attack_tooltip_says_what_the_resolver_says(ruleset):
     words = tooltip_words(app)
     if refusal is None:
         assert words[0] == f"click to attack Goblin: {odds:.0%} to hit"
-    else:  # never an invitation the resolver would refuse
-        assert words == [f"cannot attack Goblin now: {refusal.words}"]
+    else:  # never an invitation the resolver would refuse; the odds from here, for once it may
+        assert words[0] == f"cannot attack Goblin now: {refusal.words}"
+        assert words[1:] in ([], [f"from here, once it may: {odds:.0%} to hit, "
+                                  f"{app.battle.explain_attack('hero', 'gob1').odds().mean_damage:.1f} damage a hit"])
     # The token card's odds are the same number.
     from game.client import describe
     card = [t for t, _ in describe.token_card(app.rules, app.battle.figures["gob1"], app.selected_figure(), "person")]
@@ -72,7 +74,9 @@ def test_once_the_attack_is_spent_the_tooltip_stops_offering_it():
         return  # felled: there is nothing left to offer
     refusal = app.battle.check(Attack("hero", target="gob1"))
     assert refusal is not None
-    assert tooltip_words(app) == [f"cannot attack Goblin now: {refusal.words}"]
+    words = tooltip_words(app)
+    assert words[0] == f"cannot attack Goblin now: {refusal.words}"
+    assert all(w.startswith("from here, once it may: ") for w in words[1:])
     assert app._cursor == pygame.SYSTEM_CURSOR_NO   # the pointer says no too
     shot(app, "attack-spent-tooltip")
 

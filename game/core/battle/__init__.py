@@ -8,9 +8,13 @@ resolver's own."""
 from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.odds import AttackOdds
 from .facade import Battle, BattleSetup, FigureStatus
+from .foresight import Foresight
 from .limits import Limits, MoveLimit, Reachable
+from .odds_map import ODDS_MEASURES, OddsMap, OddsSquare, square_words
+from .preview import Preview
 from .strikes import IntoMeleeRisk
 from .view import BattleView
 
 __all__ = ["AttackContext", "AttackOdds", "Battle", "BattleSetup", "BattleView", "Breakdown", "FigureStatus",
-           "IntoMeleeRisk", "Limits", "MoveLimit", "Reachable"]
+           "Foresight", "IntoMeleeRisk", "Limits", "MoveLimit", "ODDS_MEASURES", "OddsMap", "OddsSquare", "Preview",
+           "Reachable", "square_words"]

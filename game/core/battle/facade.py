@@ -236,6 +236,14 @@ class Battle(Questions):
         from . import manoeuvre_odds
         return manoeuvre_odds.explain_manoeuvre(self, action)
 
+    def odds_map(self, attacker_id: str, target_id: str, weapon: str | None = None) -> "odds_map.OddsMap":
+        """The attack attacker could make on target from every square it can reach this turn (its
+        walk, a run where a run may strike, the charge's lane end): each square's breakdown and odds,
+        or why not from there, and what getting there sets off. For a figure waiting for its turn,
+        what that turn would offer from where it stands. Rolling nothing."""
+        from . import odds_map
+        return odds_map.odds_map(self, attacker_id, target_id, weapon)
+
     def rout_chance(self, figure_id: str) -> float:
         """Chance, rolling nothing, that felling this figure now would make its side fail a morale
         check and flee."""

@@ -3,13 +3,11 @@ exactly what `apply` would do): each kind of action allowed or why not, what one
 do, and the list of actions the AI chooses from. Nothing here changes the battle."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..values.actions import Action, Aim, Attack, Charge, Defend, Disengage, Dismount, EndTurn, Escape, Grapple, Hold, Mount, Move, Overbear, Push, Release, SetAgainstCharge, Stand, Trip
-from ..combat.breakdown import Breakdown
 from ..combat.reach import fighting, gap_ft, weapon_data
 from ..values.errors import RulesError
-from ..moves.positioning import PlannedMove
 from ..values.modes import MOVE_MODES
 from ..values.refusals import ActionRefused, Refusal, refuse
 from .budgets import move_allowed_after_attack, require_turn
@@ -17,38 +15,15 @@ from .handlers.attacking import AttackPlan, require_attack_phase, require_can_at
 from .handlers.charging import ChargePlan
 from .handlers.disengaging import require_can_disengage
 from .limits import move_limit, movement_left
-from .manoeuvre_odds import ManoeuvreOdds, explain_plan
+from .foresight import foresee
+from .preview import Preview
+from .manoeuvre_menu import manoeuvre_actions
+from .manoeuvre_odds import explain_plan
 from .riding import require_not_ridden
 
 # The kinds of action a figure takes on its turn, in the order the window and the CLI list them.
 ACTION_KINDS = ("move", "turn", "attack", "charge", "set", "aim", "defend", "disengage", "hold", "stand", "grapple",
                 "trip", "push", "overbear", "escape", "release", "mount", "dismount", "end-turn")
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What an action would do now, worked out by the same check `apply` runs."""
-    action: Action
-    refusal: Refusal | None
-    planned: PlannedMove | None = None       # the path it would walk and the parting shots it would draw
-    breakdown: Breakdown | None = None       # the attack it would make: every modifier and the odds
-    manoeuvre: ManoeuvreOdds | None = None   # a grapple, trip, push, ...: the chance of each outcome and what it does
-
-    @property
-    def allowed(self) -> bool:
-        return self.refusal is None
-
-    def to_json(self) -> dict:
-        out: dict = {"action": self.action.to_json(), "allowed": self.allowed}
-        if self.refusal is not None:
-            out["refusal"] = self.refusal.to_json()
-        if self.planned is not None:
-            out["move"] = self.planned.to_json()
-        if self.breakdown is not None:
-            out["breakdown"] = self.breakdown.to_json()
-        if self.manoeuvre is not None:
-            out["manoeuvre"] = self.manoeuvre.to_json()
-        return out
 
 
 def preview(battle, action: Action) -> Preview:
@@ -64,7 +39,8 @@ def preview(battle, action: Action) -> Preview:
         end = plan.planned.path.end
         breakdown = battle.explain_attack(plan.figure.id, plan.target.id, at=(end.x, end.y), facing=end.facing,
                                           charge=True, surprise_round=battle.round == 1)
-    return Preview(action, None, planned, breakdown, explain_plan(battle, plan, action))
+    manoeuvre = explain_plan(battle, plan, action)
+    return Preview(action, None, planned, breakdown, manoeuvre, foresee(battle, action, plan, manoeuvre))
 
 
 # ----- each kind of action: allowed, or why not -----
@@ -253,47 +229,6 @@ def legal_actions(battle, figure_id: str) -> list[Action]:
         out.append(Hold(figure_id))
     out.append(EndTurn(figure_id))
     return out
-
-
-def manoeuvre_actions(battle, fig, foes) -> list[Action]:
-    """Grapple, trip, push and overbear against each foe beside the figure, where its ruleset has them;
-    a trip or push to each square that matters: every one with a drop (off a ledge, into a pit), the
-    one farthest from the figure's friends, and (a trip) where the foe stands. Only allowed ones."""
-    rules = battle.ruleset.section("manoeuvres")
-    out: list[Action] = []
-    for foe in foes:
-        if gap_ft(battle, fig, foe) > 5:
-            continue
-        kinds = [cls(fig.id, target=foe.id) for key, cls in (("grapple", Grapple), ("overbear", Overbear))
-                 if rules[key] != "none"]
-        out.extend(a for a in kinds if battle.check(a) is None)
-        if rules["trip"] != "none" and battle.check(Trip(fig.id, target=foe.id)) is None:
-            out.append(Trip(fig.id, target=foe.id))
-            out.extend(Trip(fig.id, target=foe.id, to=sq) for sq in shove_squares(battle, fig, foe, rules["trip_ft"], Trip))
-        if rules["push"] != "none":
-            out.extend(Push(fig.id, target=foe.id, to=sq) for sq in shove_squares(battle, fig, foe, rules["push_ft"], Push))
-    return out
-
-
-def shove_squares(battle, fig, foe, most_ft: int, kind) -> list[tuple[int, int]]:
-    """The squares worth forcing `foe` onto (a trip's or a push's `to`) that the handler allows: those
-    lower than where it stands by a fall or more, and the one farthest from the figure's friends."""
-    steps = most_ft // 5
-    squares = [(foe.x + dx, foe.y + dy) for dy in range(-steps, steps + 1) for dx in range(-steps, steps + 1)
-               if (dx or dy) and battle.map.in_bounds(foe.x + dx, foe.y + dy)]
-    if not squares:
-        return []
-    first = battle.check(kind(fig.id, target=foe.id, to=squares[0]))
-    if first is not None and first.key not in ("trip.square", "push.square"):
-        return []                    # refused whatever the square (no such manoeuvre, not its turn, ...)
-    legal = [sq for sq in squares if battle.check(kind(fig.id, target=foe.id, to=sq)) is None]
-    floor = battle.map.elevation_ft[foe.y, foe.x]
-    drops = [sq for sq in legal if floor - battle.map.elevation_ft[sq[1], sq[0]] >= 5]
-    friends = [f for f in battle.figures.values() if f.side == fig.side and f.id != fig.id and battle.able(f.id)]
-    away = max((sq for sq in legal if sq not in drops),
-               key=lambda sq: (min((max(abs(sq[0] - f.x), abs(sq[1] - f.y)) for f in friends), default=0),
-                               -sq[1], -sq[0]), default=None) if friends else None
-    return drops + ([away] if away is not None else [])
 
 
 def _ended(fig, sq, entry):

@@ -115,6 +115,19 @@ class Questions:
         planner = pos.planner if ceiling_ft is None or figure.flyer == "none" else capped_planner(pos.planner, ceiling_ft)
         return planner.search(figure, mode, pos.occupants(figure.id), budget_ft=budget_ft)
 
+    def plan_path(self, figure_id: str, to: tuple[int, int], mode: str = "walk", facing: int | None = None,
+                  altitude_ft: int | None = None):
+        """The planner's path for this figure to a square in a mode, whoever's turn it is and whatever it
+        has spent this round (the game master's "how would it get there"): a PlannedMove (the path, its
+        costs and the parting shots it draws), or RulesError with the reason there is none."""
+        return self.positioning().plan(figure_id, tuple(to), mode, facing, altitude_ft)
+
+    def path_warnings(self, figure_id: str, planned) -> tuple:
+        """The rules walking this planned path would set off (parting shots, reach weapons striking it
+        as it closes), with their odds (battle/foresight.py)."""
+        from .foresight import path_warnings
+        return path_warnings(self, self.positioning().body(figure_id), planned)
+
     def stops_short(self, figure: Figure, path) -> bool:
         """d100 rules: whether a move declared along this path would stop before its end at a square
         someone stands on now (moves that unfold across the segments stop there, friend or foe)."""
@@ -125,7 +138,7 @@ class Questions:
 
     def manoeuvre_actions(self, figure_id: str, foes) -> list:
         """Grapples, trips, pushes and overbears the figure may make now against these foes (allowed ones)."""
-        from .queries import manoeuvre_actions
+        from .manoeuvre_menu import manoeuvre_actions
         return manoeuvre_actions(self, self.figures[figure_id], foes)
 
     def unknown_weapons(self, figures) -> list[str]:

@@ -378,7 +378,7 @@ def _into_melee_miss(battle, bd: Breakdown, result):
 def may_free_attack(battle, attacker_id: str, target_id: str) -> bool:
     if not battle.able(attacker_id) or not battle.able(target_id):
         return False
-    ast = battle.states[attacker_id]
+    ast = battle.state_of(attacker_id)
     if target_id in ast.free_attacked_by:
         return False
     style = battle.ruleset.defense(ast.defense) if ast.defense else None
@@ -389,13 +389,20 @@ def may_free_attack(battle, attacker_id: str, target_id: str) -> bool:
     return not ast.has("surprised")
 
 
-def free_attack(battle, attacker_id: str, target_id: str, rule: str, reason: str, parting: bool) -> list[Event]:
-    """A strike that uses up no attack: a parting shot, or the answer to a sloppy fumble."""
-    battle.states[attacker_id].free_attacked_by.append(target_id)
+def free_attack_breakdown(battle, attacker_id: str, target_id: str, parting: bool) -> Breakdown:
+    """The blow of a free attack (a parting shot, or the answer to a sloppy fumble): a melee blow,
+    with a melee weapon when the ready one shoots."""
     ctx = AttackContext(parting_shot=parting, free_attack=True)
     bd = attack_breakdown(battle, attacker_id, target_id, ctx)
     if bd.kind != "melee":
         bd = attack_breakdown(battle, attacker_id, target_id,
                               replace(ctx, weapon=melee_weapon(battle, battle.figures[attacker_id])))
+    return bd
+
+
+def free_attack(battle, attacker_id: str, target_id: str, rule: str, reason: str, parting: bool) -> list[Event]:
+    """A strike that uses up no attack: a parting shot, or the answer to a sloppy fumble."""
+    battle.states[attacker_id].free_attacked_by.append(target_id)
+    bd = free_attack_breakdown(battle, attacker_id, target_id, parting)
     kind = EventKind.PARTING_SHOT if parting else EventKind.FREE_ATTACK
     return resolve(battle, bd, kind, rule=rule, reason=reason, consume=False)

@@ -26,6 +26,25 @@ def carry_movement(battle, fig: Figure, path, mode: str) -> Figure:
                    running=fig.running or mode in ("run", "jog", "charge"), must_dive=path.stall)
 
 
+def spend_movement(battle, fig: Figure, path, mode: str, record_mode: str | None = None) -> None:
+    """What walking this path spends of the mover's round (feet, squares, the mode it counts as)."""
+    st = battle.states[fig.id]
+    st.moved_ft += path.total_ft
+    st.moved_squares += len(path.steps) - 1
+    if mode in ("run", "jog", "charge") or not st.move_mode:
+        st.move_mode = record_mode or mode
+    if mode == "withdraw":
+        st.withdrawing = True
+
+
+def arrive(battle, fig: Figure, path, mode: str) -> None:
+    """The mover at its path's end as walking it leaves the mover, what it would set off on the way
+    set aside (an odds map's question: the blow it could strike from each square it can reach)."""
+    spend_movement(battle, fig, path, mode)
+    end = path.end
+    battle.set_figure(carry_movement(battle, fig.moved_to(end.x, end.y, end.facing, end.altitude_ft), path, mode))
+
+
 def on_edge(battle, step) -> bool:
     return step.x in (0, battle.map.width - 1) or step.y in (0, battle.map.height - 1)
 
@@ -33,7 +52,6 @@ def on_edge(battle, step) -> bool:
 def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=None,
          record_mode: str | None = None) -> list[Event]:
     """Walk a planned move: parting shots as the mover leaves, closing reach attacks at the end."""
-    st = battle.states[fig.id]
     path = planned.path
     end = path.end
     start_pos = fig.pos
@@ -43,12 +61,7 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
         squares=tuple((s.x, s.y) for s in path.steps),
         data={"mode": mode, "cost_ft": path.total_ft, "steps": [s.to_json() for s in path.steps]},
     )]
-    st.moved_ft += path.total_ft
-    st.moved_squares += len(path.steps) - 1
-    if mode in ("run", "jog", "charge") or not st.move_mode:
-        st.move_mode = record_mode or mode
-    if mode == "withdraw":
-        st.withdrawing = True
+    spend_movement(battle, fig, path, mode, record_mode)
     events.extend(_hasty_by_walking(battle, fig, planned, mode, allowed_shots))
     if allowed_shots is None and mode not in ("withdraw", "charge") and planned.parting_shots \
             and moves_retreat(battle.ruleset):
@@ -139,31 +152,42 @@ def closing_reach_attacks(battle, mover_id: str, start_pos) -> list[Event]:
     return events
 
 
-def strike_first(battle, attacker_id: str, target_id: str) -> list[Event]:
-    """odnd/cnc: in the first round of a melee (an attack, or a charge closing in), the target with the longer
-    reach (or, cnc, the larger size) strikes the attacker first; it uses its action."""
-    rs = battle.ruleset
-    rules = rs.section("round")
+def strikes_first_why(battle, attacker_id: str, target_id: str) -> str:
+    """odnd/cnc: why the target strikes the attacker first in the first round of their melee (its
+    longer reach, or cnc its larger size), or "" when it does not. Reads the attacker where the
+    battle (or view) has it standing."""
+    rules = battle.ruleset.section("round")
     pair = tuple(sorted((attacker_id, target_id)))
     if pair in battle.state.fought or not (rules["reach_first_first_round"] or rules["size_first_first_round"]):
-        return []
+        return ""
     attacker, target = battle.figures[attacker_id], battle.figures[target_id]
-    tst = battle.states[target_id]
+    tst = battle.state_of(target_id)
     if tst.attacked or attacks_left(battle, target_id) <= 0 or tst.has("surprised") or not battle.able(target_id):
-        return []
+        return ""
     if tst.blindsided_by.get(attacker_id) == battle.round:
-        return []
+        return ""
     if not in_melee_reach(battle, target, attacker):
-        return []
+        return ""
     their, mine = weapon_data(battle, target.ready_weapon), weapon_data(battle, attacker.ready_weapon)
     longer = (rules["reach_first_first_round"] and their["reach_ft"] >= rules["reach_first_long_ft"]
               and not their["ranged"] and mine["reach_ft"] <= rules["reach_first_short_ft"])
     bigger = (rules["size_first_first_round"] and SIZE_ORDER.get(target.size, 2) >= 3
               and SIZE_ORDER.get(attacker.size, 2) <= 2)
-    if not (longer or bigger):
+    if longer:
+        return f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}"
+    if bigger:
+        return f"{target.label} is {target.size} and {attacker.label} is {attacker.size}"
+    return ""
+
+
+def strike_first(battle, attacker_id: str, target_id: str) -> list[Event]:
+    """odnd/cnc: in the first round of a melee (an attack, or a charge closing in), the target with the longer
+    reach (or, cnc, the larger size) strikes the attacker first; it uses its action."""
+    rs = battle.ruleset
+    rules = rs.section("round")
+    why = strikes_first_why(battle, attacker_id, target_id)
+    if not why:
         return []
-    why = (f"{target.label}'s {target.ready_weapon} outreaches {attacker.label}'s {attacker.ready_weapon}" if longer
-           else f"{target.label} is {target.size} and {attacker.label} is {attacker.size}")
     bd = attack_breakdown(battle, target_id, attacker_id, AttackContext(surprise_round=battle.round == 1))
     return resolve(battle, bd, EventKind.STRIKES_FIRST, rule=rs.cite(rules["rule"]),
                    reason=f"first round of this melee: {why}, so it strikes first")

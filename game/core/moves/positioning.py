@@ -20,6 +20,10 @@ from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner
 from .shots import fewest_shots
 
+# Ends one figure may have planned at one moment by searches aimed at each (A*) before a whole
+# search is run and answers the rest.
+AIMED_SEARCHES = 4
+
 # Charges and the "why not" explanations load when first asked for: commands that only reach or
 # plan a move (reach, path) start without them (bench/bench_startup.py).
 if TYPE_CHECKING:
@@ -63,6 +67,7 @@ class Positioning:
         # moment of the battle (the resolver builds a new one whenever anything changes), so
         # they stay true for its life; searches stopped at one goal are resumed for the next.
         self._searches: dict = {}
+        self._aimed: dict = {}       # (figure, mode) -> how many ends were planned by searches aimed at them
         self._explainers: dict = {}
         self._standing: tuple | None = None
         self._standing_asked = False
@@ -78,6 +83,7 @@ class Positioning:
         twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
+        twin._aimed = {}
         twin._standing_asked, twin._plans, twin._occupants = False, {}, {}
         return twin
 
@@ -133,8 +139,14 @@ class Positioning:
         target = tuple(target)
         result = self._searches.get((fig, mode))
         if result is None or not (result.complete or (result.in_full and result.walker)):
-            # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
-            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
+            if aimed > AIMED_SEARCHES:
+                # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
+                result = self._search(fig, mode)
+                result.run()
+            else:
+                # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
+                result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None:
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))

@@ -49,7 +49,7 @@ from .document import default_asset_root, read_document
 
 if TYPE_CHECKING:  # what the renderer draws: loaded only when a window asks for the art
     from ...core.values.battlemap import BattleMap
-    from .art import TileArt, TileImage
+    from .art import TileArt
 
 __all__ = [
     "MAP_EXTENSIONS",

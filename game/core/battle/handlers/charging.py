@@ -13,7 +13,7 @@ from ...moves.positioning import PlannedMove
 from ...values.refusals import refuse
 from ..budgets import attacks_left, current_phase, require_can_move, require_not_fatigued, require_turn
 from ..strikes import resolve
-from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, walk
+from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, strikes_first_why, walk
 from ...mounts import body_of, fights_mounted
 from ..mount_strikes import one_of_the_pair_charges
 from ..riding import ride_along, require_not_ridden
@@ -132,10 +132,9 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
     charger = battle.figures[fig.id]
     before = replace(charger, x=start[0], y=start[1])
     charger_attacks = True
-    if (tst.set_vs_charge and battle.able(target.id) and in_melee_reach(battle, target, charger)
-            and (not mods["set_needs_initiative"] or _initiative_at_least(battle, target.id, fig.id))):
+    answer, first = charge_answer(battle, fig.id, target.id, before)
+    if answer == "set":
         bd = attack_breakdown(battle, target.id, fig.id, AttackContext(set_vs_charge=True, free_attack=True))
-        first = mods["set_strikes_first"] and _set_outreaches(battle, target, charger)
         words = "strikes first" if first else "strikes at the same moment (simultaneous)"
         if not mods["set_needs_initiative"]:
             words += ", whatever the initiative"
@@ -145,7 +144,7 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
                               consume=False))
         if first and not battle.able(fig.id):
             charger_attacks = False
-    elif may_strike_closing_foe(battle, target, charger, before):
+    elif answer == "reach":
         events.extend(strike_closing_foe(battle, target, charger,
                                          f"{target.label}'s {target.ready_weapon} reaches the charging {fig.label}; "
                                          f"it strikes on {fig.label}'s number"))
@@ -167,6 +166,23 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
     return events
 
 
+def charge_answer(battle, charger_id: str, target_id: str, before: Figure) -> tuple[str, bool]:
+    """How the charged figure answers a charger standing at its lane's end (the battle, or a view, has it
+    there; `before`: where it started): ("set", strikes first) a set weapon that reaches it (and, where
+    the ruleset asks, has the initiative); ("reach", True) a reach weapon striking the closing charger
+    (bfrpg, ch17); ("first", True) the longer weapon or larger size striking first (odnd, cnc); ("", False)."""
+    mods = battle.ruleset.section("modifiers")
+    target, charger = battle.figures[target_id], battle.figures[charger_id]
+    if (battle.state_of(target_id).set_vs_charge and battle.able(target_id) and in_melee_reach(battle, target, charger)
+            and (not mods["set_needs_initiative"] or _initiative_at_least(battle, target_id, charger_id))):
+        return "set", bool(mods["set_strikes_first"] and _set_outreaches(battle, target, charger))
+    if may_strike_closing_foe(battle, target, charger, before):
+        return "reach", True
+    if strikes_first_why(battle, charger_id, target_id):
+        return "first", True
+    return "", False
+
+
 def _set_outreaches(battle, setter: Figure, charger: Figure) -> bool:
     """odnd CHARGING ATTACKS: a set spear strikes first against unmounted chargers; against a mounted
     one (a lance) the longer weapon strikes first, equal reach strikes together."""
@@ -176,7 +192,7 @@ def _set_outreaches(battle, setter: Figure, charger: Figure) -> bool:
 
 
 def _initiative_at_least(battle, a: str, b: str) -> bool:
-    ia, ib = battle.states[a].initiative, battle.states[b].initiative
+    ia, ib = battle.state_of(a).initiative, battle.state_of(b).initiative
     if not ia or not ib:
         return True
     return max(ia) >= max(ib)

@@ -23,7 +23,7 @@ from ..riding import ride_along, require_not_ridden
 from ..rules_present import require_rule
 from ..turns import flee
 from ...mounts import body_of
-from ..walking import on_edge, walk
+from ..walking import arrive, on_edge, walk
 
 
 
@@ -173,6 +173,16 @@ def apply_move(battle, plan: MovePlan) -> list[Event]:
     if plan.exit and battle.able(fig.id):
         events.extend(flee(battle, fig.id, battle.ruleset.cite("leaving-the-map"), "exit"))
     return events
+
+
+def arrive_as_planned(battle, plan: MovePlan) -> None:
+    """The battle as this move would leave it had nothing struck on the way (no parting shot, no
+    reach weapon, no leaving the map): the odds map's "what could it strike from there". A declared
+    move (d100) is placed where it would end, its feet spent as the segments would spend them."""
+    path = plan.planned.path
+    arrive(battle, plan.figure, path, plan.mode)
+    if plan.rider and not plan.declared:
+        ride_along(battle, plan.rider, plan.figure.id, path.total_ft, plan.mode)
 
 
 def _declare(battle, plan: MovePlan) -> list[Event]:
