@@ -308,13 +308,17 @@ def test_cnc_evade_plus_4_against_one_faced_opponent():
     assert "stance" not in dfn(b.explain_attack("c", "t"))
 
 
-def test_cnc_weapon_damage_adds_strength_to_melee_and_thrown_not_propelled():
-    """cnc:weapon-damage and ranged-combat: STR adjusts melee and thrown damage, not propelled missiles'."""
-    b = make_battle("cnc", "\n".join(["." * 12] * 3), [
-        fig("f", "blue", 1, 1, "E", stats={"str_mod": 2}, weapons=["sword", "bow", "spear"]),
-        fig("t", "red", 2, 1, "W"), fig("far", "red", 6, 1, "W")])
-    assert {m.key: m.value for m in b.explain_attack("f", "t").damage_mods}["ability"] == 2
-    assert {m.key: m.value for m in b.explain_attack("f", "far", weapon="spear").damage_mods}["ability"] == 2
+@pytest.mark.parametrize("rid,thrown,far_x,rule", [("cnc", "spear", 6, "cnc:weapon-damage"),
+                                                  ("ch17", "dagger", 4, "ch17:damage")])
+def test_strength_to_melee_and_thrown_damage_not_to_bows(rid, thrown, far_x, rule):
+    """cnc:weapon-damage and ranged-combat: STR adjusts melee and thrown damage, not propelled missiles';
+    ch17:damage: melee and thrown weapons add the STR bonus, bows and crossbows do not."""
+    b = make_battle(rid, "\n".join(["." * 12] * 3), [
+        fig("f", "blue", 1, 1, "E", stats={"str_mod": 2}, weapons=["sword", "bow", thrown]),
+        fig("t", "red", 2, 1, "W"), fig("far", "red", far_x, 1, "W")])
+    sword = b.explain_attack("f", "t")
+    assert {m.key: m.value for m in sword.damage_mods}["ability"] == 2
+    assert {m.key: m.value for m in b.explain_attack("f", "far", weapon=thrown).damage_mods}["ability"] == 2
     assert "ability" not in {m.key for m in b.explain_attack("f", "far", weapon="bow").damage_mods}
 
 
@@ -401,16 +405,6 @@ def test_ch17_a_missile_missing_into_a_melee_is_rolled_against_each_ally():
     events = b.apply(Attack("a", target="t"))
     friendly = [e for e in events if e.kind == "friendly-fire"]
     assert friendly and friendly[0].target == "ally" and friendly[0].rule == "ch17:missiles-that-miss"
-
-
-def test_ch17_damage_strength_to_melee_thrown_and_not_bows():
-    """ch17:damage: melee and thrown weapons add the STR bonus to damage; bows and crossbows do not."""
-    b = make_battle("ch17", "\n".join(["." * 12] * 3), [
-        fig("f", "blue", 1, 1, "E", stats={"str_mod": 1}, weapons=["sword", "bow", "dagger"]),
-        fig("t", "red", 2, 1, "W"), fig("far", "red", 4, 1, "W")])
-    assert {m.key: m.value for m in b.explain_attack("f", "t").damage_mods}["ability"] == 1
-    assert {m.key: m.value for m in b.explain_attack("f", "far", weapon="dagger").damage_mods}["ability"] == 1
-    assert "ability" not in {m.key for m in b.explain_attack("f", "far", weapon="bow").damage_mods}
 
 
 def test_ch17_hold_action_a_reach_weapon_strikes_a_closing_foe():
