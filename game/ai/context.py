@@ -217,8 +217,10 @@ class Context:
             got = self._odds[key] = Odds.of(battle, bd, attacks)
         return got
 
-    def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move: float = 0.0) -> Odds | None:
-        """The attacker's best allowed attack on target (each of its weapons), or None."""
+    def best_odds(self, attacker: Figure, target: Figure, *, placed=(), after_move: float = 0.0,
+                  battle=None) -> Odds | None:
+        """The attacker's best allowed attack on target (each of its weapons), or None; `battle`: a view to
+        ask instead of the battle (with `placed` already standing in it)."""
         best = None
         hp = self.hp(target)
         gap = self.dist(attacker.pos, attacker.altitude_ft, target.pos, target.altitude_ft)
@@ -228,7 +230,7 @@ class Context:
             if gap > max(far, spec["reach_ft"] if not spec["ranged"] else 0, self.zone_ft, 7.5):
                 continue            # out of its reach and range: no need to ask
             o = self.odds(attacker, target, None if w == attacker.ready_weapon else w, placed=placed,
-                          after_move=after_move)
+                          after_move=after_move, battle=battle)
             if o.allowed and o.breakdown.kind in self.strike_kinds and (
                     best is None or o.expected(hp) > best.expected(hp) + 1e-9):
                 best = o

@@ -340,7 +340,8 @@ class Threats:
             me_there = ctx.me.moved_to(st.x, st.y, turned, st.altitude_ft)
             weapon = None if not ctx.is_archer(foe) else ctx.battle.melee_weapon(foe)
             odds = ctx.odds(foe, me_there, weapon, placed=(me_there,), parting_shot=True)
-            v = self.loss(odds)          # a parting shot surely comes: no CAUTION discount
+            # a parting shot comes (odnd: if the foe's retreat roll reaches mine): no CAUTION discount
+            v = self.loss(odds) * ctx.battle.free_attack_chance(ctx.me.id, foe.id)
             plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)
             total += v
         plan.data["parting_shots"] = len(shots)

@@ -17,7 +17,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..core.battle import Battle
-    from ..core.script import parse_script, run_script
+    from ..core.script import ScriptNeedsRules, parse_script, run_script
     sc = load(args)
     if args.seed is not None:
         if args.seed < 0:
@@ -29,6 +29,11 @@ def run(args) -> int:
     start = list(battle.events)
     try:
         events = run_script(battle, script, sc.source)
+    except ScriptNeedsRules as err:
+        # Nothing was played: say what is missing, and which bundled rulesets have every rule the script uses.
+        print(f"fivefoot: {err}; the bundled rulesets with every rule it uses: {_playable_under(script) or 'none'}",
+              file=sys.stderr)
+        return 1
     except Exception:
         _print(start + battle.events[len(start):], args.json)
         raise
@@ -37,6 +42,12 @@ def run(args) -> int:
         print(_summary(battle))
     sys.stdout.flush()
     return 0
+
+
+def _playable_under(script) -> str:
+    from ..core.script import script_needs
+    from ..io.rulesets import bundled_ruleset_ids, load_ruleset
+    return ", ".join(rid for rid in bundled_ruleset_ids() if not script_needs(load_ruleset(rid), script))
 
 
 def _print(events, as_json: bool) -> None:

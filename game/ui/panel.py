@@ -264,11 +264,14 @@ class Panel:
                 num = self.fonts.render(str(number) if number != "declare" else "·", 12, theme.PANEL_DIM, True)
                 s.blit(num, (row.x + 30 - num.get_width(), y + 2))
             pygame.draw.circle(s, theme.side_colour(fig.side), (row.x + 40, y + 9), 6)
-            extra = " · ".join(x for x in (f"{st.hp}/{st.max_hp} hp", f"moved {feet(st.moved_ft)} ft"
-                                           if st.moved_ft else "", app.players.name(fig.side)) if x)
-            extra_surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
             name = fig.label + ("" if st.able else f" ({describe.figure_state_words(st)})")
-            room = row.w - 56 - extra_surf.get_width() - 8
+            for moved in ((f"moved {feet(st.moved_ft)} ft",) if st.moved_ft else ()) + ("",):
+                # the feet moved give way first when the name would not fit beside them
+                extra = " · ".join(x for x in (f"{st.hp}/{st.max_hp} hp", moved, app.players.name(fig.side)) if x)
+                extra_surf = self.fonts.render(extra, 12, theme.PANEL_DIM)
+                room = row.w - 56 - extra_surf.get_width() - 8
+                if self.fonts.size(name, 14)[0] <= room:
+                    break
             role = "dim" if (acted or not st.able) else "text"
             s.blit(self.fonts.render(self.fonts.fit(name, room, 14), 14, theme.ROLE_COLOURS[role]),
                    (row.x + 52, y + 1))

@@ -219,7 +219,8 @@ def draw_wedge(screen, cx, cy, facing: int, radius: int, cell: int) -> None:
 
 
 def _initials(label: str) -> str:
-    words = [w for w in label.replace("_", " ").split() if w]
+    # a name told apart by its id ("Foot soldier (red2)") keeps the name's initials
+    words = [w for w in label.replace("_", " ").split() if w and not w.startswith("(")]
     if not words:
         return "?"
     if len(words) == 1:

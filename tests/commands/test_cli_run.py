@@ -56,3 +56,87 @@ def test_explain_prints_the_breakdown_without_rolling(capsys):
 def test_explain_unknown_figure_is_one_line(capsys):
     assert main(["explain", "maps/charge_demo.toml", "hero", "nobody"]) == 2
     assert "no figure 'nobody'" in capsys.readouterr().err
+
+
+# ----- issue 27: scripts under every ruleset -----
+import tomllib  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from game.core.script import parse_script, script_needs  # noqa: E402
+from game.io.rulesets import bundled_ruleset_ids, load_ruleset  # noqa: E402
+
+SCRIPTED = sorted(p for p in Path("maps").glob("*.toml") if tomllib.loads(p.read_text()).get("actions"))
+
+
+def test_some_bundled_scenarios_are_scripted():
+    assert {p.stem for p in SCRIPTED} >= {"charge_demo", "knights_spears", "wall_walk"}
+
+
+@pytest.mark.parametrize("path", SCRIPTED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("rid", bundled_ruleset_ids())
+def test_every_bundled_script_plays_under_every_ruleset_with_its_rules(path, rid, capsys):
+    """`fivefoot run` plays the whole script under each ruleset that has every rule it uses (exit 0); under
+    the others it plays nothing and says, per action, which rule is missing and where it plays (exit 1)."""
+    data = tomllib.loads(path.read_text())
+    ids = [f["id"] for f in data["figures"]]
+    needs = script_needs(load_ruleset(rid), parse_script(data["actions"], str(path), ids))
+    code = main(["run", str(path), "--ruleset", rid])
+    out, err = capsys.readouterr()
+    if not needs:
+        assert code == 0, err
+        assert "-- " in out.splitlines()[-1]
+        return
+    assert code == 1 and out == ""
+    assert f"the script cannot be played under {rid}" in err and err.count("\n") == 1
+    for i, kind, words in needs:
+        assert f"actions[{i}] ({kind}): {words}" in err
+    assert "the bundled rulesets with every rule it uses: bfrpg" in err
+
+
+SCRIPT_HEAD = '''ruleset = "cnc"
+seed = 3
+[map]
+ascii = """
+............
+............
+............
+"""
+[[figures]]
+id = "a"
+side = "blue"
+template = "foot"
+x = 1
+y = 1
+facing = "E"
+[[figures]]
+id = "b"
+side = "red"
+template = "foot"
+x = 8
+y = 1
+facing = "W"
+'''
+
+
+def test_a_cnc_script_moving_first_passes_the_declaration_it_did_not_make(tmp_path, capsys):
+    """docs/scenarios.md: the runner passes the figure's own declaration turn when the action comes later.
+    Under cnc a move is no declaration (cnc:initiative; choice-declarations): every cnc script whose first
+    action was a move stopped at actions[1] ("moves are not part of this ruleset's declarations")."""
+    path = tmp_path / "walk.toml"
+    path.write_text(SCRIPT_HEAD + '[[actions]]\naction = "move"\nfigure = "a"\nto = [4, 1]\n'
+                    '[[actions]]\naction = "move"\nfigure = "b"\nto = [6, 1]\n')
+    assert main(["run", str(path)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "moves (walk) to 4,1" in out and "moves (walk) to 6,1" in out
+    assert main(["explain", str(path), "a", "b", "--scripted"]) == 0
+    assert "melee attack" in capsys.readouterr().out
+
+
+def test_a_cnc_script_still_announces_a_charge_in_the_declarations(tmp_path, capsys):
+    """cnc:charging: a charge is announced before initiative; the script's charge is that announcement."""
+    path = tmp_path / "charge.toml"
+    path.write_text(SCRIPT_HEAD.replace('x = 8', 'x = 7') + '[[actions]]\naction = "charge"\nfigure = "a"\ntarget = "b"\n')
+    assert main(["run", str(path)]) == 0, capsys.readouterr().err
+    assert "announces a charge" in capsys.readouterr().out

@@ -2,7 +2,8 @@
 (beside test_one_engine.py, which holds check to apply):
 
 - the odds an attack's Breakdown shows are the frequencies of the roll `resolve` makes, enumerated
-  face by face (automatic results, criticals, fumbles, over-20 reduction, subdual, PROT, parries);
+  face by face (automatic results, criticals, fumbles, over-20 reduction, subdual, PROT, parries, a
+  holder's blow without a roll, a flask's splash on the one it hits);
 - how far a figure may still move (`limits`, `status()`) and where a move may end (`reachable`)
   are exactly what `check` accepts.
 """
@@ -36,16 +37,32 @@ def attacks(draw):
                "prot": draw(st.integers(0, 6))}
     figures = [fig("a", "blue", 1, 3, "E", template=a_t, stats=stats_a),
                fig("t", "red", 1 + gap, 3, draw(st.sampled_from(FACINGS)), template=t_t, stats=stats_t)]
+    # The weapon: the ready one, or a fist (bare hands: subdual in full), or a thrown oil flask (ch17: a direct
+    # hit adds its splash); a fist may strike a figure it holds (bfrpg: without a roll).
+    weapons = [None] + (["fist"] if "fist" in ruleset_weapons(ruleset) and a_t != "archer" else []) \
+        + (["oil_flask"] if "oil_flask" in ruleset_weapons(ruleset) and a_t == "archer" else [])
+    weapon = draw(st.sampled_from(weapons))
+    if weapon == "oil_flask":
+        figures[0]["weapons"] = ["oil_flask"]
     b = make_battle(ruleset, OPEN, figures, seed=draw(st.integers(1, 999)))
+    if weapon == "fist" and draw(st.booleans()):
+        b.state_of("a").holding = "t"
+        b.state_of("t").held_by = ["a"]
+        b.state_of("t").conditions["held"] = 0
     stance = draw(st.sampled_from([None] + [d["style"] for d in b.ruleset.data["defenses"]]))
     subdue = draw(st.booleans()) and a_t != "archer"
-    return b, stance, subdue
+    return b, stance, subdue, weapon
+
+
+def ruleset_weapons(rid: str) -> set:
+    from game.io.rulesets import load_ruleset
+    return set(load_ruleset(rid).section("weapons"))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(attacks())
 def test_the_shown_odds_are_the_frequencies_of_the_roll(case):
-    b, stance, subdue = case
+    b, stance, subdue, weapon = case
     if stance:
         b.state_of("t").defense = stance
     try:
@@ -55,9 +72,9 @@ def test_the_shown_odds_are_the_frequencies_of_the_roll(case):
             until_turn(b, "a")
     except AssertionError:
         assume(False)
-    action = Attack("a", target="t", subdue=subdue)
+    action = Attack("a", target="t", subdue=subdue, weapon=weapon)
     assume(b.check(action) is None)
-    bd = b.explain_attack("a", "t", subdue=subdue, surprise_round=b.round == 1)
+    bd = b.explain_attack("a", "t", weapon, subdue=subdue, surprise_round=b.round == 1)
     odds = bd.odds()
     rolled = every_outcome(the_roll(b, bd))
     tol = 1e-9

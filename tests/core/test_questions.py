@@ -106,3 +106,14 @@ def test_the_attacks_kept_after_a_walk_are_what_the_resolver_allows(rid, squares
     refusal = b.check(Attack("a", target="t"))
     assert (refusal is None) == (expected > 0) or (refusal and refusal.key not in (
         "attack.moved-too-far", "attack.ran")), (refusal, expected, cost, mode)
+
+
+def test_the_pre_filter_measures_a_big_chargers_lane_from_its_nearest_square():
+    """odnd:charging-attacks: an ogre (2 x 2, move 30) 45 ft from its foe by its anchor but 40 ft by its
+    nearest square charges 30 ft and ends within 10 ft: the lane is legal, and the pre-filter (which
+    measured from the anchor and turned it down) agrees. Found by the property test above."""
+    b = make_battle("odnd", "\n".join(["." * 12] * 6), [fig("a", "blue", 0, 0, "E", template="ogre"),
+                                                       fig("t", "red", 9, 0, "N")])
+    pos = b.positioning()
+    assert pos.charge_lane("a", "t").legal
+    assert b.charge_lane_may_open(pos.body("a"), pos.body("t"))

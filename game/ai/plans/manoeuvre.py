@@ -322,6 +322,7 @@ def _holder_plans(ctx: Context, threats: Threats) -> list[Plan]:
     back = tuple(ctx.state.hold_from) if ctx.state.hold_from else me.pos
     spot = (back[0], back[1], me.facing, me.altitude_ft)
     me_there = ctx.placed(spot)
+    freed = battle.hypothetical(me_there, let_go=(me.id,))     # its hold let go: weapons and other foes again
     let_go = Plan((release,), f"let go of {held.label}", kind="manoeuvre", end=spot)
     if hold_worth:
         let_go.add(f"{held.label} free again", -hold_worth)
@@ -333,7 +334,7 @@ def _holder_plans(ctx: Context, threats: Threats) -> list[Plan]:
     for e in ctx.enemies:
         if ctx.flat(spot[:2], e.pos) > max(ctx.reach_ft(me), 7.5) + 1e-9:
             continue
-        odds = ctx.best_odds(me_there, e, placed=(me_there,))
+        odds = ctx.best_odds(me_there, e, battle=freed)
         if odds is None:
             continue
         w = odds.breakdown.weapon

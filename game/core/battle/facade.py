@@ -22,10 +22,10 @@ from ..combat.breakdown import AttackContext, Breakdown
 from ..combat.modifiers import attack_breakdown
 from ..combat.morale import rout_chance
 from ..combat.reach import cover_sight
-from ..combat.state import FigureState, combat_profile
+from ..combat.state import FigureState, attacking_now, combat_profile
 from ..values.errors import RulesError
 from ..values.events import Event
-from ..values.figure import Figure
+from ..values.figure import Figure, named_apart
 from ..mounts import riders_of, seated
 from ..moves.positioning import Positioning
 from ..values.refusals import ActionRefused, Refusal, refuse
@@ -57,6 +57,9 @@ def _handlers() -> dict:
 
 class Battle(Questions):
     def __init__(self, setup: BattleSetup):
+        apart = named_apart(setup.figures)       # same-named figures are told apart in every word (by id)
+        if apart is not setup.figures:
+            setup = replace(setup, figures=apart)
         self.setup = setup
         self.map = setup.map
         self.ruleset = setup.ruleset
@@ -140,7 +143,7 @@ class Battle(Questions):
             # A charge by a rider or its ridden mount keeps the mounted charge's limits, as a one-figure knight's.
             mounted = frozenset(f.id for f in present if self.profiles[f.id]["mounted"] or f.mount
                                 or f.id in self.state.riders)
-            self._positioning = Positioning(self.map, self.ruleset, present, mounted)
+            self._positioning = Positioning(self.map, self.ruleset, present, mounted, attacking_now(self))
         return self._positioning
 
     def status(self, figure_id: str) -> FigureStatus:
@@ -246,10 +249,12 @@ class Battle(Questions):
         check and flee."""
         return rout_chance(self, figure_id)
 
-    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None) -> BattleView:
+    def hypothetical(self, *figures: Figure, charging: dict[str, str] | None = None, let_go=(), absent=()) -> BattleView:
         """A read-only view of this battle with these figures standing where they say; `charging`
-        maps a figure to the foe it charged this round (its defence as the charge leaves it)."""
-        return BattleView(self, {f.id: f for f in figures}, charging)
+        maps a figure to the foe it charged this round (its defence as the charge leaves it); `let_go`:
+        holders whose holds are let go (what a holder could do once it releases its foe); `absent`:
+        figures left out of sight and cover (a missile flying on has passed them)."""
+        return BattleView(self, {f.id: f for f in figures}, charging, absent=frozenset(absent), let_go=frozenset(let_go))
 
     # =====================================================================================
     # the door

@@ -20,6 +20,7 @@ from ..combat.morale import rout_chance
 from ..combat.odds import d20_face, kept_faces
 from ..mounts import rider_of
 from ..values.numbers import percent
+from .retreat import free_attack_chance
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,10 @@ def _parting_shots(battle, mover, planned, allowed: set | None) -> list[Foresigh
         view = battle.hypothetical(placed)
         bd = free_attack_breakdown(view, shot.attacker_id, aimed_at, parting=True)
         who, whom = battle.figures[shot.attacker_id].label, battle.figures[aimed_at].label
-        out.append(Foresight("parting-shot", shot.rule, shot.attacker_id, aimed_at, bd.chance(),
-                             f"{who} takes a parting shot as {whom} leaves {step.x},{step.y}: {_blow(bd)}",
+        comes = free_attack_chance(battle, mover.id, shot.attacker_id)     # odnd: the retreat roll decides
+        when = "" if comes >= 1 else f" if its retreat roll reaches {whom}'s ({percent(comes)})"
+        out.append(Foresight("parting-shot", shot.rule, shot.attacker_id, aimed_at, bd.chance() * comes,
+                             f"{who} takes a parting shot as {whom} leaves {step.x},{step.y}{when}: {_blow(bd)}",
                              (step.x, step.y), bd, first=True))
     return out
 

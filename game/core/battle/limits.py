@@ -239,4 +239,4 @@ def positioning_without(battle, fid: str) -> Positioning:
         f for f in battle.figures.values() if f.id != fid and battle.able(f.id)]
     mounted = frozenset(f.id for f in present if battle.profile(f.id)["mounted"] or f.mount
                         or f.id in battle.state.riders)
-    return Positioning(battle.map, battle.ruleset, present, mounted)
+    return Positioning(battle.map, battle.ruleset, present, mounted, full.engagement.attacking)

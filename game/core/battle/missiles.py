@@ -38,7 +38,8 @@ def after_hit(battle, bd: Breakdown) -> list[Event]:
     if not (weapon.get("grenade") and weapon.get("splash")):
         return []
     target = battle.figures[bd.target]
-    rule = battle.ruleset.cite(battle.ruleset.section("missiles")["scatter_rule"])
+    rule = battle.ruleset.cite(battle.ruleset.section("missiles")["splash_rule"])
+    # the one hit took the splash with the hit where the ruleset says so (its breakdown's `splash`)
     return splash(battle, bd, target.pos, rule, exclude=(bd.target,))
 
 
@@ -85,12 +86,15 @@ def fly_on(battle, bd: Breakdown) -> list[Event]:
     events: list[Event] = []
     end = line[-1]
     hit_at = None
+    passed = {target.id}        # figures it has flown past: never cover against the next (the roll is made again)
     for sq in line:
         victims = [f for f in battle.figures.values() if f.pos == sq and battle.able(f.id) and f.id != shooter.id]
         for victim in victims:
             dist = distance_ft(rs.diagonal, shooter.pos, sq)
             steps = max(1, math.ceil((dist - target_ft) / rules["flies_on_step_ft"] - 1e-9))
-            vbd = attack_breakdown(battle, shooter.id, victim.id, AttackContext(weapon=bd.weapon, free_attack=True))
+            view = battle.hypothetical(absent=passed)
+            vbd = attack_breakdown(view, shooter.id, victim.id, AttackContext(weapon=bd.weapon, free_attack=True))
+            passed.add(victim.id)
             if not vbd.allowed:
                 continue
             penalty = Modifier(f"flies on {steps * rules['flies_on_step_ft']} ft past the target",

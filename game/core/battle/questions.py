@@ -15,6 +15,7 @@ from ..moves.charge import charge_limits, lane_may_open
 from ..moves.planner import capped_planner
 from ..values.figure import Figure
 from .budgets import strike_move_ft, turn_still_to_come
+from .retreat import free_attack_chance
 
 
 class Questions:
@@ -50,6 +51,11 @@ class Questions:
     def strike_move_ft(self, figure: Figure) -> float:
         """How far the figure may walk in a round and still attack."""
         return strike_move_ft(self, figure)
+
+    def free_attack_chance(self, mover_id: str, foe_id: str) -> float:
+        """The chance a foe whose free attack a move draws (a parting shot, a foe passed) gets it: 1, or
+        where a move out of melee is a retreat (odnd) the chance its d6 + DEX reaches the mover's."""
+        return free_attack_chance(self, mover_id, foe_id)
 
     def turn_still_to_come(self, figure_id: str) -> bool:
         """Whether the figure acts later this round (its number not yet reached, or reached and not done)."""

@@ -49,11 +49,17 @@ def _resolve(battle, bd: Breakdown, kind: EventKind, rule: str, reason: str, con
     tst.off_guard = False               # attacked once, it expects the next
     opened = tuple(sorted((bd.attacker, bd.target))) not in battle.state.fought
     if consume:
+        if bd.kind == "melee" and bd.attacker not in tst.melee_attackers:
+            tst.melee_attackers.append(bd.attacker)
         ast.attacks_made += 1
         if tprof["normal_man"]:
             ast.attacks_vs_normal_men += 1
         ast.attacked = True
     battle.state.fought.add(tuple(sorted((bd.attacker, bd.target))))
+    if bd.target not in ast.struck:
+        ast.struck.append(bd.target)
+        if rs.section("parting_shots")["busy_means"] == "attacking-only-an-ally":
+            battle.figures_moved()      # whom it attacks decides whether leaving it draws a free attack
     if bd.attacker not in tst.shield_used_by:
         tst.shield_used_by.append(bd.attacker)
     if tst.defense and bd.attacker not in tst.defended_against:
@@ -122,6 +128,8 @@ def attack_text(battle, bd: Breakdown, result, what: str, parried: bool) -> str:
         dmods = "".join(f", {m.value:+d} {m.name}" for m in bd.defense_mods)
         body = (f"d100 {result.die_result:02d} vs {bd.target_number} (SC {bd.base_attack}{mods} = {bd.attack_total}; "
                 f"DEF {bd.base_defense}{dmods} = {bd.defense_total})")
+    elif bd.auto_hit:
+        body = "no attack roll"
     else:
         parts = [f"d20 {result.die_result}"]
         if bd.base_attack:
@@ -147,7 +155,7 @@ def _after_hit(battle, bd: Breakdown, result) -> list[Event]:
     target = battle.figures[bd.target]
     tst = battle.states[bd.target]
     dmg_rule = rs.cite(rs.section("damage")["rule"])
-    events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule))
+    events.extend(damage_mod.apply_damage(battle, bd.target, result.damage, result.subdual, dmg_rule, bd.real_every))
     if result.critical == "grievous":
         tst.prot_lost += 1
         events.append(Event(kind=EventKind.GRIEVOUS, rule=rs.cite("grievous-hits"), actor=bd.attacker,

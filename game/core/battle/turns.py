@@ -269,7 +269,10 @@ def check_over(battle) -> list[Event]:
                 or s.states[f.id].acts_before_falling}
     if len(standing) <= 1 and len(battle.sides()) > 1:
         s.over = True
-        s.winner = next(iter(standing)) if standing else None
+        # The side still standing wins; one whose last figure only struck back as it fell (both sides
+        # felled on the same number) has nobody left either: a draw.
+        s.winner = next((side for side in standing if any(
+            f.side == side and battle.able(f.id) and not s.states[f.id].has(ROUTED) for f in s.figures.values())), None)
         return [Event(kind=EventKind.BATTLE_OVER, rule=battle.ruleset.cite("combat-round"),
                       text=f"the battle is over: {over_words(battle)}", outcome=s.winner or "draw",
                       data={"winner": s.winner})]
@@ -279,7 +282,7 @@ def check_over(battle) -> list[Event]:
 def over_words(battle) -> str:
     if battle.state.winner:
         return f"side {battle.state.winner} wins; every foe is down, routed or fled"
-    return "no side is left standing"
+    return "no side is left standing: a draw"
 
 
 def settle(battle) -> list[Event]:
@@ -326,14 +329,16 @@ def figure_fell(battle, fid: str) -> list[Event]:
 
 def acts_on_this_number(battle, fid: str) -> bool:
     """Has fid still to act on the initiative number being played (in this slot, or, with per-attack
-    slots, in a later slot of the same number)?"""
+    slots, in a later slot of the same number)? Where ties go to the higher DEX (cnc Initiative), a
+    later slot of the same die is a later turn, not the same moment: only equal DEX is simultaneous."""
     s = battle.state
     if s.phase != "act" or s.slot_index >= len(s.slots):
         return False
     number = s.slots[s.slot_index].number
+    dex_breaks_ties = battle.ruleset.section("round")["ties"] == "dex-then-simultaneous"
     for i in range(s.slot_index, len(s.slots)):
         slot = s.slots[i]
-        if slot.number != number:
+        if slot.number != number or (dex_breaks_ties and i > s.slot_index):
             break
         if fid in slot.members and (i > s.slot_index or fid not in s.done):
             return True

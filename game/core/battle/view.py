@@ -15,8 +15,14 @@ from .questions import Questions
 
 
 class BattleView(Questions):
-    def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None):
+    def __init__(self, battle, placed: dict[str, Figure], charging: dict[str, str] | None = None,
+                 absent: frozenset = frozenset(), let_go: frozenset = frozenset()):
         self._battle = battle
+        # figures left out of sight and cover (a missile flying on has passed them: they are not in its way)
+        self._absent = absent
+        # holders whose holds are let go (what a holder could do once it releases its foe)
+        self._let_go = let_go
+        self._freed = {battle.state_of(h).holding for h in let_go} - {""}
         # figure id -> the foe it charged this round: its defence as the charge leaves it, without
         # rolling the charge's blow (what the foes' replies to a charge would face).
         self._charging = dict(charging or {})
@@ -35,17 +41,26 @@ class BattleView(Questions):
 
     def state_of(self, figure_id: str):
         target = self._charging.get(figure_id)
-        if target is None:
+        if target is None and figure_id not in self._let_go and figure_id not in self._freed:
             return self._battle.state_of(figure_id)
         got = self._states.get(figure_id)
         if got is None:
             got = self._states[figure_id] = self._battle.state_of(figure_id).copy()
-            got.charging = target
+            if target is not None:
+                got.charging = target
+            if figure_id in self._let_go:
+                got.holding = ""
+            if figure_id in self._freed:
+                got.held_by = [h for h in got.held_by if h not in self._let_go]
+                if not got.held_by:
+                    for name in ("held", "pinned", "struggling"):
+                        got.conditions.pop(name, None)
         return got
 
     def hypothetical(self, *figures: Figure) -> "BattleView":
         """This view with these figures standing elsewhere too (its chargers still charging)."""
-        return BattleView(self._battle, {**self._placed, **{f.id: f for f in figures}}, self._charging)
+        return BattleView(self._battle, {**self._placed, **{f.id: f for f in figures}}, self._charging, self._absent,
+                          self._let_go)
 
     def able(self, figure_id: str) -> bool:
         return self._battle.able(figure_id)
@@ -53,7 +68,7 @@ class BattleView(Questions):
     def positioning(self) -> Positioning:
         if self._positioning is None:
             live = self._battle.positioning()
-            present = [self.figures[f.id] for f in live.figures]
+            present = [self.figures[f.id] for f in live.figures if f.id not in self._absent]
             self._positioning = live.with_figures(present)
         return self._positioning
 

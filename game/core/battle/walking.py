@@ -15,6 +15,7 @@ from ..moves.path import movement_after
 from ..moves.positioning import PlannedMove
 from ..mounts import rider_of
 from .budgets import attacks_left, turn_still_to_come
+from .retreat import moves_retreat, retreat_by_moving
 from .strikes import free_attack, may_free_attack, resolve
 
 
@@ -62,6 +63,10 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
     )]
     spend_movement(battle, fig, path, mode, record_mode)
     events.extend(_hasty_by_walking(battle, fig, planned, mode, allowed_shots))
+    if allowed_shots is None and mode not in ("withdraw", "charge") and planned.parting_shots \
+            and moves_retreat(battle.ruleset):
+        rolled, allowed_shots = retreat_by_moving(battle, fig, planned)
+        events.extend(rolled)
     stop_at = None
     for shot in sorted(planned.parting_shots, key=lambda s: s.step_index):
         if allowed_shots is not None and shot.attacker_id not in allowed_shots:

@@ -42,6 +42,11 @@ def roll_attack(battle, bd: Breakdown, rng, target_prof: dict | None = None, tar
     same functions the shown odds are summed from."""
     if bd.resolution == "d100":
         return _roll_d100(bd, rng)
+    if bd.auto_hit:         # the blow lands without an attack roll (the helpless, bfrpg's holder): no die
+        face = d20_face(bd, 0)
+        result = AttackResult(hit=True, outcome=face.words, total=bd.attack_total)
+        _damage(bd, rng, result)
+        return result
     roll = die(rng, 20)
     rolls = [roll]
     nat = roll.total
@@ -137,7 +142,12 @@ def _damage(bd: Breakdown, rng, result: AttackResult) -> None:
             more = dice.dice_only.roll(rng)
             result.rolls.append(more)
             extra = more.total
-    result.damage, parts, result.ignore_prot = hit_damage(bd, result.critical, total, extra)
+    splashed = 0
+    if bd.splash:
+        roll = parse_dice(bd.splash).roll(rng)
+        result.rolls.append(roll)
+        splashed = roll.total
+    result.damage, parts, result.ignore_prot = hit_damage(bd, result.critical, total, extra, splashed)
     result.subdual = bd.subdue
     result.damage_text = ", ".join(parts)
 
@@ -158,7 +168,7 @@ def parry(battle, bd: Breakdown, attack_total: int, damage: int, rng) -> tuple[b
     carries: (parried, rolls, words)."""
     terms = bd.parry
     if terms is None:
-        return False, [], parry_terms(battle, bd.target)[1]
+        return False, [], "" if bd.auto_hit == "held" else parry_terms(battle, bd.target)[1]
     battle.state_of(bd.target).parries_used += 1
     proll = die(rng, 20)
     ptotal = proll.total + terms.roll_add

@@ -36,6 +36,8 @@ class AttackSheet:
     from_flank: bool = False
     friends: tuple = ()
     auto_hit: str = ""
+    real_every: int = 0
+    splash: str = ""
     advantage: int = 0
     fighting_by_id: dict = field(default_factory=dict)
     rs: object = None               # the battle's ruleset and its [modifiers], read by every family

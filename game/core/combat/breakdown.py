@@ -48,7 +48,10 @@ class Breakdown:
     damage: str = "1d6"
     damage_mods: tuple = ()
     damage_multipliers: tuple = ()   # Modifier(name, factor, source)
+    splash: str = ""                # dice a direct hit adds, no save (ch17 Oil: the one hit takes the splash too)
     subdue: bool = False
+    flat_of_blade: bool = False     # a weapon used to subdue (not a fist): the ruleset's subdual fraction of the damage
+    real_every: int = 0             # of subdual damage, one point in this many is real (0: none)
     auto_hit: str = ""              # e.g. "helpless": melee on a helpless foe always hits
     friends_in_melee: tuple = ()    # ids of the attacker's friends fighting the target
     advantage: int = 0              # d20: +1 rolls two dice and keeps the better, -1 keeps the worse
@@ -130,8 +133,8 @@ class Breakdown:
             "needed_on_die": self.needed_on_die, "chance": round(self.chance(), 3),
             "distance_ft": plain_number(self.distance_ft), "range_band": self.range_band,
             "damage": self.damage, "damage_modifiers": [m.to_json() for m in self.damage_mods],
-            "damage_multipliers": [m.to_json() for m in self.damage_multipliers],
-            "subdue": self.subdue, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
+            "damage_multipliers": [m.to_json() for m in self.damage_multipliers], "splash": self.splash,
+            "subdue": self.subdue, "flat_of_blade": self.flat_of_blade, "auto_hit": self.auto_hit, "friends_in_melee": list(self.friends_in_melee),
             "advantage": self.advantage,
             "rule": self.rule, "notes": list(self.notes),
             "odds": self.odds().to_json(),
@@ -168,7 +171,8 @@ class Breakdown:
             out.append(f"  hits automatically: the target is {self.auto_hit}")
         mult = "".join(f" x{m.value} {m.name} ({m.source})" for m in self.damage_multipliers)
         adds = "".join(f" {m.value:+d} {m.name} ({m.source})" for m in self.damage_mods)
-        out.append(f"  damage {self.damage}{adds}{mult}" + (" (subdual)" if self.subdue else "")
+        out.append(f"  damage {self.damage}{adds}{mult}" + (f" + {self.splash} splash" if self.splash else "")
+                   + (" (subdual)" if self.subdue else "")
                    + (f"; a hit does {odds.mean_damage:.1f} on average" if odds.p_hit else ""))
         for note in self.notes:
             out.append(f"  note: {note}")

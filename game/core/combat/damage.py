@@ -19,14 +19,17 @@ def hp_condition(ruleset, effective_hp: int, has_subdual: bool, real_hp: int) ->
     return worst
 
 
-def apply_damage(battle, target_id: str, amount: int, subdual: bool, rule: str) -> list[Event]:
-    """Take `amount` off a figure and report what state that leaves it in."""
+def apply_damage(battle, target_id: str, amount: int, subdual: bool, rule: str,
+                 real_every: int | None = None) -> list[Event]:
+    """Take `amount` off a figure and report what state that leaves it in. Of subdual damage one point in
+    `real_every` is real (default: the ruleset's subdual_real_every; 0: none)."""
     rs = battle.ruleset
     state = battle.state_of(target_id)
     events: list[Event] = []
     if amount <= 0:
         return events
-    real_every = rs.section("damage")["subdual_real_every"]
+    if real_every is None:
+        real_every = rs.section("damage")["subdual_real_every"]
     if subdual and not state.has("unconscious"):
         real = amount // real_every if real_every else 0
         state.subdual += amount - real

@@ -53,7 +53,9 @@ def attack_breakdown(battle, attacker_id: str, target_id: str, context: AttackCo
         base_attack=base_attack, attack_name=attack_name, attack_mods=tuple(sheet.att),
         base_defense=base_defense, defense_name=defense_name, defense_mods=tuple(sheet.dfn),
         distance_ft=sheet.dist, range_band=sheet.band, damage=sheet_damage_dice(sheet), damage_mods=tuple(sheet.dmg),
-        damage_multipliers=tuple(sheet.mult), subdue=ctx.subdue or sheet.weapon["subdual"], auto_hit=sheet.auto_hit,
+        splash=sheet.splash,
+        damage_multipliers=tuple(sheet.mult), subdue=ctx.subdue or sheet.weapon["subdual"],
+        flat_of_blade=ctx.subdue and not sheet.weapon["subdual"], real_every=sheet.real_every, auto_hit=sheet.auto_hit,
         friends_in_melee=sheet.friends, advantage=sheet.advantage, rule=rs.cite(rs.section("attack")["rule"]),
         notes=tuple(sheet.notes),
         refusals=tuple(sheet.refusals),
@@ -71,7 +73,10 @@ def _roll_terms(battle, sheet: AttackSheet, d100: bool) -> dict:
     parry = None
     if sheet.kind == "melee" and not d100 and sheet.t_state.defense:
         parry = parry_terms(battle, sheet.target.id)[0]
+    if sheet.auto_hit == "held":
+        parry = None        # bfrpg Wrestling: the holder's blow is inflicted, not rolled: nothing to parry
     return {"parry": parry, "soak": max(0, t_prof["prot"] - sheet.t_state.prot_lost) if d100 else 0,
+
             "critical_mod": a_prof.get(f"{ability}_mod", 0) if ability != "none" else 0,
             "attacker_level": a_prof["level"], "attacker_dex": a_prof["dex_mod"]}
 
@@ -97,6 +102,27 @@ def _position(s: AttackSheet) -> None:
                                      long_ft=(s.weapon["range_ft"] or DEFAULT_RANGES_FT)[-1], weapon=s.weapon_name))
     if not s.sight().visible:
         s.refusals.append(Refusal.of("attack.no-sight", who=s.attacker.label, target=s.target.label))
+
+
+def _hold(s: AttackSheet) -> None:
+    """Holds (bfrpg Wrestling, odnd Grappling Attacks, ch17 17.0.18): a holder strikes only the figure it
+    holds, unarmed where its rules say, and bfrpg's holder does that damage without a roll; a struggling
+    figure (odnd) strikes unarmed."""
+    rules = s.rs.section("manoeuvres")
+    held = s.a_state.holding
+    rule = s.rs.cite(rules["grapple_rule"])
+    if held and s.target.id != held:
+        s.refusals.append(Refusal.of("grapple.holding-other", who=s.attacker.label, held=s.battle.figures[held].label,
+                                     rule=rule))
+    if s.weapon_name != "fist":
+        why = (f"holds {s.battle.figures[held].label}" if held and rules["holder_fist_only"]
+               else "is struggling in a grapple" if s.a_state.has("struggling") else "")
+        if why:
+            s.refusals.append(Refusal.of("grapple.unarmed-only", who=s.attacker.label, why=why, weapon=s.weapon_name,
+                                         rule=rule))
+    elif held == s.target.id and rules["holder_auto_damage"] and s.kind == "melee":
+        s.auto_hit = "held"
+        s.notes.append(f"{s.attacker.label} holds {s.target.label}: its unarmed blow lands without a roll ({rule})")
 
 
 # ----- the attacker -----
@@ -207,16 +233,43 @@ def _crowd(s: AttackSheet) -> None:
     crowd = [f for f in s.fighting(s.target) if f.side == s.attacker.side]
     if all(f.id != s.attacker.id for f in crowd):
         crowd.append(s.attacker)
+    most = _surround_room(s)
     if r["surrounded_bonus"] and len(crowd) > r["surrounded_after"]:
         if back_to_wall(s.battle, s.target):
             s.notes.append(f"{s.target.label} has its back to a wall: no surrounded bonus")
         else:
-            s.add(s.att, "surrounded", f"surrounded ({min(len(crowd), 6)} attackers)", r["surrounded_bonus"],
+            s.add(s.att, "surrounded", f"surrounded ({min(len(crowd), most)} attackers)", r["surrounded_bonus"],
                   r["surrounded_rule"])
     if r["multiple_attackers_bonus"] and len(crowd) > 1:
         s.add(s.att, "multiple-attackers", f"multiple attackers ({len(crowd)})",
               r["multiple_attackers_bonus"] * (len(crowd) - 1),
               r["multiple_attackers_rule"])
+
+
+def _surround_room(s: AttackSheet) -> int:
+    """odnd MISC COMBAT RULES: only so many can get at one figure in melee in a round (surround_most, by its
+    size; a smaller attacker counts half, a larger double). Refuses a fresh attacker beyond that; the most
+    attackers of the attacker's size (a large number where there is no limit)."""
+    r = s.rules
+    if not r["surround_most"]:
+        return 99
+    room = r["surround_most"][SIZE_ORDER.get(s.target.size, 2)]
+    weight = _surround_weight(s.attacker)
+    if s.ctx.free_attack or s.attacker.id in s.t_state.melee_attackers:
+        return int(room / weight)
+    taken = sum(_surround_weight(s.battle.figures[f]) for f in s.t_state.melee_attackers
+                if f in s.battle.figures and s.battle.able(f))
+    if taken + weight > room + 1e-9:
+        rule = s.rs.cite(r["surround_rule"])
+        s.refusals.append(Refusal.of("attack.surrounded", who=s.attacker.label, target=s.target.label,
+                                     most=room, taken=taken, size=s.target.size, rule=rule))
+        s.choice_note(rule)
+    return int(room / weight)
+
+
+def _surround_weight(fig) -> float:
+    size = SIZE_ORDER.get(fig.size, 2)
+    return 0.5 if size < 2 else 1.0 if size == 2 else 2.0 ** (size - 2)
 
 
 def _ground(s: AttackSheet) -> None:
@@ -301,7 +354,7 @@ def _attack_kind(s: AttackSheet) -> None:
                       style["rule"])
             else:
                 s.add(s.att, "stance", style["style"], style["attack_penalty"], style["rule"])
-    if s.ctx.subdue:
+    if s.ctx.subdue and not s.weapon["subdual"]:     # the flat of the blade; a fist strikes to subdue anyway
         s.add(s.att, "subdue", "attacking to subdue", r["subdue_hit"], r["subdue_rule"])
     round_rules = s.rs.section("round")
     if s.a_state.move_mode in ("run", "jog") and round_rules["run_attack_hit"]:
@@ -310,6 +363,8 @@ def _attack_kind(s: AttackSheet) -> None:
         s.add(s.att, "surprise", "surprise", r["surprise_round_hit"], s.rs.section("surprise")["rule"])
     if s.t_state.has("surprised") and s.t_state.surprise_bonus:
         s.add(s.att, "ambush", "ambush", s.t_state.surprise_bonus, s.rs.section("surprise")["rule"])
+    if s.t_state.has("surprised") and s.t_state.surprise_damage:
+        s.add(s.dmg, "ambush", "completely surprised", s.t_state.surprise_damage, s.rs.section("surprise")["rule"])
 
 
 def _unexpected(s: AttackSheet) -> None:
@@ -377,6 +432,10 @@ def _missiles(s: AttackSheet) -> None:
     elif friends and r["into_melee"] != "none":
         s.notes.append(f"shooting into a melee with friends ({names})")
     s.friends = friends
+    if s.weapon["grenade"] and s.weapon["splash"] and s.rs.section("missiles")["splash_hits_target"]:
+        s.splash = s.weapon["splash"]
+        s.notes.append(f"a direct hit also splashes {s.target.label}: +{s.splash}, no save "
+                       f"({s.rs.cite(s.rs.section('missiles')['splash_rule'])})")
 
 
 def _target_movement(s: AttackSheet) -> None:
@@ -385,8 +444,14 @@ def _target_movement(s: AttackSheet) -> None:
     r = s.rules
     t_state = s.t_state
     rule = r["target_movement_rule"]
-    order = s.battle.state.move_orders.get(s.target.id)
-    moved = max(t_state.moved_ft, order.cost_ft if order is not None else 0.0)
+    moved = _moved_this_round(s.battle, s.target.id)
+    if s.target.mount:      # a rider moves as its mount moved
+        moved = max(moved, _moved_this_round(s.battle, s.target.mount))
+    if r["moving_mount_ranged"] and moved > 0 and counts_mounted(s.battle, s.target.id):
+        # spelljammer Movement Modifiers: a rider carried by its moving mount is a target on a moving mount;
+        # its own pace (stationary, walking, running) is its mount's, so no speed row is added on top.
+        s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
+        return
     if r["target_speed_ranged"]:
         rows = [row for row in sorted(r["target_speed_ranged"], key=lambda row: row["above_multiple"])
                 if moved > s.target.move_ft * row["above_multiple"] + 1e-9]
@@ -400,17 +465,38 @@ def _target_movement(s: AttackSheet) -> None:
         s.add(s.att, "target-running", "target running", r["running_target_ranged"], rule)
     elif t_state.moved_ft == 0 and not t_state.ran_last_action:
         s.add(s.att, "target-stationary", "target stationary", r["stationary_target_ranged"], rule)
-    if s.target.mount:      # a rider moves as its mount moved
-        order = s.battle.state.move_orders.get(s.target.mount)
-        moved = max(s.battle.state_of(s.target.mount).moved_ft, order.cost_ft if order is not None else 0.0)
-    if moved > 0 and counts_mounted(s.battle, s.target.id):
-        s.add(s.att, "target-moving-mount", "target on a moving mount", r["moving_mount_ranged"], rule)
+
+
+def _moved_this_round(battle, figure_id: str) -> float:
+    """How far a figure moves this round: what it has walked, or (d100) the whole of its declared move."""
+    order = battle.state.move_orders.get(figure_id)
+    return max(battle.state_of(figure_id).moved_ft, order.cost_ft if order is not None else 0.0)
 
 
 def _size(s: AttackSheet) -> None:
     table = s.rules["size_ranged"]
     if table:
         s.add(s.att, "size", f"{s.target.size} target", table[SIZE_ORDER.get(s.target.size, 2)], s.rules["size_ranged_rule"])
+
+
+def _subdual(s: AttackSheet) -> None:
+    """Of the subdual damage a blow does, one point in how many is real (0: none): the ruleset's number,
+    a strong attacker's (odnd Empty Hand Attacks: 2 points in 2 with STR 16-18), none for pulled punches."""
+    if not (s.ctx.subdue or s.weapon["subdual"]):
+        return
+    dmg = s.rs.section("damage")
+    rule = dmg["subdual_rule"]
+    if s.ctx.subdue and s.weapon["subdual"] and dmg["pulled_punches"]:
+        s.real_every = 0
+        s.notes.append(f"{s.attacker.label} pulls its punches: all the damage is temporary ({s.rs.cite(rule)})")
+        return
+    s.real_every = dmg["subdual_real_every"]
+    if dmg["subdual_real_every_strong"] and s.a_prof["str_mod"] >= dmg["strong_str_mod"]:
+        s.real_every = dmg["subdual_real_every_strong"]
+        s.choice_note(s.rs.cite(dmg["strong_rule"]))
+    if s.real_every:
+        points = "every point" if s.real_every == 1 else f"1 point in every {s.real_every}"
+        s.notes.append(f"subdual damage: {points} is real, the rest temporary ({s.rs.cite(rule)})")
 
 
 def _cover(s: AttackSheet) -> None:
@@ -430,8 +516,8 @@ def _cover(s: AttackSheet) -> None:
             s.add(s.dfn if mode == "ac" else s.att, what, f"{degree} {what}", value, cover_rules["rule"])
 
 
-_FAMILIES = (_position, _ability, _wounds, _attacker_conditions, _facing, _blindside, _crowd, _ground, _mounts, _charge_and_set,
-             _attack_kind, _unexpected, _missiles, _cover, shield, dexterity, target_stances, target_conditions, helplessness,
+_FAMILIES = (_position, _hold, _ability, _wounds, _attacker_conditions, _facing, _blindside, _crowd, _ground, _mounts, _charge_and_set,
+             _attack_kind, _unexpected, _missiles, _subdual, _cover, shield, dexterity, target_stances, target_conditions, helplessness,
              damage_bonus)
 
 

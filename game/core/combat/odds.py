@@ -196,9 +196,10 @@ def block_beats(terms: ParryTerms, face: int, damage: int) -> bool:
     return face + terms.block_add > damage
 
 
-def hit_damage(bd, critical: str, dice_total: int, extra_total: int = 0) -> tuple[int, list[str], bool]:
+def hit_damage(bd, critical: str, dice_total: int, extra_total: int = 0, splash_total: int = 0) -> tuple[int, list[str], bool]:
     """(damage, how it was made up in words, whether PROT is ignored) of a hit: its dice rolled to
-    `dice_total` (and the extra dice of a confirmed or doubling critical to `extra_total`)."""
+    `dice_total` (and the extra dice of a confirmed or doubling critical to `extra_total`, a direct hit's
+    splash dice to `splash_total`)."""
     dice = parse_dice(bd.damage)
     adds = sum(m.value for m in bd.damage_mods)
     parts: list[str] = []
@@ -210,8 +211,10 @@ def hit_damage(bd, critical: str, dice_total: int, extra_total: int = 0) -> tupl
     parts.append(f"{dice.text} {dice_total}")
     ignore_prot = False
     if bd.resolution == "d100":
-        amount += adds
+        amount += adds + splash_total
         parts += [f"{m.value:+d} {m.name}" for m in bd.damage_mods]
+        if bd.splash:
+            parts.append(f"+{splash_total} splash ({bd.splash}, hit directly: no save)")
         if critical:
             amount *= 2
             parts.append("x2 " + critical)
@@ -240,6 +243,9 @@ def hit_damage(bd, critical: str, dice_total: int, extra_total: int = 0) -> tupl
         parts.append(f"+{dice.maximum} critical damage (maximum)")
     amount += adds
     parts += [f"{m.value:+d} {m.name}" for m in bd.damage_mods]
+    if bd.splash:
+        amount += splash_total
+        parts.append(f"+{splash_total} splash ({bd.splash}, hit directly: no save)")
     amount = _finish(bd, amount, parts)
     if bd.die.over_20_reduces_damage and bd.needed_on_die > 20:
         excess = bd.needed_on_die - 20
@@ -259,7 +265,7 @@ def _finish(bd, amount: int, parts: list, skip_multipliers: bool = False) -> int
             if m.value > 1:
                 amount *= m.value
                 parts.append(f"x{m.value} {m.name}")
-    if bd.subdue:
+    if bd.flat_of_blade:
         fraction = bd.die.subdual_fraction
         if fraction != 1:
             amount = math.floor(amount * fraction)
@@ -322,7 +328,7 @@ def odds_key(bd) -> tuple:
     """Everything of a Breakdown the roll's outcome depends on (the odds are cached by it)."""
     return (bd.resolution, bd.attack_total, bd.defense_total, bd.auto_hit, bd.advantage, bd.die, bd.damage,
             tuple([m.value for m in bd.damage_mods]), tuple([m.value for m in bd.damage_multipliers]), bd.subdue,
-            bd.parry, bd.soak, bd.critical_mod, bd.attacker_level, bd.attacker_dex)
+            bd.flat_of_blade, bd.splash, bd.parry, bd.soak, bd.critical_mod, bd.attacker_level, bd.attacker_dex)
 
 
 _ODDS: dict = {}
@@ -443,7 +449,7 @@ def _damage_dist(bd, critical: str) -> tuple:
     depends on: many attacks differ only in their to-hit numbers)."""
     excess = bd.needed_on_die - 20 if bd.die.over_20_reduces_damage and bd.resolution == "d20" else 0
     key = (bd.die, bd.damage, tuple(m.value for m in bd.damage_mods), tuple(m.value for m in bd.damage_multipliers),
-           bd.subdue, bd.auto_hit, bd.soak, bd.resolution, critical, max(0, excess))
+           bd.flat_of_blade, bd.splash, bd.auto_hit, bd.soak, bd.resolution, critical, max(0, excess))
     got = _DAMAGE.get(key)
     if got is None:
         if len(_DAMAGE) > 4096:
@@ -456,11 +462,13 @@ def _damage_totals(bd, critical: str) -> tuple:
     dice = parse_dice(bd.damage)
     totals = dice.totals() if dice.count else ((dice.bonus, 1.0),)
     extras = dice.dice_only.totals() if extra_dice_rolled(bd, critical) and dice.count else ((0, 1.0),)
+    splashes = parse_dice(bd.splash).totals() if bd.splash else ((0, 1.0),)
     out: dict = {}
     for total, p in totals:
         for extra, pe in extras:
-            amount = hit_damage(bd, critical, total, extra)[0]
-            out[amount] = out.get(amount, 0.0) + p * pe
+            for splashed, ps in splashes:
+                amount = hit_damage(bd, critical, total, extra, splashed)[0]
+                out[amount] = out.get(amount, 0.0) + p * pe * ps
     return tuple(sorted(out.items()))
 
 

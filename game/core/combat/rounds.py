@@ -39,6 +39,7 @@ def roll_surprise(battle, rng) -> list[Event]:
     events: list[Event] = []
     if method == "none":
         return events
+    surprised_sides: list[str] = []
     for side, members in sides.items():
         unaware = [f for f in members if battle.profile(f.id)["unaware"]]
         if not unaware:
@@ -55,22 +56,33 @@ def roll_surprise(battle, rng) -> list[Event]:
                                 outcome="surprised" if surprised else "ready", text=text + f" ({rule})",
                                 data={"side": side}))
             if surprised:
+                surprised_sides.append(side)
                 for f in unaware:
                     _mark(battle, f.id, 0)
         elif method == "dc":
+            # One roll for the side; each figure is surprised at or above its own DC (elves 15).
             roll = die(rng, 20)
             bonus = rules["ambush_bonus"] if ambush else 0
-            dc = max((battle.profile(f.id)["surprised_on"] or 0) for f in unaware) or rules["dc"]
-            surprised = roll.total + bonus >= dc
-            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=roll.total + bonus, target_number=dc,
+            total = roll.total + bonus
+            dcs = {f.id: battle.profile(f.id)["surprise_dc"] or rules["dc"] for f in unaware}
+            caught = [f for f in unaware if total >= dcs[f.id]]
+            dc = min(dcs.values())
+            if len(set(dcs.values())) == 1:
+                verdict = "surprised" if caught else "not surprised"
+            else:
+                verdict = "; ".join(f"{f.label} (DC {dcs[f.id]}) " + ("surprised" if f in caught else "not surprised")
+                                    for f in unaware)
+            events.append(Event(kind=EventKind.SURPRISE, rule=rule, rolls=(roll,), total=total, target_number=dc,
                                 modifiers=(Modifier("ambush", bonus, rule),) if bonus else (),
-                                outcome="surprised" if surprised else "ready",
+                                outcome="surprised" if caught else "ready",
                                 text=f"side {side} checks surprise: d20 {roll.total}" + (f" +{bonus} ambush" if bonus else "")
-                                     + f" vs DC {dc}: " + ("surprised" if surprised else "not surprised") + f" ({rule})",
-                                data={"side": side}))
-            if surprised:
-                for f in unaware:
-                    _mark(battle, f.id, 0)
+                                     + (f" vs DC {dc}: " if len(set(dcs.values())) == 1 else f" = {total}: ")
+                                     + verdict + f" ({rule})",
+                                data={"side": side, "surprised": [f.id for f in caught]}))
+            if caught:
+                surprised_sides.append(side)
+            for f in caught:
+                _mark(battle, f.id, 0)
         elif method == "check":
             for f in unaware:
                 prof = battle.profile(f.id)
@@ -90,20 +102,37 @@ def roll_surprise(battle, rng) -> list[Event]:
             events.extend(_caught_unaware(battle, unaware))
         elif method == "per":
             bonuses = rules["per_bonuses"] or [0]
+            damages = rules["per_damage"]
             for f in unaware:
                 per = battle.profile(f.id)["per"]
                 roll = die(rng, 100)
                 multiple = min(len(bonuses), max(1, math.ceil(roll.total / max(1, per))))
                 bonus = bonuses[multiple - 1]
+                damage = damages[multiple - 1] if multiple <= len(damages) else 0
                 surprised = multiple >= 3
+                gains = (f"+{bonus} SC" if bonus else "") + (f" and +{damage} damage" if damage else "")
                 events.append(Event(kind=EventKind.SURPRISE, rule=rule, actor=f.id, rolls=(roll,), total=roll.total,
                                     target_number=per, outcome="surprised" if surprised else "ready",
+                                    data={"multiple": multiple, "bonus": bonus, "damage": damage},
                                     text=f"{f.label} rolls PER against the ambush: d100 {roll.total} vs PER {per}: "
-                                         f"{multiple}x PER" + (f", attackers +{bonus} in the surprise round" if bonus else "")
+                                         f"{multiple}x PER" + (f", attackers {gains} in the surprise round" if gains else "")
                                          + (": surprised" if surprised else ": not surprised") + f" ({rule})"))
                 if surprised:
-                    _mark(battle, f.id, bonus)
+                    _mark(battle, f.id, bonus, damage)
+    if rules["both_cancel"] and len(sides) > 1 and len(surprised_sides) == len(sides):
+        events.append(_surprises_cancel(battle, surprised_sides, rule))
     return events
+
+
+def _surprises_cancel(battle, sides: list, rule: str) -> Event:
+    """odnd ENCOUNTER ORDER: every side surprised: the surprises cancel and round 1 is fought as usual."""
+    for fig in battle.figures.values():
+        state = battle.state_of(fig.id)
+        state.conditions.pop("surprised", None)
+        state.surprise_bonus = state.surprise_damage = 0
+    return Event(kind=EventKind.SURPRISE, rule=rule, outcome="cancelled", data={"sides": list(sides)},
+                 text=f"every side is surprised ({', '.join(sides)}): the surprises cancel out and the first round is "
+                      f"fought as usual ({rule})")
 
 
 def _caught_unaware(battle, unaware) -> list[Event]:
@@ -133,10 +162,11 @@ def _d6_chance(battle, rules, unaware, foes, ambush, method) -> int:
     return max(own, best - (rules["surprised_on"] - own))
 
 
-def _mark(battle, figure_id: str, bonus: int) -> None:
+def _mark(battle, figure_id: str, bonus: int, damage: int = 0) -> None:
     state = battle.state_of(figure_id)
     state.conditions["surprised"] = 1
     state.surprise_bonus = bonus
+    state.surprise_damage = damage
 
 
 # ----- initiative -----

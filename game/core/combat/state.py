@@ -25,6 +25,16 @@ def condition_until(battle, name: str) -> int:
     return 0
 
 
+def attacking_now(battle) -> dict | None:
+    """figure id -> the figures it is attacking this round (its targets of the round before until it has
+    struck), where the ruleset's "busy foe" means one attacking only others (spelljammer Withdrawing From
+    Melee); None elsewhere (the positioning needs no such record)."""
+    if battle.ruleset.section("parting_shots")["busy_means"] != "attacking-only-an-ally":
+        return None
+    return {fid: frozenset(st.struck or st.struck_last) for fid, st in battle.states.items()
+            if st.struck or st.struck_last}
+
+
 def combat_profile(ruleset: Ruleset, figure: Figure) -> dict:
     template = figure.stats.get("template", "")
     if template and ruleset.template(template) is not None:
@@ -66,15 +76,19 @@ class FigureState:
     announced_charge: str = ""         # the foe it announced a charge at in the declaration step (cnc)
     disengaged: bool = False           # it disengaged in the declaration step: no initiative this round
     hit_by: list = field(default_factory=list)
+    struck: list = field(default_factory=list)          # whom it has attacked this round
+    melee_attackers: list = field(default_factory=list)  # who has attacked it in melee this round (surrounding)
     free_attacked_by: list = field(default_factory=list)
     initiative: list = field(default_factory=list)
     # ----- across rounds -----
     ran_last_action: bool = False      # its last action was a run (missiles at it suffer)
+    struck_last: list = field(default_factory=list)     # whom it attacked the round before
     aim: dict = field(default_factory=dict)    # {"target": id, "round": n}
     reload_until_round: int = 0         # may shoot again from the round after this one
     no_attack_round: int = 0            # a fumble costs the attacks of this round
     stuck: list = field(default_factory=list)  # spelljammer missiles stuck in it: [dex, bleed]
     surprise_bonus: int = 0             # attackers' bonus against it while it is surprised (d100 ambush)
+    surprise_damage: int = 0            # ... and to their damage (d100: completely surprised)
     blindsided_by: dict = field(default_factory=dict)   # attacker id -> round it opened the fight from behind
     run_rounds: int = 0                 # rounds spent running (fatigue)
     off_guard: bool = False             # unaware, no ambush: not expecting an attack until attacked or round 1 ends
@@ -95,7 +109,8 @@ class FigureState:
         twin = FigureState.__new__(FigureState)
         fields = self.__dict__.copy()
         fields["conditions"] = dict(self.conditions)
-        for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative", "held_by"):
+        for name in ("defended_against", "shield_used_by", "hit_by", "free_attacked_by", "initiative", "held_by",
+                     "struck", "struck_last", "melee_attackers"):
             fields[name] = list(fields[name])
         fields["aim"] = dict(self.aim)
         fields["blindsided_by"] = dict(self.blindsided_by)
@@ -125,6 +140,8 @@ class FigureState:
         self.defended_against = []
         self.shield_used_by = []
         self.hit_by = []
+        self.struck_last, self.struck = self.struck, []
+        self.melee_attackers = []
         self.free_attacked_by = []
         self.initiative = []
         self.acts_before_falling = False

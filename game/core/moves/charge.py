@@ -256,7 +256,11 @@ def lane_may_open(planner, attacker: Figure, target: Figure, occupants: dict, mo
         return False
     most, end_within = terms
     diagonal = planner.diagonal
-    if grid_distance_ft(diagonal, attacker.x - target.x, attacker.y - target.y) > most + 10:
+    if attacker.big or target.big:      # bodies are as near as their nearest squares
+        gap = min(grid_distance_ft(diagonal, a[0] - t[0], a[1] - t[1]) for a in attacker.cells for t in target.cells)
+    else:
+        gap = grid_distance_ft(diagonal, attacker.x - target.x, attacker.y - target.y)
+    if gap > most + 10:
         return False
     line = bresenham(attacker.pos, _aim(planner, attacker, target))
     if attacker.big or target.big:

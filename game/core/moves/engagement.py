@@ -45,8 +45,11 @@ def weapon_reach_ft(ruleset: Ruleset, figure: Figure) -> int:
 class Engagement:
     """Engagement and reach queries for the figures on one map under one ruleset."""
 
-    def __init__(self, bmap: BattleMap, ruleset: Ruleset, sight: SightMap | None = None):
+    def __init__(self, bmap: BattleMap, ruleset: Ruleset, sight: SightMap | None = None, attacking: dict | None = None):
         self.map = bmap
+        # figure id -> the figures it is attacking this round (its targets of the round before until it
+        # has made an attack): what "busy" means where a foe must be attacking only the mover's allies.
+        self.attacking = attacking or {}
         self.ruleset = ruleset
         self.sight = sight or SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
         self.zone_ft = ruleset.section("engagement")["zone_ft"]
@@ -183,11 +186,14 @@ class Engagement:
         rule = self.ruleset.cite(ps["rule"])
         trigger = ps["trigger"]
         shots: list[PartingShot] = []
+        retreat = self.ruleset.section("disengage")
+        decided = (f" (a retreat: {retreat['retreat_die']} + DEX against the mover's decides)"
+                   if retreat["move_is_retreat"] and mode != "charge" else "")
 
         def busy(foe: Figure) -> bool:
             got = busy_foes.get(id(foe))
             if got is None:
-                got = busy_foes[id(foe)] = ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+                got = busy_foes[id(foe)] = self.busy(foe, mover, allies)
             return got
 
         if trigger == "withdraw-from-melee":
@@ -206,7 +212,7 @@ class Engagement:
                 "leave-zone": f"{mover.label} retreats out of {foe.label}'s {self.zone_ft} ft melee zone",
                 "hasty-disengage": f"{mover.label} disengages hastily from {foe.label}",
             }[trigger]
-            shots.append(PartingShot(foe.id, foe.label, left_at, ps["attack_bonus"], rule, words))
+            shots.append(PartingShot(foe.id, foe.label, left_at, ps["attack_bonus"], rule, words + decided))
 
         if ps["pass_by_ft"]:
             end = steps[-1]
@@ -219,9 +225,24 @@ class Engagement:
                     if self.passes_within(mover, (st.x, st.y), st.altitude_ft, st.facing if mover.big else None, foe,
                                           ps["pass_by_ft"]):
                         shots.append(PartingShot(foe.id, foe.label, i, ps["attack_bonus"], rule,
-                                                 f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} without engaging it"))
+                                                 f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} "
+                                                 f"without engaging it{decided}"))
                         break
         return shots
+
+    def busy(self, foe: Figure, mover: Figure, allies) -> bool:
+        """Is the foe busy with one of the mover's allies, so that leaving it draws no free attack? odnd
+        (MISC COMBAT RULES 4): it is engaged with one; spelljammer (Withdrawing From Melee): it is
+        attacking only allies this round, one of them within its zone, never the mover."""
+        ps = self.ruleset.section("parting_shots")
+        if not ps["busy_foe_exempt"]:
+            return False
+        if ps["busy_means"] == "attacking-only-an-ally":
+            targets = self.attacking.get(foe.id)
+            if not targets or mover.id in targets:
+                return False
+            return any(ally.id in targets and self.in_zone(foe, ally) for ally in allies)
+        return any(self.in_zone(foe, ally) for ally in allies)
 
     def _withdrawal_shots(self, mover: Figure, end, foes, engaged_at_start, busy, engaging_at, ps, rule) -> tuple:
         """withdraw-from-melee: the shots a stretch ending on step `end` draws."""
@@ -261,7 +282,7 @@ class Engagement:
         def busy(foe: Figure) -> bool:
             got = busy_foes.get(id(foe))
             if got is None:
-                got = busy_foes[id(foe)] = ps["busy_foe_exempt"] and any(self.in_zone(foe, ally) for ally in allies)
+                got = busy_foes[id(foe)] = self.busy(foe, mover, allies)
             return got
 
         return [self._withdrawal_shots(mover, steps[i - 1], foes, engaged_at_start, busy, engaging_at, ps, rule)

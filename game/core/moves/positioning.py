@@ -54,14 +54,15 @@ class PlannedMove:
 
 
 class Positioning:
-    def __init__(self, bmap: BattleMap, ruleset: Ruleset, figures: list[Figure], mounted: frozenset = frozenset()):
+    def __init__(self, bmap: BattleMap, ruleset: Ruleset, figures: list[Figure], mounted: frozenset = frozenset(),
+                 attacking: dict | None = None):
         self.map = bmap
         self.ruleset = ruleset
         self.figures = list(figures)
         self.mounted = mounted          # ids of the figures that fight mounted (their charges keep mounted limits)
         self.planner = Planner(bmap, ruleset)
         self.sight_map = SightMap(bmap, ruleset.section("cover")["figure_between_degree"])
-        self.engagement = Engagement(bmap, ruleset, self.sight_map)
+        self.engagement = Engagement(bmap, ruleset, self.sight_map, attacking)
         # Searches and explanations per (figure as it stands, mode): a Positioning describes one
         # moment of the battle (the resolver builds a new one whenever anything changes), so
         # they stay true for its life; searches stopped at one goal are resumed for the next.

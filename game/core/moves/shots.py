@@ -133,7 +133,7 @@ class _Triggers:
         allies = [f for f in figures if f.side == mover.side and f.id != mover.id]
 
         def busy(foe):
-            return ps["busy_foe_exempt"] and any(engagement.in_zone(foe, ally) for ally in allies)
+            return engagement.busy(foe, mover, allies)
         engaged = [f for f in foes if engagement.in_zone(mover, f)]
         withdraw_free = result.params.mode == "withdraw" and ps["withdrawal_avoids"]
         self.leave = [] if withdraw_free else [f for f in engaged if not busy(f)]

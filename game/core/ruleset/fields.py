@@ -11,6 +11,7 @@ from .schema import Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")
 PARTING_SHOT_TRIGGERS = ("leave-reach", "leave-zone", "hasty-disengage", "withdraw-from-melee")
+BUSY_MEANINGS = ("engaged", "attacking-only-an-ally")
 CHARGE_MEASURES = ("movement", "distance-to-target")
 FLYER_KINDS = ("none", "winged", "floater", "incorporeal")
 SIZES = ("tiny", "small", "medium", "large", "giant")
@@ -198,6 +199,8 @@ COMBAT_STAT_FIELDS = {
     "surprised_on": Field("int", "surprised on this or less on d6; 0 = the ruleset's number", 0, minimum=0, maximum=6),
     "surprises_on": Field("int", "surprises foes on this or less on d6 (odnd); 0 = the ruleset's number", 0,
                           minimum=0, maximum=6),
+    "surprise_dc": Field("int", "dc method: surprised on a roll at or above this (elves 15); 0 = the ruleset's dc", 0,
+                         minimum=0, maximum=30),
     "ambush": Field("bool", "well hidden and waiting: foes are surprised more easily", False),
     "unaware": Field("bool", "may be surprised when the battle starts", False),
     "save_death": Field("int", "d20 saving throw vs death ray: this or more saves (engine default 12)", 12,
@@ -256,6 +259,7 @@ CITATIONS = {
     "5-10-diagonals": "the 5-10 diagonal rule",
     "diagonals": "the cost of a diagonal step (other diagonal rules)",
     "difficult-terrain": "difficult terrain costs more",
+    "subdual": "subduing damage: how much of it is dealt and how much is real",
     "maneuverability": "facing changes and turning distance",
     "fighting-withdrawal": "a fighting withdrawal",
     "sidestep": "a sidestep keeping facing",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..values.cover import COVER_DEGREES
 from ..values.geometry import DIAGONAL_RULES
-from .fields import MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
+from .fields import BUSY_MEANINGS, MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
 from .schema import Field, plain_name, section_name, shown
 
 SCHEMA = {
@@ -69,7 +69,10 @@ SCHEMA = {
         "attack_bonus": Field("int", "to-hit bonus of the free attack", 0, minimum=-10, maximum=30),
         "pass_by_ft": Field("int", "foes not in melee that the mover passes this close to also strike; 0 for none", 0, minimum=0, maximum=30),
         "withdrawal_avoids": Field("bool", "a fighting withdrawal gives no free attack", True),
-        "busy_foe_exempt": Field("bool", "a foe engaged with someone else gets no free attack", False),
+        "busy_foe_exempt": Field("bool", "a foe busy with someone else gets no free attack", False),
+        "busy_means": Field("str", "what busy is: engaged with an ally of the mover, or attacking only allies of the "
+                            "mover this round (its attacks of the round before until it has made one)", "engaged",
+                            choices=BUSY_MEANINGS),
         "only_when_leaving_all_melee": Field("bool", "moving to another foe nearby is not leaving melee", False),
         "rule": _section("section name cited in events", "parting-shot"),
     },
@@ -141,8 +144,12 @@ SCHEMA = {
         "check_base": Field("int", "check method: d20 + level + WIS must reach this (non-prime)", 18, minimum=1, maximum=40),
         "check_base_prime": Field("int", "check method: ... for a prime attribute", 12, minimum=1, maximum=40),
         "ambush_penalty": Field("int", "check method: penalty when the foes lie in ambush", -5, minimum=-10, maximum=0),
+        "both_cancel": Field("bool", "when every side is surprised the surprises cancel and round 1 is fought as usual",
+                             False),
         "per_bonuses": Field("list[int]", "per method: attack bonus in the surprise round for 1x..5x PER results", [],
                              lengths=(0, 5), minimum=0, maximum=100),
+        "per_damage": Field("list[int]", "per method: damage bonus in the surprise round for 1x..5x PER results", [],
+                            lengths=(0, 5), minimum=0, maximum=20),
         "per_needs_ambush": Field("bool", "per method: the PER roll is made only against foes lying in ambush", False),
         "unaware_hit": Field("int", "to-hit against an unaware figure (no ambush) before it has acted or been attacked", 0,
                              minimum=0, maximum=100),
@@ -198,6 +205,10 @@ SCHEMA = {
         "surrounded_bonus": Field("int", "to-hit for each attacker when more than surrounded_after attack one figure", 0, minimum=0, maximum=5),
         "surrounded_after": Field("int", "attackers before the surrounded bonus applies", 2, minimum=1, maximum=8),
         "surrounded_rule": _section("section cited", "surrounded"),
+        "surround_most": Field("list[int]", "most attackers of around human size that can get at a tiny, small, "
+                               "medium, large, giant figure in melee in a round ([]: no limit); a smaller attacker "
+                               "counts half, a larger one double", [], lengths=(0, 5), minimum=1, maximum=20),
+        "surround_rule": _section("section cited for surround_most", "surrounded"),
         "multiple_attackers_bonus": Field("int", "to-hit for every attacker beyond the first on one target", 0, minimum=0, maximum=50),
         "multiple_attackers_rule": _section("section cited", "multiple-attackers"),
         "shield_attackers": Field("list[int]", "attackers a small, medium, large shield covers each round (empty: all)", [],
@@ -311,6 +322,14 @@ SCHEMA = {
         "bleed_condition": Field("str", "condition that loses 1 hp each round ('' none)", "", choices=("",) + HP_CONDITIONS),
         "subdual_fraction": _fraction_field("part of a subduing attack's damage dealt", "1/2", 0, 1),
         "subdual_real_every": Field("int", "1 point in this many subdual points is real damage (0: none)", 0, minimum=0, maximum=20),
+        "subdual_real_every_strong": Field("int", "... for an attacker whose STR modifier is at least strong_str_mod "
+                                           "(0: as subdual_real_every)", 0, minimum=0, maximum=20),
+        "strong_str_mod": Field("int", "the least STR modifier that counts as strong for subdual_real_every_strong", 1,
+                                minimum=0, maximum=5),
+        "pulled_punches": Field("bool", "an unarmed attack made to subdue (pulling punches) does only temporary "
+                                "damage", False),
+        "subdual_rule": _section("section cited for subdual damage", "subdual"),
+        "strong_rule": _section("section cited for subdual_real_every_strong", "subdual"),
         "stun_over_con": Field("bool", "a single hit doing more than CON stuns for the round", False),
         "stun_size_bonus": Field("list[int]", "CON added for large and giant figures when checking stun", [2, 4],
                                  lengths=(2,), minimum=0, maximum=50),
@@ -363,6 +382,9 @@ SCHEMA = {
         "styles": Field("list[str]", "ways to leave melee the Disengage action offers", [],
                         choices=("retreat", "hasty", "fighting", "withdraw"), lengths=(0, 1, 2, 3, 4)),
         "retreat_die": _dice_field("retreat: opposed roll of the retreating figure and each foe", "1d6"),
+        "move_is_retreat": Field("bool", "a move that draws free attacks (not a fighting withdrawal) is a retreat: "
+                                 "each foe gets its free attack only if its retreat roll is at least the mover's", False),
+        "move_rule": _section("section cited when a move is a retreat", "disengaging"),
         "hasty_multiplier": Field("float", "hasty: move up to this multiple of the walking move", 4.0, minimum=1, maximum=6),
         "rule": _section("section cited", "disengaging"),
     },
@@ -377,6 +399,7 @@ SCHEMA = {
                              "larger one double (0: no limit)", 0, minimum=0, maximum=12),
         "holder_exempt": Field("bool", "the held condition's modifier does not count for the holder's own attacks", False),
         "holder_fist_only": Field("bool", "a holder may strike only unarmed (fist)", False),
+        "holder_auto_damage": Field("bool", "a holder's unarmed blow at the figure it holds hits without a roll", False),
         "held_acts": Field("str", "what a held figure may do: attack (anything but move), escape (only try to break free)",
                            "attack", choices=("attack", "escape")),
         "escape": Field("str", "how a held figure breaks free: save (vs death ray + the better of STR/DEX), grapple-roll "
@@ -466,11 +489,14 @@ SCHEMA = {
         "scatter_die": _dice_field("the scatter die", "1d10"),
         "scatter_cell_ft": Field("int", "each diagram number is an area this many feet across", 10, minimum=5, maximum=30),
         "scatter_rule": _section("section cited for the scatter", "grenade-like-missiles"),
+        "splash_rule": _section("section cited for the splash", "grenade-like-missiles"),
         "scatter_cells": Field("list[table]", "where each scatter roll lands, in diagram areas from the target: across "
                                "(+ to the target's right) and along (+ in front of it); the first row is a roll of 1",
                                entry={"across": Field("int", "areas to the target's right (negative: left)", minimum=-3, maximum=3),
                                       "along": Field("int", "areas in front of the target (negative: behind)", minimum=-3, maximum=3)}),
         "splash_save": Field("str", "the save that avoids a grenade's splash ('' none)", "", choices=("", "death", "paralysis")),
+        "splash_hits_target": Field("bool", "a grenade's direct hit also deals its splash to the one hit, with no save",
+                                    False),
     },
     "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
     "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),

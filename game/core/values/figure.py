@@ -80,3 +80,17 @@ class Figure:
         if altitude_ft is not None:
             fields["altitude_ft"] = altitude_ft
         return moved
+
+
+def named_apart(figures) -> tuple:
+    """The figures with every name two or more of them share told apart by the id ("Foot soldier (red2)"),
+    so that words naming a figure ("it is not Foot soldier's turn") never name two. Figures named apart
+    already come back as they are."""
+    figures = tuple(figures)
+    counts: dict = {}
+    for f in figures:
+        counts[f.label] = counts.get(f.label, 0) + 1
+    if all(n == 1 for n in counts.values()):
+        return figures
+    return tuple(replace(f, name=f"{f.label} ({f.id})") if counts[f.label] > 1 and f.label != f.id else f
+                 for f in figures)

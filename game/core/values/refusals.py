@@ -146,6 +146,9 @@ WORDS: dict[str, Callable[[dict], str]] = {
                                       f"({p['long_ft']} ft) of the {p['weapon']}"),
     "attack.foe-too-close": lambda p: (f"{p['who']} cannot shoot with {p['foe']} within {p['gap_ft']} ft of it"
                                        f"{_rule(p)}"),
+    "attack.surrounded": lambda p: (f"{p['who']} cannot get at {p['target']}: as many as can surround a {p['size']} "
+                                    f"figure already attack it this round ({p['taken']:g} of {p['most']}, counted "
+                                    f"as of human size){_rule(p)}"),
     "attack.blindsided": lambda p: (f"{p['who']} was caught from behind by {p['target']} this round and cannot "
                                     f"strike back until the next{_rule(p)}"),
     "move.no-attack-then-move": lambda p: f"{p['ruleset']} has no attack-then-move: declare a move that comes first",

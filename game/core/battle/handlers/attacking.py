@@ -14,6 +14,7 @@ from ..budgets import attack_limit, attack_move_allowance_ft, attacks_left, curr
 from ..segments import start_after_attack
 from ..strikes import resolve
 from ..mount_strikes import polearm_unhorse
+from ..rules_present import require_rule
 from ..walking import strike_first
 
 
@@ -56,22 +57,6 @@ def require_not_held_fast(battle, fig: Figure) -> None:
                rule=battle.ruleset.cite(rules["grapple_rule"]))
 
 
-def require_grapple_weapon(battle, fig: Figure, target: Figure, weapon: str) -> None:
-    """A holder strikes only the figure it holds, unarmed where its rules say; a struggling figure (odnd) unarmed."""
-    st = battle.state_of(fig.id)
-    rules = battle.ruleset.section("manoeuvres")
-    rule = battle.ruleset.cite(rules["grapple_rule"])
-    if st.holding and target.id != st.holding:
-        refuse("grapple.holding-other", who=fig.label, held=battle.figures[st.holding].label, rule=rule)
-    if weapon == "fist":
-        return
-    if st.holding and rules["holder_fist_only"]:
-        refuse("grapple.unarmed-only", who=fig.label, why=f"holds {battle.figures[st.holding].label}", weapon=weapon,
-               rule=rule)
-    if st.has("struggling"):
-        refuse("grapple.unarmed-only", who=fig.label, why="is struggling in a grapple", weapon=weapon, rule=rule)
-
-
 def require_attack_phase(battle, kind: str | None = None) -> None:
     """bfrpg inside a shared number: movement first, then missiles, then melee."""
     phase = current_phase(battle)
@@ -99,7 +84,6 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     if st.has("disarmed") and weapon == fig.ready_weapon:
         refuse("attack.disarmed", who=fig.label, weapon=weapon)
     require_can_attack(battle, fig, target.id)
-    require_grapple_weapon(battle, fig, target, weapon)
     if st.blindsided_by.get(target.id) == battle.round:
         refuse("attack.blindsided", rule=battle.ruleset.cite("blindsided"), who=fig.label, target=target.label)
     ctx = AttackContext(weapon=weapon, subdue=action.subdue, careful=action.careful, surprise_round=battle.round == 1)
@@ -111,6 +95,7 @@ def check_attack(battle, action: Attack) -> AttackPlan:
     if bd.kind == "ranged" and st.reload_until_round >= battle.round:
         refuse("attack.reloading", who=fig.label, weapon=weapon, ready_round=st.reload_until_round + 1)
     if action.unhorse:
+        require_rule(battle.ruleset, action)
         require_may_unhorse(battle, fig, target, weapon)
     return AttackPlan(fig, target, ctx, bd, action.unhorse)
 
@@ -119,8 +104,6 @@ def require_may_unhorse(battle, fig: Figure, target: Figure, weapon: str) -> Non
     """odnd: only a polearm may try to pull a rider off, and only a rider can be pulled off."""
     rules = battle.ruleset.section("mounts")
     rule = battle.ruleset.cite(rules["polearm_rule"])
-    if not rules["polearm_dismount"]:
-        refuse("unhorse.none", ruleset=battle.ruleset.name)
     if weapon not in rules["polearm_weapons"]:
         refuse("unhorse.weapon", rule=rule, who=fig.label, weapon=weapon, fit=", ".join(rules["polearm_weapons"]))
     if not target.mount:

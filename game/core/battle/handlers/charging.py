@@ -17,6 +17,7 @@ from ..walking import may_strike_closing_foe, strike_closing_foe, strike_first, 
 from ...mounts import body_of, fights_mounted
 from ..mount_strikes import one_of_the_pair_charges
 from ..riding import ride_along, require_not_ridden
+from ..rules_present import require_rule
 from .moving import plan_route
 
 
@@ -44,8 +45,7 @@ def check_charge(battle, action: Charge) -> ChargePlan:
     declared = "charge" in rs.section("round")["declared"] and rs.section("round")["declarations"]
     if battle.state.phase == "declare" and not declared:
         refuse("charge.declare-run", ruleset=rs.name)
-    if not ch["allowed"]:
-        refuse("charge.none", ruleset=rs.name)
+    require_rule(rs, action)
     if target.side == fig.side or not battle.able(target.id):
         refuse("charge.not-a-foe", target=target.label)
     if battle.state.phase == "declare":
@@ -206,10 +206,9 @@ def check_set(battle, action: SetAgainstCharge) -> SetPlan:
     out_of_turn = battle.current != fig.id
     if out_of_turn and not (battle.state.declarations_open and not rs.d100 and battle.able(fig.id)):
         require_turn(battle, fig.id)
+    require_rule(rs, action)
     if not weapon_data(battle, fig.ready_weapon)["set"]:
         fit = ", ".join(sorted(n for n, w in rs.section("weapons").items() if w["set"]))
-        if not fit:
-            refuse("set.no-rule", ruleset=rs.name)
         refuse("set.wrong-weapon", who=fig.label, weapon=fig.ready_weapon, fit=fit)
     if st.moved_ft > 0 or st.attacked:
         refuse("set.already-acted", who=fig.label)

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...values.actions import Disengage
-from ...combat.dice import parse_dice
 from ...combat.reach import fighting
 from ...values.events import Event, EventKind
 from ...values.figure import Figure
@@ -14,6 +13,8 @@ from ...values.refusals import refuse
 from ..budgets import require_can_move, require_not_fatigued, require_turn
 from ..riding import require_not_ridden
 from ..walking import walk
+from ..retreat import retreat_rolls
+from ..rules_present import require_rule
 from .moving import plan_route
 
 # The move mode each style of disengagement walks in.
@@ -37,9 +38,7 @@ def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
     require_not_ridden(battle, fig, "disengage")
     if fig.mount:
         refuse("disengage.rider", who=fig.label, mount=battle.figures[fig.mount].label)
-    if style not in rules["styles"] or style not in STYLE_MODES:
-        refuse("disengage.unknown-style", ruleset=rs.name, style=style, styles=", ".join(rules["styles"]),
-               withdraw_hint=rs.section("parting_shots")["withdrawal_avoids"])
+    require_rule(rs, Disengage(fig.id, to=fig.pos, style=style))
     round_rules = rs.section("round")
     declared = round_rules["declarations"] and "disengage" in round_rules["declared"]
     if battle.state.phase == "declare" and not declared:
@@ -65,7 +64,7 @@ def check_disengage(battle, action: Disengage) -> DisengagePlan:
         # Turning to flee: a figure that has not left its square turns freely first.
         fig = replace(fig, facing=bearing_octant(fig.pos, tuple(action.to)))
         positioning = Positioning(battle.map, rs, [fig if f.id == fig.id else f for f in positioning.figures],
-                                  positioning.mounted)
+                                  positioning.mounted, positioning.engagement.attacking)
     mode = (action.mode or "walk") if action.style == "retreat" else STYLE_MODES[action.style]
     require_not_fatigued(battle, fig, mode)
     planned = plan_route(battle, fig, action.to, mode, positioning=positioning)
@@ -85,28 +84,13 @@ def apply_disengage(battle, plan: DisengagePlan) -> list[Event]:
     battle.set_figure(fig)
     events: list[Event] = []
     if plan.style == "retreat":
-        die_text = rules["retreat_die"]
         events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": plan.style},
-                            text=f"{fig.label} turns to retreat: {die_text} + DEX against each foe it is fighting "
-                                 f"({rule})"))
-        mine = parse_dice(die_text).roll(battle.rng)
-        my_total = mine.total + battle.profile(fig.id)["dex_mod"]
-        winners = []
-        for foe_id in plan.foes:
-            foe = battle.figures[foe_id]
-            theirs = parse_dice(die_text).roll(battle.rng)
-            their_total = theirs.total + battle.profile(foe_id)["dex_mod"]
-            escaped = my_total > their_total
-            if not escaped:
-                winners.append(foe_id)
-            events.append(Event(kind=EventKind.RETREAT, rule=rule, actor=fig.id, target=foe_id, rolls=(mine, theirs),
-                                total=my_total, target_number=their_total, outcome="escapes" if escaped else "caught",
-                                text=f"{fig.label} retreats from {foe.label}: {die_text}+DEX {my_total} vs {their_total}: "
-                                     + ("ducks away without a parting shot" if escaped
-                                        else f"{foe.label} gets a free attack at +2")
-                                     + f" ({rule})"))
-        allowed = set(winners) | {s.attacker_id for s in plan.planned.parting_shots if s.attacker_id not in plan.foes}
-        events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=allowed))
+                            text=f"{fig.label} turns to retreat: {rules['retreat_die']} + DEX against each foe whose "
+                                 f"free attack it would draw ({rule})"))
+        foes = list(dict.fromkeys(list(plan.foes) + [s.attacker_id for s in plan.planned.parting_shots]))
+        rolled, winners = retreat_rolls(battle, fig, foes, rule)
+        events.extend(rolled)
+        events.extend(walk(battle, fig, plan.planned, plan.mode, allowed_shots=winners))
     elif plan.style == "hasty":
         st.hasty = True
         events.append(Event(kind=EventKind.DISENGAGE, rule=rule, actor=fig.id, data={"style": plan.style},

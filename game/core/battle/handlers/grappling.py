@@ -15,6 +15,7 @@ from ...mounts import partner_of
 from ...values.refusals import refuse
 from ..budgets import require_turn
 from ..holds import free_square_beside, release, square_free, take_hold
+from ..rules_present import require_rule
 from .attacking import require_attack_phase, require_can_attack
 
 ADJACENT_FT = 5
@@ -43,12 +44,10 @@ def manoeuvre_rules(battle) -> dict:
     return battle.ruleset.section("manoeuvres")
 
 
-def require_mechanism(battle, key: str, what: str) -> str:
+def require_mechanism(battle, action) -> str:
     """The mechanism the ruleset uses for this manoeuvre, or a refusal saying its document has none."""
-    how = manoeuvre_rules(battle)[key]
-    if how == "none":
-        refuse("manoeuvre.none", ruleset=battle.ruleset.id, what=what)
-    return how
+    require_rule(battle.ruleset, action)
+    return manoeuvre_rules(battle)[action.kind]
 
 
 def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
@@ -56,7 +55,7 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
     fig = require_turn(battle, action.figure)
     target = battle.figure(action.target)
     if battle.state.phase == "declare":
-        refuse("declare.only-declarations", what=what + "s")
+        refuse("declare.only-declarations", what=plural(what))
     if target.side == fig.side:
         refuse("attack.own-side", who=fig.label, target=target.label)
     if not battle.able(target.id):
@@ -71,6 +70,11 @@ def require_foe_beside(battle, action, what: str) -> tuple[Figure, Figure]:
     return fig, target
 
 
+def plural(word: str) -> str:
+    """grapple -> grapples, push -> pushes (the manoeuvres' names in a refusal's words)."""
+    return word + ("es" if word.endswith(("sh", "ch", "s", "x")) else "s")
+
+
 def spend_attack(battle, fid: str, target_id: str) -> None:
     """A manoeuvre takes one of the figure's attacks, and opens a fight between the two."""
     st = battle.state_of(fid)
@@ -83,7 +87,7 @@ def spend_attack(battle, fid: str, target_id: str) -> None:
 
 # ----- grapple -----
 def check_grapple(battle, action: Grapple) -> GrapplePlan:
-    require_mechanism(battle, "grapple", "grapple")
+    require_mechanism(battle, action)
     fig, target = require_foe_beside(battle, action, "grapple")
     st = battle.state_of(fig.id)
     if st.holding:
@@ -166,7 +170,7 @@ def settle_contest(battle, victim_id: str, contest, rule: str) -> list[Event]:
 
 # ----- escape -----
 def check_escape(battle, action: Escape) -> EscapePlan:
-    how = require_mechanism(battle, "escape", "escape from a hold")
+    how = require_mechanism(battle, action)
     fig = require_turn(battle, action.figure)
     st = battle.state_of(fig.id)
     if not st.held_by:

@@ -20,6 +20,7 @@ from ..budgets import require_turn
 from ..limits import AFTER_ATTACK, DECLARABLE_MODES, MoveLimit, _move_limit, require_declared
 from ..state import MoveOrder
 from ..riding import ride_along, require_not_ridden
+from ..rules_present import require_rule
 from ..turns import flee
 from ...mounts import body_of
 from ..walking import arrive, on_edge, walk
@@ -100,8 +101,7 @@ def check_after_attack(battle, fig: Figure, action: Move) -> MovePlan:
     """spelljammer Attack and Move: a walk of up to half its move, declared now, walked after its last attack."""
     rs = battle.ruleset
     rule = rs.cite(rs.section("round")["attack_then_move_rule"])
-    if not rs.section("round")["attack_then_move"]:
-        refuse("move.no-attack-then-move", ruleset=rs.id)
+    require_rule(rs, action)
     planned = (carried_route(battle, fig, action, "walk") if action.path is not None
                else plan_route(battle, fig, action.to, "walk", action.facing, action.altitude_ft))
     most = fig.move_ft / 2

@@ -89,7 +89,7 @@ def knock_prone(battle, fid: str) -> None:
 
 # ----- trip -----
 def check_trip(battle, action: Trip) -> ShovePlan:
-    require_mechanism(battle, "trip", "trip")
+    require_mechanism(battle, action)
     fig, target = require_foe_beside(battle, action, "trip")
     rules = manoeuvre_rules(battle)
     to = target.pos if action.to is None else tuple(action.to)
@@ -122,7 +122,7 @@ def apply_trip(battle, plan: ShovePlan) -> list[Event]:
 
 # ----- push -----
 def check_push(battle, action: Push) -> ShovePlan:
-    how = require_mechanism(battle, "push", "push")
+    how = require_mechanism(battle, action)
     fig, target = require_foe_beside(battle, action, "push")
     tst = battle.state_of(target.id)
     if how == "desperate-defense" and tst.defense != "desperate-defense":
@@ -152,7 +152,7 @@ def apply_push(battle, plan: ShovePlan) -> list[Event]:
 
 # ----- overbear -----
 def check_overbear(battle, action: Overbear) -> ShovePlan:
-    require_mechanism(battle, "overbear", "overbear")
+    require_mechanism(battle, action)
     fig, target = require_foe_beside(battle, action, "overbear")
     rules = manoeuvre_rules(battle)
     gap = rolls.size_gap(battle, fig.id, target.id)

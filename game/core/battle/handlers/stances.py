@@ -11,6 +11,7 @@ from ...values.events import Event, EventKind
 from ...values.figure import Figure
 from ...values.refusals import refuse
 from ..budgets import has_acted, require_turn
+from ..rules_present import require_rule
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,7 @@ def check_aim(battle, action: Aim) -> AimPlan:
     fig = require_turn(battle, action.figure)
     rs = battle.ruleset
     st = battle.state_of(fig.id)
-    if not rs.section("modifiers")["aim_bonus"]:
-        refuse("aim.none", ruleset=rs.name)
+    require_rule(rs, action)
     if not weapon_data(battle, fig.ready_weapon)["ranged"]:
         refuse("aim.no-missile", who=fig.label, weapon=fig.ready_weapon)
     if action.target is None or action.target not in battle.figures:
@@ -68,10 +68,8 @@ def apply_aim(battle, plan: AimPlan) -> list[Event]:
 def check_defend(battle, action: Defend) -> DefendPlan:
     fig = battle.figure(action.figure)
     rs = battle.ruleset
+    require_rule(rs, action)
     style = rs.defense(action.style)
-    if style is None:
-        refuse("defend.unknown", ruleset=rs.name, style=action.style,
-               styles=", ".join(d["style"] for d in rs.data["defenses"]) or "none")
     st = battle.state_of(fig.id)
     round_rules = rs.section("round")
     step = round_rules["declarations"] and "defend" in round_rules["declared"]
