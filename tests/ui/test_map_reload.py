@@ -50,7 +50,7 @@ def test_a_changed_map_is_noticed_once_polled_and_reloaded_keeping_figures(tmp_p
     moved = battle2.figures[blue.id]
     assert (moved.x, moved.y) != (blue.x, blue.y) and not battle2.map.blocks_move[moved.y, moved.x]
     assert max(abs(moved.x - blue.x), abs(moved.y - blue.y)) == 1          # the nearest open square
-    assert words == f"m.tmx reloaded: 2 squares changed; moved {blue.label} to ({moved.x}, {moved.y})"
+    assert words == f"m.tmx reloaded: 2 squares changed; moved {battle2.figures[blue.id].label} to ({moved.x}, {moved.y})"
     others = [f for f in scenario.figures if f.id != blue.id]
     assert all((battle2.figures[f.id].x, battle2.figures[f.id].y) == (f.x, f.y) for f in others)
 
