@@ -9,11 +9,13 @@ from dataclasses import dataclass, field, replace
 from .values.battlemap import UNBOUNDED_HEIGHT_FT, BattleMap
 from .values.errors import DataFileError, RulesError
 from .values.figure import Figure
+from .values.objectives import Objectives
 from .values.geometry import FACINGS, parse_facing
 from .mounts import seated, too_small_words
 from .values.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
 from .ruleset.schema import Field, check_value, key_text, plain_name, validate
+from .scenario_objectives import OBJECTIVE_SCHEMA, ROUND_LIMIT_FIELD
 
 _UNSET = None
 
@@ -92,6 +94,9 @@ SCENARIO_SCHEMA = {
     },
     "figures": Field("list[table]", "the figures on the map", entry=FIGURE_SCHEMA),
     "actions": Field("list[table]", "scripted actions (see docs/scenarios.md, Scripted actions)", entry=ACTION_ENTRY_SCHEMA),
+    "objectives": Field("list[table]", "what each side plays for (see docs/scenarios.md, Objectives)",
+                        entry=OBJECTIVE_SCHEMA),
+    "round_limit": ROUND_LIMIT_FIELD,
 }
 
 TEMPLATE_FIELDS = ("move_ft", "turning_ft", "flyer", "size", "weapons", "footprint")
@@ -109,6 +114,7 @@ class Scenario:
     seed: int = 1
     actions: list = field(default_factory=list)
     source: str = ""
+    objectives: Objectives = Objectives()
 
     def figure(self, figure_id: str) -> Figure:
         for fig in self.figures:

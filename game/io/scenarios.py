@@ -7,6 +7,7 @@ from ..core.values.ascii_map import parse_ascii_map
 from ..core.values.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
 from ..core.ruleset.schema import shown
+from .objectives import map_objectives
 from .rulesets import load_ruleset
 from .toml_file import read_toml
 
@@ -33,6 +34,7 @@ def scenario_from_data(data: dict, path: Path, asset_root: str | Path | None = N
         raise DataFileError(path, "ruleset", "no ruleset given and the map names none; set ruleset = \"bfrpg\" (or odnd, cnc, ch17, spelljammer)")
     ruleset = _ruleset(ruleset_id, path)
     figures = build_figures(checked, ruleset, bmap, str(path))
+    objectives = map_objectives(checked["objectives"], checked["round_limit"], bmap, figures, path)
     if checked["actions"]:  # scripted actions are checked here, not first in `run`
         from ..core.script import parse_script  # the action types: only for scenarios that script some
         parse_script(checked["actions"], str(path), [f.id for f in figures])
@@ -40,7 +42,7 @@ def scenario_from_data(data: dict, path: Path, asset_root: str | Path | None = N
         title=checked["title"] or bmap.title or path.stem,
         description=checked["description"] or bmap.description,
         ruleset=ruleset, map=bmap, figures=figures, seed=checked["seed"],
-        actions=checked["actions"], source=str(path),
+        actions=checked["actions"], source=str(path), objectives=objectives,
     )
 
 
@@ -126,7 +128,8 @@ def scenario_from_map(path: Path, ruleset_id: str | None = None, asset_root=None
                             "a drop) for default figures; add spawn objects in Tiled (maps/README.md, Spawns)")
     figures = build_figures({"figures": entries}, ruleset, bmap, str(path))
     return Scenario(title=bmap.title or path.stem, description=bmap.description, ruleset=ruleset,
-                    map=bmap, figures=figures, source=str(path))
+                    map=bmap, figures=figures, source=str(path),
+                    objectives=map_objectives([], 0, bmap, figures, path))
 
 
 def _default_figures(bmap) -> list[dict]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..ai.brain import DIFFICULTIES, stable_seed
 from ..core.values.errors import RulesError
-from .simulate import _init_worker, _worker_run, run_one, wilson
+from .simulate import _init_worker, _worker_run, objective_counts, run_one, wilson
 
 LEVELS = ("naive", "easy", "normal", "hard")
 BUNDLED_PATTERN = "mirror_*.toml"
@@ -163,7 +163,8 @@ def aggregate(records: list[dict], *, levels, battles, rulesets, runs: int, seed
         })
     return {"levels": list(levels), "battles": list(battles), "rulesets": list(rulesets), "runs": runs, "seed": seed,
             "max_rounds": max_rounds, "pairs": pairs, "ratings": ratings(pairs, levels),
-            "refusals": sum(r["refusals"] for r in records), "stalled": sum(1 for r in records if r["stalled"])}
+            "refusals": sum(r["refusals"] for r in records), "stalled": sum(1 for r in records if r["stalled"]),
+            **objective_counts(records)}
 
 
 def ratings(pairs: list[dict], levels) -> dict:
@@ -231,6 +232,8 @@ def format_report(report: dict) -> str:
     lines += ["", "rating (Bradley-Terry, Elo scale, " + report["levels"][0] + " = 0):"]
     for lv, r in sorted(report["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
         lines.append(f"  {lv:<8} {r['rating']:+6d}   {r['wins']} won, {r['losses']} lost, {r['draws']} drawn")
+    if "decided_by" in report:       # battles with objectives: what decided them
+        lines.append("decided by: " + ", ".join(f"{k} {v}" for k, v in report["decided_by"].items()))
     if report["refusals"] or report["stalled"]:
         lines.append(f"note: {report['refusals']} AI action(s) refused by the resolver, {report['stalled']} battle(s) stalled")
     timing = report.get("timing")

@@ -1,4 +1,5 @@
-"""Is the battle over, and who won: the resolver's answer, with the sides still standing."""
+"""Is the battle over, who won and what decided it: the resolver's answer, with the sides still
+standing and, where the scenario has objectives, each side's victory points."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +11,12 @@ class Outcome:
     winner: str | None          # side name, or None (not over, or a draw)
     reason: str = ""
     sides_left: tuple[str, ...] = ()
+    decided_by: str = ""        # an objective's id, "round-limit", "elimination"; "" while it goes on
+    points: tuple[tuple[str, int], ...] = ()    # (side, victory points) where the scenario has objectives
+
+    def to_json(self) -> dict:
+        return {"over": self.over, "winner": self.winner, "reason": self.reason, "sides_left": list(self.sides_left),
+                "decided_by": self.decided_by, "points": dict(self.points)}
 
 
 def sides(battle) -> list[str]:
@@ -28,7 +35,25 @@ def active_by_side(battle) -> dict[str, list[str]]:
 
 def outcome(battle) -> Outcome:
     left = tuple(s for s, ids in active_by_side(battle).items() if ids)
+    points = tuple(battle.victory_points().items()) if battle.setup.objectives else ()
     if not battle.is_over:
-        return Outcome(False, None, "", left)
-    reason = "every other side is down, routed or fled" if battle.winner else "no side has a figure left standing"
-    return Outcome(True, battle.winner, reason, left)
+        return Outcome(False, None, "", left, "", points)
+    decided = battle.decided_by
+    if decided and decided != "elimination":
+        reason = battle.state.over_text
+    else:
+        reason = "every other side is down, routed or fled" if battle.winner else "no side has a figure left standing"
+    return Outcome(True, battle.winner, reason, left, decided or "elimination", points)
+
+
+def decided_words(battle) -> str:
+    """One line saying what decided the battle, for the result screen and reports ('' while it goes on)."""
+    if not battle.is_over:
+        return ""
+    decided = battle.decided_by
+    if decided in ("", "elimination"):
+        return "decided by the fight: " + ("every foe down, routed or fled" if battle.winner else "nobody left standing")
+    if decided == "round-limit":
+        return "decided at the round limit: " + battle.state.over_text
+    title = next((o.title for o in battle.setup.objectives.items if o.id == decided), decided)
+    return f"decided by the objective '{title}': {battle.state.over_text}"

@@ -83,6 +83,8 @@ def run_one(setup, run_index: int, seed: int, max_rounds: int, difficulty) -> di
         "modifiers": summary["modifiers"], "kinds": summary["kinds"],
         "actions": len(battle.actions), "refusals": info["refusals"], "stalled": info["stalled"],
         "forced_end_turns": info["forced_end_turns"], "seconds": time.perf_counter() - t0,
+        "decided_by": res.decided_by if over else "", "points": dict(res.points),
+        "objectives": {p.objective.id: p.state for p in battle.objectives()},
     }
 
 
@@ -116,7 +118,7 @@ def setups_for(scenario, rulesets, notes: list | None = None) -> dict:
         if notes is not None:
             notes.extend(why + weapons_missing_from(figures, rs))
         out[rs.id] = BattleSetup(scenario.map, rs, tuple(figures), scenario.seed, scenario.title,
-                                 scenario.description)
+                                 scenario.description, scenario.objectives)
     return out
 
 
@@ -225,8 +227,37 @@ def aggregate(records: list[dict], setups: dict, *, runs: int, seed: int, max_ro
             "avg_actions": round(sum(r["actions"] for r in recs) / n, 2) if n else 0.0,
             "refusals": sum(r["refusals"] for r in recs),
             "stalled": sum(1 for r in recs if r["stalled"]),
+            **objective_counts(recs),
         }
     return out
+
+
+def objective_counts(recs: list[dict]) -> dict:
+    """What decided the battles (objective id, round-limit, elimination) and how often each objective
+    was achieved or failed: only where the scenario has objectives."""
+    if not any(r.get("objectives") or r.get("points") for r in recs):
+        return {}
+    decided: dict[str, int] = {}
+    goals: dict[str, dict[str, int]] = {}
+    for r in recs:
+        if r.get("decided_by"):
+            decided[r["decided_by"]] = decided.get(r["decided_by"], 0) + 1
+        for oid, state in r.get("objectives", {}).items():
+            counts = goals.setdefault(oid, {"achieved": 0, "failed": 0, "open": 0})
+            counts[state] = counts.get(state, 0) + 1
+    return {"decided_by": dict(sorted(decided.items())), "objectives": goals}
+
+
+def objective_lines(rulesets: dict) -> list[str]:
+    """The report's lines on objectives: what decided the battles, each objective's tally."""
+    lines = []
+    for rid, d in rulesets.items():
+        if "decided_by" not in d:
+            continue
+        decided = ", ".join(f"{k} {v}" for k, v in d["decided_by"].items()) or "none"
+        goals = "; ".join(f"{oid}: {c['achieved']} achieved, {c['failed']} failed" for oid, c in d["objectives"].items())
+        lines.append(f"{rid}: decided by {decided}" + (f" | objectives: {goals}" if goals else ""))
+    return [""] + lines if lines else []
 
 
 def deterministic_part(report: dict) -> dict:
@@ -280,6 +311,7 @@ def format_report(report: dict) -> str:
         lines.append("")
         top = sorted(mods.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
         lines.append("most used situational modifiers: " + ", ".join(f"{k} x{v}" for k, v in top))
+    lines.extend(objective_lines(rulesets))
     problems = [(rid, d["refusals"], d["stalled"]) for rid, d in rulesets.items() if d["refusals"] or d["stalled"]]
     for rid, refusals, stalled in problems:
         lines.append(f"note: {rid}: {refusals} AI action(s) refused by the resolver, {stalled} battle(s) stalled")

@@ -76,7 +76,7 @@ class Battle(Questions):
     @classmethod
     def from_scenario(cls, scenario) -> "Battle":
         return cls(BattleSetup(scenario.map, scenario.ruleset, tuple(scenario.figures), scenario.seed,
-                               scenario.title, scenario.description))
+                               scenario.title, scenario.description, scenario.objectives))
 
     # =====================================================================================
     # reading the state
@@ -243,6 +243,22 @@ class Battle(Questions):
         what that turn would offer from where it stands. Rolling nothing."""
         from . import odds_map
         return odds_map.odds_map(self, attacker_id, target_id, weapon)
+
+    def objectives(self) -> list:
+        """Where each objective of the scenario stands (ObjectiveProgress: state, progress of needed,
+        words), in the scenario's order; empty without objectives (battle/objectives.py)."""
+        from . import objectives
+        return objectives.progress(self)
+
+    def victory_points(self) -> dict[str, int]:
+        """Each side's victory points from the objectives it has achieved so far."""
+        from . import objectives
+        return objectives.victory_points(self)
+
+    @property
+    def decided_by(self) -> str:
+        """What ended the battle: an objective's id, "round-limit", "elimination"; "" while it goes on."""
+        return self.state.decided_by
 
     def rout_chance(self, figure_id: str) -> float:
         """Chance, rolling nothing, that felling this figure now would make its side fail a morale

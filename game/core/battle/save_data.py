@@ -13,6 +13,7 @@ from ..values.geometry import FACINGS
 from ..values.refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
 from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry, seat_riders
+from ..scenario_objectives import OBJECTIVE_SCHEMA, ROUND_LIMIT_FIELD, build_objectives
 from ..ruleset.schema import Field, check_value, key_text, validate
 from .state import BattleSetup
 
@@ -30,6 +31,11 @@ SAVED_FIGURE_SCHEMA = {
     "weapons": Field("list[str]", "weapons; the first is ready", [], check=FIGURE_SCHEMA["weapons"].check),
 }
 MAP_LAYERS = tuple(LAYER_KINDS)
+# A saved objective: the scenario's keys, its squares given as one flat list x0, y0, x1, y1, ...
+SAVED_OBJECTIVE_SCHEMA = {
+    **{k: v for k, v in OBJECTIVE_SCHEMA.items() if k not in ("square", "area", "edge")},
+    "cells": Field("list[int]", "hold, reach: its squares, x then y of each", [], minimum=0),
+}
 
 
 def to_save_data(battle) -> dict:
@@ -47,6 +53,8 @@ def to_save_data(battle) -> dict:
         },
         "figures": [figure_json(f) for f in setup.figures],
         "actions": [a.to_json() for a in battle.actions],
+        "objectives": [_objective_json(o) for o in setup.objectives.items],
+        "round_limit": setup.objectives.round_limit,
         "round": battle.round, "events": len(battle.events),
     }
 
@@ -71,6 +79,8 @@ SAVE_SCHEMA = {
     "figures": Field("list[table]", "the figures as the battle started", entry=SAVED_FIGURE_SCHEMA),
     "actions": Field("list[table]", "the action log", entry={}),
     "rejudged_from": Field("table", "the battle before a ruleset switch", None),
+    "objectives": Field("list[table]", "what each side plays for", entry=SAVED_OBJECTIVE_SCHEMA),
+    "round_limit": ROUND_LIMIT_FIELD,
     "round": Field("int", "the round when saved (informative)", 0, minimum=0),
     "events": Field("int", "the event count when saved (informative)", 0, minimum=0),
 }
@@ -101,8 +111,27 @@ def setup_from_save_data(data: dict, where: str = "save") -> tuple[BattleSetup, 
             actions.append(action_from_json(raw))
         except RulesError as err:
             raise DataFileError(where, f"actions[{i}]", str(err)) from None
-    setup = BattleSetup(bmap, ruleset, figures, checked["seed"], checked["title"], checked["description"])
+    objectives = _objectives_from_save(checked["objectives"], checked["round_limit"], bmap, figures, where)
+    setup = BattleSetup(bmap, ruleset, figures, checked["seed"], checked["title"], checked["description"], objectives)
     return setup, actions
+
+
+def _objective_json(o) -> dict:
+    data = {k: v for k, v in o.to_json().items() if k != "squares"}
+    data["cells"] = [c for sq in o.squares for c in sq]
+    return data
+
+
+def _objectives_from_save(entries: list, round_limit: int, bmap: BattleMap, figures, where: str):
+    """The saved objectives through the scenario's checks (game/core/scenario_objectives.py)."""
+    out = []
+    for i, entry in enumerate(entries, start=1):
+        cells = entry.pop("cells")
+        if len(cells) % 2:
+            raise DataFileError(where, f"objectives[{i}].cells", "an odd count of numbers; give x, y of each square")
+        squares = [cells[j:j + 2] for j in range(0, len(cells), 2)]
+        out.append({**entry, "square": None, "area": None, "edge": "", "squares": squares})
+    return build_objectives(out, round_limit, bmap, figures, where)
 
 
 def _map_from_save(md: dict, where: str) -> BattleMap:

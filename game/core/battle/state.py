@@ -13,6 +13,7 @@ from ..values.battlemap import BattleMap
 from ..combat.rounds import Slot
 from ..combat.state import FigureState
 from ..values.figure import Figure
+from ..values.objectives import Objectives
 from ..moves.path import Step
 from ..ruleset import Ruleset
 
@@ -27,6 +28,7 @@ class BattleSetup:
     seed: int = 1
     title: str = ""
     description: str = ""
+    objectives: Objectives = Objectives()    # what each side plays for, and the round limit (battle/objectives.py)
 
 
 @dataclass
@@ -71,6 +73,9 @@ class BattleState:
     over: bool = False
     winner: str | None = None
     riders: dict[str, str] = field(default_factory=dict)    # mount id -> the id of the figure riding it
+    goals: dict[str, dict] = field(default_factory=dict)     # objective id -> its state, progress, figures through
+    decided_by: str = ""                # what ended the battle: an objective id, "round-limit" or "" (the fight)
+    over_text: str = ""                 # how it ended, in words, where an objective or the round limit ended it
 
     def copy(self) -> "BattleState":
         return BattleState(
@@ -85,6 +90,8 @@ class BattleState:
             pending_fallen=list(self.pending_fallen),
             morale={side: dict(record) for side, record in self.morale.items()},
             fought=set(self.fought), over=self.over, winner=self.winner, riders=dict(self.riders),
+            goals={key: {**rec, "ids": list(rec["ids"])} for key, rec in self.goals.items()},
+            decided_by=self.decided_by, over_text=self.over_text,
         )
 
 

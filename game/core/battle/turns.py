@@ -15,6 +15,7 @@ from ..combat.reach import in_melee_reach, weapon_data
 from ..combat.state import FigureState, condition_until
 from ..values.events import Event, EventKind
 from .budgets import attacks_left, reloading_words, slot_phases
+from . import objectives
 from .holds import release_all
 from .riding import rider_falls, throw_rider
 from .rout import ROUTED, flight
@@ -56,6 +57,7 @@ def start(battle) -> list[Event]:
         for name in prof["start_conditions"]:
             state.conditions[name] = condition_until(battle, name)
         battle.states[f.id] = state
+    events.extend(objectives.start(battle))
     events.extend(begin_round(battle))
     events.extend(advance(battle))
     return events
@@ -190,6 +192,7 @@ def advance(battle) -> list[Event]:
             continue
         if s.slot_index >= len(s.slots):
             events.extend(end_round(battle))
+            events.extend(objectives.round_ended(battle))
             events.extend(check_over(battle))
             if s.over:
                 s.current = None
@@ -264,6 +267,9 @@ def check_over(battle) -> list[Event]:
     s = battle.state
     if s.over:
         return []
+    decided = objectives.after_action(battle)
+    if s.over:
+        return decided
     # A figure felled on its own initiative number still stands until it has acted (simultaneous).
     standing = {f.side for f in s.figures.values() if (battle.able(f.id) and not s.states[f.id].has(ROUTED))
                 or s.states[f.id].acts_before_falling}
@@ -273,13 +279,16 @@ def check_over(battle) -> list[Event]:
         # felled on the same number) has nobody left either: a draw.
         s.winner = next((side for side in standing if any(
             f.side == side and battle.able(f.id) and not s.states[f.id].has(ROUTED) for f in s.figures.values())), None)
-        return [Event(kind=EventKind.BATTLE_OVER, rule=battle.ruleset.cite("combat-round"),
-                      text=f"the battle is over: {over_words(battle)}", outcome=s.winner or "draw",
-                      data={"winner": s.winner})]
-    return []
+        s.decided_by = "elimination"
+        return decided + [Event(kind=EventKind.BATTLE_OVER, rule=battle.ruleset.cite("combat-round"),
+                                text=f"the battle is over: {over_words(battle)}", outcome=s.winner or "draw",
+                                data={"winner": s.winner, "decided_by": "elimination", "points": objectives.victory_points(battle)})]
+    return decided
 
 
 def over_words(battle) -> str:
+    if battle.state.over_text:
+        return battle.state.over_text
     if battle.state.winner:
         return f"side {battle.state.winner} wins; every foe is down, routed or fled"
     return "no side is left standing: a draw"

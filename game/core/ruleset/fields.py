@@ -280,4 +280,5 @@ CITATIONS = {
     "blindsided": "a fight opened from behind: no reply, then advantage",
     "friendly-fire-table": "the roll of which figure a missile into a melee targets",
     "cover-between": "figures beside the line of attack set aside as cover",
+    "objectives": "a scenario's own objectives and round limit decide the battle",
 }

@@ -84,6 +84,8 @@ class BattleMap:
     notes: tuple[str, ...] = ()            # how the file was read, where a map maker may wonder
     asset_root: str = ""                   # the folder its tilesets and images were read from
     files: tuple[str, ...] = ()            # every file read for it (the map first), to notice changes
+    objectives: tuple[dict, ...] = ()      # a Tiled map's objective objects, as objective tables (io/objectives.py)
+    round_limit: int = 0                   # a Tiled map's round_limit property
 
     def reading_notes(self) -> list[str]:
         """What a map maker is told once about how the map was read: inferences, then notes."""

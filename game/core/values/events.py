@@ -27,6 +27,7 @@ class EventKind(StrEnum):
     SKIP = "skip"
     SIMULTANEOUS = "simultaneous"
     BATTLE_OVER = "battle-over"
+    OBJECTIVE = "objective"
     RULESET = "ruleset"
     # moving
     MOVE = "move"

@@ -23,6 +23,7 @@ from .document import ImageLayer, ObjectLayer, TiledDocument, TileLayer
 from .inference import Inferrer, reads_property, states_squares
 from .shapes import Grid, anchor, covered
 from .layerdata import GID_MASK
+from .objectives import OBJECTIVE, read_objective, round_limit
 from .planes import Planes
 from .properties import Prop, as_bool, as_degree, as_int, as_text, short
 
@@ -30,7 +31,7 @@ BOOL_KEYS = ("wall", "blocks_move", "blocks_sight", "difficult", "water", "door"
 DEGREE_KEYS = ("cover", "concealment")
 SQUARE_KEYS = (*BOOL_KEYS, *DEGREE_KEYS, "elevation", "height")
 SPAWN_KEYS = ("side", "template", "name", "facing", "altitude", "mount")
-MAP_KEYS = ("ruleset", "title", "description")
+MAP_KEYS = ("ruleset", "title", "description", "round_limit")
 ELEVATION_RANGE = (-10_000, 10_000)
 ALTITUDE_RANGE = (0, 10_000)
 TERRAIN, SPAWN = "terrain", "spawn"
@@ -89,6 +90,7 @@ class _Builder:
         self._tileset_cache: dict[int, SquareProps] = {}
         self._group_cache: dict[int, SquareProps] = {}
         self.spawn_objects: list[tuple] = []
+        self.objective_entries: list[dict] = []
         self.inferrer: Inferrer | None = None   # set when the map states no fivefoot square property
 
     # -- building ------------------------------------------------------------------
@@ -113,6 +115,8 @@ class _Builder:
             self.inferrer.apply(self.planes)
         self.planes.fill(battle, "wall")
         battle.spawns = self._spawns(battle)
+        battle.objectives = tuple(self.objective_entries)
+        battle.round_limit = round_limit(self.doc.properties, self.shown)
         battle.warnings = self.doc.assets.final_warnings()
         battle.inferred = tuple(inferences)
         battle.notes = tuple(self.doc.notes)
@@ -260,6 +264,8 @@ class _Builder:
                 self._terrain(obj, layer, chain)
             elif kind == SPAWN:
                 self.spawn_objects.append((obj, layer, spawn_defaults))
+            elif kind == OBJECTIVE:
+                self.objective_entries.append(read_objective(obj, layer, self.grid, self.shown))
             else:
                 self._ignored(obj, cls, drawn if obj.tile else ignored)
         for counts, what in ((ignored, "ignored objects"), (drawn, "tile objects drawn as pictures only")):
