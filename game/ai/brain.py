@@ -18,6 +18,7 @@ from .decision import Decision, Plan
 from .levels import DIFFICULTIES, LEVELS, level as level_named
 from .lookahead import focus_fire, search_ahead
 from .naive import naive_decision
+from .objectives import weigh_objectives
 from .plans import generate, rescore_exactly
 from .threat import Threats
 
@@ -144,6 +145,7 @@ class AI:
             ctx = Context(self.level, battle, figure_id, rng, self._memo)
             threats = Threats(ctx)
             plans = generate(ctx, threats)
+            plans += weigh_objectives(ctx, threats, plans)
             plans.sort(key=lambda p: (-p.score, p.label))
             for _ in range(2 if self.level.exact_plans else 0):
                 # The best few get exact exposure; a plan that rises into them gets it too.

@@ -26,6 +26,7 @@ def run(args) -> int:
                      "flyer": f.flyer, "weapons": list(f.weapons), "footprint": list(f.footprint), "mount": f.mount}
                     for f in sc.figures],
         "actions": len(sc.actions),
+        "objectives": [o.to_json() for o in sc.objectives.items], "round_limit": sc.objectives.round_limit,
     }
     if args.json:
         emit_json(data)
@@ -46,6 +47,12 @@ def run(args) -> int:
         rides = f", riding {f['mount']}" if f["mount"] else ""
         print(f"    {f['id']:<10} {f['side']:<6} at {f['x']},{f['y']} facing {f['facing']:<2} "
               f"move {f['move_ft']} ft{turn}{extra}{body}{rides}; {', '.join(f['weapons'])}")
+    if sc.objectives:
+        limit = f", round limit {sc.objectives.round_limit}" if sc.objectives.round_limit else ""
+        print(f"  {len(sc.objectives.items)} objective(s){limit}:")
+        for o in sc.objectives.items:
+            worth = f"{o.points} victory point(s)" if o.points else "wins the battle"
+            print(f"    {o.id:<10} {o.side:<6} {o.kind:<8} {o.title} ({worth})")
     print("ok")
     return 0
 

@@ -45,15 +45,3 @@ def outcome(battle) -> Outcome:
         reason = "every other side is down, routed or fled" if battle.winner else "no side has a figure left standing"
     return Outcome(True, battle.winner, reason, left, decided or "elimination", points)
 
-
-def decided_words(battle) -> str:
-    """One line saying what decided the battle, for the result screen and reports ('' while it goes on)."""
-    if not battle.is_over:
-        return ""
-    decided = battle.decided_by
-    if decided in ("", "elimination"):
-        return "decided by the fight: " + ("every foe down, routed or fled" if battle.winner else "nobody left standing")
-    if decided == "round-limit":
-        return "decided at the round limit: " + battle.state.over_text
-    title = next((o.title for o in battle.setup.objectives.items if o.id == decided), decided)
-    return f"decided by the objective '{title}': {battle.state.over_text}"

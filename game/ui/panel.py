@@ -13,6 +13,7 @@ import pygame
 
 from ..core.values.numbers import feet
 from ..client import describe
+from ..client.goals import objective_lines
 from . import theme
 
 PAD = 12
@@ -22,8 +23,8 @@ HEADING_H = 24
 LOG_MIN_H = 150
 BUTTONS = (("undo", "Undo"), ("redo", "Redo"), ("end-turn", "End turn"), ("gm", "GM"), ("compare", "Compare V"),
            ("save", "Save"), ("load", "Load"), ("help", "Keys F1"))
-SHARES = {"turns": 0.26, "figure": 0.26, "hover": 0.32, "ai": 0.16}
-SPARE_ORDER = ("figure", "hover", "ai", "turns")
+SHARES = {"turns": 0.26, "figure": 0.26, "hover": 0.32, "ai": 0.16, "objectives": 0.2}
+SPARE_ORDER = ("objectives", "figure", "hover", "ai", "turns")
 
 
 def panel_width(window_w: int) -> int:
@@ -142,6 +143,9 @@ class Panel:
 
         fig = app.selected_figure()
         sections = [("turns", "Turn order", None)]
+        goals = objective_lines(app.battle)
+        if goals:
+            sections.append(("objectives", "Objectives", goals))
         if fig is not None:
             sections.append(("figure", f"Selected: {fig.label}", app.figure_lines(fig)))
         sections.append(("hover", f"Mode: {describe.mode_name(ui)}" + ("  [demonstration]" if ui.gm else ""),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from ..client.goals import decided_line
 from . import theme
 
 BUTTONS = (("replay", "Replay (P)"), ("restart", "Restart (R)"), ("close", "Close (Esc)"))
@@ -84,6 +85,8 @@ class ResultScreen:
         y = _centred(screen, fonts.small, f"{app.title}  ·  {app.battle.ruleset.name} [{app.battle.ruleset.id}]",
                      theme.PANEL_ACCENT, box, y) + 14
         x0 = box.x + 40
+        for line in _wrap(fonts.body, decided_line(app.battle), box.width - 80)[:2]:   # which objective decided it
+            y = _text(screen, fonts.body, line, theme.PANEL_GOOD, x0, y) + 4
         y = _text(screen, fonts.bold, "Sides", theme.PANEL_HEAD, x0, y) + 2
         for side, s in summary["sides"].items():
             line = (f"{side}: {s['standing']} of {s['figures']} standing, {s['down']} down, {s['fled']} fled, "
