@@ -19,6 +19,8 @@ COMMAND_MODULES = (
     "picture",
     "simulate",
     "ladder",
+    "skirmish",
+    "campaign",
 )
 
 

@@ -59,6 +59,8 @@ FIGURE_STAT_FIELDS = {
     **COMBAT_STAT_FIELDS,
     "group": Field("str", "initiative group where a side rolls per group (default: its side)", "", check=_one_line),
     "conditions": Field("list[str]", "conditions it starts the battle in", [], choices=CONDITION_NAMES),
+    "wounds": Field("int", "hit points it is down when the battle starts (wounds carried from an earlier battle "
+                    "of a campaign); it starts with at least 1", 0, minimum=0, maximum=10000),
 }
 
 # One [[actions]] table: an action's JSON form (game/core/values/actions.py) plus `wait`.

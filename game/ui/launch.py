@@ -42,6 +42,9 @@ def open_window(request) -> int:
         if getattr(request, "draws", "") == "picture":
             from .pictures import draw_pictures
             return draw_pictures(request)
+        if getattr(request, "draws", "") == "campaign":
+            from .campaignwindow import run_campaign
+            return run_campaign(request)
         return _open(request)
 
 

@@ -53,7 +53,7 @@ def start(battle) -> list[Event]:
             rule = rs.cite("hit-points")
             events.append(Event(kind=EventKind.HIT_POINTS, rule=rule, actor=f.id, rolls=(roll,), total=hp,
                                 text=f"{f.label} rolls {prof['hit_dice']} for hit points: {hp}{rs.choice_words(rule)}"))
-        state = FigureState(hp=hp, max_hp=hp)
+        state = FigureState(hp=max(1, hp - prof["wounds"]), max_hp=hp)     # wounds carried from a campaign's battle
         for name in prof["start_conditions"]:
             state.conditions[name] = condition_until(battle, name)
         battle.states[f.id] = state

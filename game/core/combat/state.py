@@ -44,6 +44,7 @@ def combat_profile(ruleset: Ruleset, figure: Figure) -> dict:
     stats.update({k: v for k, v in figure.stats.items() if k in COMBAT_STAT_FIELDS})
     stats["group"] = figure.stats.get("group") or figure.side
     stats["start_conditions"] = list(figure.stats.get("conditions", []))
+    stats["wounds"] = int(figure.stats.get("wounds", 0))
     return stats
 
 

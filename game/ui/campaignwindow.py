@@ -1,0 +1,102 @@
+"""A campaign in the window (`fivefoot campaign`): each battle opens as `play` opens one (the
+player's side a person, the others the AI); when the battle is over and the window is closed (or
+Esc on the result screen), the campaign records it (game/play/campaign.py), saves, and shows the
+choice between battles: click one or press its number. Closing the window before a battle is over
+stops the campaign; `fivefoot campaign --resume` starts that battle again."""
+from __future__ import annotations
+
+import pygame
+
+from ..io.campaigns import save_campaign
+from ..play import campaign as flow
+from . import theme
+
+
+def run_campaign(request, size=None, max_frames: int | None = None) -> int:
+    from .app import App
+    campaign, state = request.campaign, request.state
+    try:
+        while state.next and not state.result:
+            scenario = flow.scenario_for(campaign, state)
+            battle_id = state.next
+            sides = {s: ("human" if s == campaign.side else "ai") for s in dict.fromkeys(f.side for f in scenario.figures)}
+            app = App(scenario, sides=sides, size=size)
+            app.description = f"{campaign.battle(battle_id).intro}  {scenario.description}".strip()
+            app.run(max_frames=max_frames)
+            if not app.battle.is_over:
+                print(f"{campaign.title}: left during {battle_id}; `fivefoot campaign --resume` fights it again")
+                return 0
+            print(flow.record(campaign, state, app.battle))
+            save_campaign(state, request.save_path)
+            offered = flow.choices(campaign, state)
+            if offered:
+                chosen = choose_screen(app.screen, campaign, state, offered, max_frames)
+                if chosen is None:
+                    return 0
+                print("chose " + flow.choose(campaign, state, chosen))
+                save_campaign(state, request.save_path)
+        print(f"{campaign.title}: {state.result}")
+        return 0
+    finally:
+        pygame.quit()
+
+
+def choice_rows(screen, offered) -> list[tuple[str, pygame.Rect]]:
+    w, h = screen.get_size()
+    box_w = min(760, w - 40)
+    x = (w - box_w) // 2
+    y = max(20, h // 2 - 40 * len(offered) // 2)
+    return [(c.id, pygame.Rect(x + 20, y + 56 * i + 80, box_w - 40, 46)) for i, c in enumerate(offered)]
+
+
+def draw_choices(screen, campaign, state, offered) -> None:
+    screen.fill(theme.PANEL_BG)
+    font = pygame.font.Font(None, 30)
+    small = pygame.font.Font(None, 22)
+    rows = choice_rows(screen, offered)
+    top = rows[0][1].y - 80
+    last = state.played[-1]
+    head = font.render(f"{campaign.title}: {last['battle']} won. Choose the road on:", True, theme.PANEL_HEAD)
+    screen.blit(head, (rows[0][1].x, top))
+    company = ", ".join(f"{m['id']} {m['hp']}/{m['max_hp']} hp" for m in state.roster)
+    for i, line in enumerate(_fit(small, f"The company: {company}", rows[0][1].w)[:2]):
+        screen.blit(small.render(line, True, theme.PANEL_TEXT), (rows[0][1].x, top + 34 + 20 * i))
+    for n, (c, (_cid, rect)) in enumerate(zip(offered, rows), start=1):
+        pygame.draw.rect(screen, theme.PANEL_ROW_HOVER, rect, border_radius=6)
+        pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
+        text = _fit(small, f"{n}. {c.text}", rect.w - 20)[0]
+        surf = small.render(text, True, theme.PANEL_TEXT)
+        screen.blit(surf, surf.get_rect(midleft=(rect.x + 10, rect.centery)))
+
+
+def _fit(font, text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if font.size(trial)[0] > width and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
+def choose_screen(screen, campaign, state, offered, max_frames: int | None = None) -> str | None:
+    """The choice between battles: a click on one, or its number; None if the window is closed."""
+    frames = 0
+    while True:
+        draw_choices(screen, campaign, state, offered)
+        pygame.display.flip()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                return None
+            if event.type == pygame.KEYDOWN and pygame.K_1 <= event.key < pygame.K_1 + len(offered):
+                return offered[event.key - pygame.K_1].id
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                for cid, rect in choice_rows(screen, offered):
+                    if rect.collidepoint(event.pos):
+                        return cid
+        frames += 1
+        if max_frames is not None and frames >= max_frames:
+            return offered[0].id
+        pygame.time.wait(15)
