@@ -287,6 +287,20 @@ class App:
         self.map_watch.follow(battle.map)
         self.toast(words, error=False)
 
+    def switch_scenario(self, scenario) -> None:
+        """Another scenario in this window (the start screen's new skirmish): its battle, map and sides."""
+        self.replay = None
+        self.scenario = scenario
+        self.install(Battle.from_scenario(scenario))
+        self.map_layer = MapLayer(self.battle.map, tile_art_for(scenario))
+        self.map_layer.fonts = self.fonts
+        self.map_watch = MapWatch(self.battle.map)
+        self.title, self.description = describe.ellipsize(scenario.title, 200), scenario.description
+        self.players = Players(self.sides(), {s: ("human" if i == 0 else "ai") for i, s in enumerate(self.sides())},
+                               self.players.delay_s, self.background)
+        self._last_current = None
+        self._select_current()
+
     def toast(self, text: str, error: bool = True) -> None:
         self.ui.toasts = [t for t in self.ui.toasts if t.text != text][-3:]
         self.ui.toasts.append(Toast(text, time.monotonic() + TOAST_SECONDS, error))

@@ -48,6 +48,24 @@ def open_window(request) -> int:
         return _open(request)
 
 
+def _campaign_instead(request) -> int:
+    from ..io.campaigns import load_campaign, save_campaign
+    from ..io.paths import MAPS_DIR
+    from ..play import campaign as flow
+    from .campaignwindow import run_campaign
+    campaign = load_campaign(MAPS_DIR / "campaign" / "campaign.toml")
+    state = flow.start(campaign)
+    save = Path(request.save_dir or Path.home() / ".local" / "share" / "fivefoot") / "campaign-save.json"
+    save_campaign(state, save)
+    print(f"{campaign.title}: saved to {save} between battles (fivefoot campaign --resume --save {save})")
+
+    class Request:
+        pass
+    req = Request()
+    req.campaign, req.state, req.save_path = campaign, state, str(save)
+    return run_campaign(req, size=request.size)
+
+
 def _open(request) -> int:
     from .app import App
     app = App(request.scenario, sides=request.sides, size=request.size, start_screen=request.ask,
@@ -74,6 +92,8 @@ def _open(request) -> int:
             print(f"screenshot: {request.screenshot}")
         elif not request.headless:
             app.run(max_frames=request.frames)
+            if getattr(app, "wants_campaign", False):     # the start screen's Campaign: it opens next
+                return _campaign_instead(request)
         elif request.frames:
             for _ in range(request.frames):
                 app.frame()

@@ -10,6 +10,7 @@ import pygame
 from . import theme
 
 PRESETS = (("solo", "Solo vs AI"), ("hotseat", "Hot-seat"), ("watch", "Watch AI vs AI"))
+OTHERS = (("skirmish", "New skirmish (K)"), ("campaign", "Campaign (C)"))   # instead of this battle
 
 
 def _layout(app):
@@ -28,7 +29,33 @@ def _layout(app):
         x += 220
     start = pygame.Rect(0, 0, 220, 46)
     start.midbottom = (box.centerx, box.bottom - 24)
+    x = box.x + 40
+    for key, _text in OTHERS:      # the other ways to play: a generated skirmish, the campaign
+        presets.append((key, pygame.Rect(x, y + 52, 200, 32)))
+        x += 220
     return box, rows, presets, start
+
+
+def other_game(app, key: str) -> None:
+    """A new generated skirmish in this window, or the bundled campaign once this window closes."""
+    if key == "campaign":
+        app.wants_campaign = True
+        app.running = False
+        return
+    import random
+
+    from ..io.rulesets import load_ruleset
+    from ..io.saves import write_atomically
+    from ..io.scenarios import load_scenario
+    from ..play.skirmish import TERRAINS, SkirmishSpec, generate, to_toml
+    from pathlib import Path
+    seed = random.randrange(1, 100000)
+    rid = app.battle.ruleset.id if app.battle.ruleset.id in ("bfrpg", "odnd", "cnc", "ch17", "spelljammer") else "bfrpg"
+    spec = SkirmishSpec(rid, seed=seed, terrain=TERRAINS[seed % len(TERRAINS)])
+    out = Path(app.save_dir or Path.home() / ".local" / "share" / "fivefoot") / "skirmishes" / f"skirmish-{seed}.toml"
+    write_atomically(out, to_toml(generate(spec, load_ruleset(rid))).encode("utf-8"))
+    app.switch_scenario(load_scenario(out))
+    app.toast(f"new skirmish saved as {out}", error=False)
 
 
 def apply_preset(app, key: str) -> None:
@@ -49,6 +76,8 @@ def handle_start(app, event) -> None:
             app.start_screen = False
         elif event.key == pygame.K_ESCAPE:
             app.running = False
+        elif event.key in (pygame.K_k, pygame.K_c):
+            other_game(app, "skirmish" if event.key == pygame.K_k else "campaign")
         elif pygame.K_1 <= event.key <= pygame.K_9:
             i = event.key - pygame.K_1
             if i < len(rows):
@@ -59,7 +88,7 @@ def handle_start(app, event) -> None:
                 _toggle(app, side)
         for key, rect in presets:
             if rect.collidepoint(event.pos):
-                apply_preset(app, key)
+                (other_game if key in dict(OTHERS) else apply_preset)(app, key)
         if start.collidepoint(event.pos):
             app.start_screen = False
 
@@ -124,7 +153,7 @@ def draw_start(app, screen) -> None:
     for key, rect in presets:
         pygame.draw.rect(screen, (52, 56, 70), rect, border_radius=6)
         pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
-        text = fonts.render(dict(PRESETS)[key], 14, theme.PANEL_TEXT, True)
+        text = fonts.render(dict(PRESETS + OTHERS)[key], 14, theme.PANEL_TEXT, True)
         screen.blit(text, text.get_rect(center=rect.center))
     pygame.draw.rect(screen, (60, 120, 200), start, border_radius=8)
     text = fonts.render("Start (Enter)", 18, (255, 255, 255), True)
