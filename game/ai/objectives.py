@@ -182,12 +182,8 @@ def _objective_moves(ctx: Context, threats: Threats, open_goals) -> list[Plan]:
     modes = ["walk"] + (["run"] if ctx.mode_ok("run") and not ctx.walk_only else [])
     for mode in modes:
         budget = ctx.mode_budget(mode)
-        if budget < 5:
-            continue
-        reach = ctx.search(mode, budget=budget)
-        if reach is None:
-            continue
-        stops = list(reach.stops(budget, leave=me.pos))
+        reach = ctx.search(mode, budget=budget) if budget >= 5 else None     # the resolver's search
+        stops = list(reach.stops(budget, leave=me.pos)) if reach is not None else []
         for prog in wanted:
             squares = _squares(prog)
             ranked = sorted(stops, key=lambda it: (_nearest(ctx, it[0], squares)[0], it[1].cost_ft, it[0]))

@@ -55,7 +55,8 @@ def _campaign_instead(request) -> int:
     from .campaignwindow import run_campaign
     campaign = load_campaign(MAPS_DIR / "campaign" / "campaign.toml")
     state = flow.start(campaign)
-    save = Path(request.save_dir or Path.home() / ".local" / "share" / "fivefoot") / "campaign-save.json"
+    from ..client.saveslots import default_folder
+    save = Path(request.save_dir or default_folder()) / "campaign-save.json"
     save_campaign(state, save)
     print(f"{campaign.title}: saved to {save} between battles (fivefoot campaign --resume --save {save})")
 

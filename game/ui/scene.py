@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from ..core.values.actions import Charge, Disengage, Move
 from ..core.values.geometry import distance_ft
+from .objectivemarks import draw_objective_squares
 from . import marks, theme
 from .oddsmarks import draw_odds_marks
 from .overlays import AreaLayers, Stamps, as_array
@@ -119,6 +120,7 @@ class Scene:
         anim = app.animator
         figures = app.battle.figures
         self._draw_ground(view, app)
+        draw_objective_squares(view, cam, self.fonts, app.battle)
         fig = app.selected_figure()
         hover = app.hover
         over = rules.snapshot.is_over

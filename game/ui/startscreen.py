@@ -52,7 +52,8 @@ def other_game(app, key: str) -> None:
     seed = random.randrange(1, 100000)
     rid = app.battle.ruleset.id if app.battle.ruleset.id in ("bfrpg", "odnd", "cnc", "ch17", "spelljammer") else "bfrpg"
     spec = SkirmishSpec(rid, seed=seed, terrain=TERRAINS[seed % len(TERRAINS)])
-    out = Path(app.save_dir or Path.home() / ".local" / "share" / "fivefoot") / "skirmishes" / f"skirmish-{seed}.toml"
+    from ..client.saveslots import default_folder
+    out = Path(app.save_dir or default_folder()) / "skirmishes" / f"skirmish-{seed}.toml"
     write_atomically(out, to_toml(generate(spec, load_ruleset(rid))).encode("utf-8"))
     app.switch_scenario(load_scenario(out))
     app.toast(f"new skirmish saved as {out}", error=False)
