@@ -60,7 +60,6 @@ class CompareState:
 
 def draw_compare(screen, app) -> None:
     me = app.selected_figure()
-    area = app.map_rect
     fonts = app.fonts
     state = app.compare_state
     box = _panel_box(screen, app)
