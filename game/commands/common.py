@@ -74,3 +74,21 @@ def check_battle_counts(args) -> None:
         raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise RulesError(f"--workers {args.workers}: must be at least 1")
+
+
+def attack_battle(args):
+    """The battle an attack question is asked of (explain, odds-map): the scenario loaded, ATTACKER and
+    TARGET checked, its script played with --scripted, --weapon one the attacker carries."""
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
+    sc = load(args)
+    battle = Battle.from_scenario(sc)
+    ids = [f.id for f in sc.figures]
+    for who in (args.attacker, args.target):
+        if who not in ids:
+            raise RulesError(f"no figure {who!r} in {sc.source}; figures: {', '.join(ids)}")
+    if args.scripted:
+        run_script(battle, parse_script(sc.actions, sc.source, ids), sc.source)
+    if args.weapon and args.weapon not in battle.figures[args.attacker].weapons:
+        raise RulesError(f"{args.attacker} carries no {args.weapon}: {', '.join(battle.figures[args.attacker].weapons)}")
+    return battle
