@@ -103,7 +103,7 @@ def run(args) -> "WindowRequest":
 def _play(args) -> "WindowRequest":
     from ..core.values.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
-    from .common import load
+    from .common import MAX_FRAMES, MAX_WINDOW, bounded, load, output_file
     scenario_given = args.scenario is not None
     if args.scenario is None:
         args.scenario = str(DEFAULT_SCENARIO)
@@ -114,8 +114,12 @@ def _play(args) -> "WindowRequest":
             width, height = size
         except ValueError:
             raise RulesError(f"--size {args.size!r}: write WIDTHxHEIGHT, for example 1280x800") from None
-        if width < 320 or height < 240:
-            raise RulesError(f"--size {args.size!r}: the window needs at least 320x240 pixels")
+        if not (320 <= width <= MAX_WINDOW[0] and 240 <= height <= MAX_WINDOW[1]):
+            raise RulesError(f"--size {args.size!r}: a window is 320x240 to {MAX_WINDOW[0]}x{MAX_WINDOW[1]} pixels")
+    if args.frames is not None:
+        bounded("--frames", args.frames, 1, MAX_FRAMES, "the frames to draw must number")
+    if args.screenshot:
+        output_file("--screenshot", args.screenshot)
     battle = None
     lesson = None
     if args.step is not None and not args.lesson:

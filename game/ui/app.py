@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from ..core.values.safetext import printable
 from ..core.values.actions import Action, Move, Turn
 from ..core.values.errors import RulesError
 from ..core.battle import Battle
@@ -79,7 +80,7 @@ class App:
         setup = self.battle.setup
         self.title = describe.ellipsize(setup.title or scenario.title, 200)
         self.description = setup.description or scenario.description
-        pygame.display.set_caption(f"fivefoot: {self.title}")
+        pygame.display.set_caption(printable(f"fivefoot: {self.title}", one_line=True))
         self.fonts = theme.Fonts()
         self.ui = UIState()
         self.background = (not self.headless) if background is None else background
