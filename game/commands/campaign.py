@@ -37,6 +37,7 @@ def run(args):
     from ..io.campaigns import load_campaign, load_campaign_save, save_campaign
     from ..io.paths import MAPS_DIR
     from ..play import campaign as flow
+    from .common import MAX_SEED, bounded
     path = Path(args.campaign) if args.campaign else MAPS_DIR / "campaign" / "campaign.toml"
     campaign = load_campaign(path)
     if args.check:
@@ -55,8 +56,7 @@ def run(args):
             print(f"{campaign.title}: already over ({state.result})")
             return 0
     else:
-        if not 0 <= args.seed < 2 ** 63:
-            raise RulesError(f"--seed {args.seed}: give 0 or more, below 2**63")
+        bounded("--seed", args.seed, 0, MAX_SEED)
         state = flow.start(campaign, args.seed)
         save_campaign(state, save_path)
     if not args.auto:

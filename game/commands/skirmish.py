@@ -29,13 +29,11 @@ def run(args):
     from ..io.saves import write_atomically
     from ..io.scenarios import load_scenario
     from ..play.skirmish import SkirmishSpec, generate, to_toml
-    from .common import emit_json
+    from .common import MAX_SEED, bounded, emit_json
     if args.ruleset not in bundled_ruleset_ids():
         raise RulesError(f"--ruleset {args.ruleset!r}: use one of {', '.join(bundled_ruleset_ids())}")
-    if not 10 <= args.points <= 1000:
-        raise RulesError(f"--points {args.points}: give 10 to 1000")
-    if not 0 <= args.seed < 2 ** 63:
-        raise RulesError(f"--seed {args.seed}: give 0 or more, below 2**63")
+    bounded("--points", args.points, 10, 1000, "the points each side spends must be")
+    bounded("--seed", args.seed, 0, MAX_SEED)
     spec = SkirmishSpec(args.ruleset, args.size, args.points, args.seed, args.terrain, args.objective)
     data = generate(spec, load_ruleset(args.ruleset))
     out = Path(args.out or f"skirmish-{args.seed}.toml")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pygame
 
+from ..core.values.safetext import printable
 from ..io.campaigns import save_campaign
 from ..play import campaign as flow
 from . import theme
@@ -41,32 +42,48 @@ def run_campaign(request, size=None, max_frames: int | None = None) -> int:
         pygame.quit()
 
 
+def _small():
+    return pygame.font.Font(None, 22)
+
+
+def _lines(c, n: int, width: int) -> list[str]:
+    return _fit(_small(), printable(f"{n}. {c.text}", True), width - 20)
+
+
 def choice_rows(screen, offered) -> list[tuple[str, pygame.Rect]]:
+    """A row per choice, as tall as its words wrapped whole need."""
     w, h = screen.get_size()
     box_w = min(760, w - 40)
     x = (w - box_w) // 2
-    y = max(20, h // 2 - 40 * len(offered) // 2)
-    return [(c.id, pygame.Rect(x + 20, y + 56 * i + 80, box_w - 40, 46)) for i, c in enumerate(offered)]
+    heights = [max(46, 20 * len(_lines(c, n, box_w - 40)) + 14) for n, c in enumerate(offered, start=1)]
+    y = max(100, (h - sum(heights) - 10 * len(heights)) // 2)
+    rows = []
+    for c, height in zip(offered, heights):
+        rows.append((c.id, pygame.Rect(x + 20, y, box_w - 40, height)))
+        y += height + 10
+    return rows
 
 
 def draw_choices(screen, campaign, state, offered) -> None:
     screen.fill(theme.PANEL_BG)
     font = pygame.font.Font(None, 30)
-    small = pygame.font.Font(None, 22)
+    small = _small()
     rows = choice_rows(screen, offered)
     top = rows[0][1].y - 80
     last = state.played[-1]
-    head = font.render(f"{campaign.title}: {last['battle']} won. Choose the road on:", True, theme.PANEL_HEAD)
+    head = font.render(printable(f"{campaign.title}: {last['battle']} won. Choose the road on:", True), True,
+                       theme.PANEL_HEAD)
     screen.blit(head, (rows[0][1].x, top))
-    company = ", ".join(f"{m['id']} {m['hp']}/{m['max_hp']} hp" for m in state.roster)
+    company = printable(", ".join(f"{m['id']} {m['hp']}/{m['max_hp']} hp" for m in state.roster), True)
     for i, line in enumerate(_fit(small, f"The company: {company}", rows[0][1].w)[:2]):
         screen.blit(small.render(line, True, theme.PANEL_TEXT), (rows[0][1].x, top + 34 + 20 * i))
     for n, (c, (_cid, rect)) in enumerate(zip(offered, rows), start=1):
         pygame.draw.rect(screen, theme.PANEL_ROW_HOVER, rect, border_radius=6)
         pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
-        text = _fit(small, f"{n}. {c.text}", rect.w - 20)[0]
-        surf = small.render(text, True, theme.PANEL_TEXT)
-        screen.blit(surf, surf.get_rect(midleft=(rect.x + 10, rect.centery)))
+        lines = _lines(c, n, rect.w)
+        for i, text in enumerate(lines):
+            surf = small.render(text, True, theme.PANEL_TEXT)
+            screen.blit(surf, (rect.x + 10, rect.centery - 10 * len(lines) + 20 * i + 2))
 
 
 def _fit(font, text: str, width: int) -> list[str]:

@@ -52,7 +52,8 @@ def test_both_sides_spend_the_same_points_within_the_budget():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--points", "5"], "--points 5"),
+    (["--points", "5"], "--points 5: the points each side spends must be from 10 to 1,000"),
+    (["--seed", "-1"], "--seed -1"),
     (["--ruleset", "gurps"], "--ruleset 'gurps'"),
     (["--out", "x.txt"], "ends in .toml"),
 ])
