@@ -36,14 +36,24 @@ def main(argv=None) -> None:
     parser.add_argument("--size", default="small")
     parser.add_argument("--objectives", action="store_true", help="take the objective kinds in turn too")
     parser.add_argument("--rulesets", default=",".join(RULESETS))
-    parser.add_argument("--json", metavar="OUT.json", help="also write every battle's record here")
+    parser.add_argument("--json", metavar="OUT.jsonl", help="also append every battle's record here, one a line")
     args = parser.parse_args(argv)
-    tasks = [(rid, seed, args.size, args.objectives) for rid in args.rulesets.split(",") for seed in range(1, args.seeds + 1)]
+    # Seed by seed across the rulesets, each record written as it comes (JSON lines): a run cut short
+    # still measures every ruleset on the seeds it got to.
+    tasks = [(rid, seed, args.size, args.objectives) for seed in range(1, args.seeds + 1) for rid in args.rulesets.split(",")]
+    records = []
+    out = open(args.json, "a") if args.json else None
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        records = list(pool.map(one, tasks, chunksize=2))
-    if args.json:
-        Path(args.json).write_text(json.dumps(records, indent=1))
-    for rid in args.rulesets.split(","):
+        for rec in pool.map(one, tasks):
+            records.append(rec)
+            if out:
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+    summarise(records, args.rulesets.split(","))
+
+
+def summarise(records, rulesets) -> None:
+    for rid in rulesets:
         recs = [r for r in records if r["ruleset"] == rid]
         blue = sum(r["winner"] == "blue" for r in recs)
         red = sum(r["winner"] == "red" for r in recs)
