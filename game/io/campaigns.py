@@ -119,6 +119,8 @@ MEMBER_SCHEMA = {
     "name": Field("str", "its name", ""),
     "max_hp": Field("int", "its most hit points (0: rolled in its first battle)", 0, minimum=0, maximum=10000),
     "hp": Field("int", "its hit points now", 0, minimum=0, maximum=10000),
+    "stats": Field("table", "its own combat statistics, as its first battle's scenario gave them (checked "
+                   "as a scenario figure's when it fights)"),
 }
 RECORD_SCHEMA = {
     "battle": Field("str", "the battle's id", check=plain_name),

@@ -18,7 +18,8 @@ def start(campaign: Campaign, seed: int = 1) -> CampaignState:
     """A new campaign: its first battle next, the player's side as that battle sets it up."""
     first = campaign.battles[0]
     data = read_toml(first.scenario)
-    roster = [{"id": f["id"], "template": f.get("template", ""), "name": f.get("name", ""), "max_hp": 0, "hp": 0}
+    roster = [{"id": f["id"], "template": f.get("template", ""), "name": f.get("name", ""), "max_hp": 0, "hp": 0,
+               "stats": {k: v for k, v in f.get("stats", {}).items() if k not in ("hp", "wounds")}}
               for f in data.get("figures", []) if isinstance(f, dict) and f.get("side") == campaign.side]
     return CampaignState(campaign=campaign.source, next=first.id, seed=seed, roster=roster)
 
@@ -34,9 +35,10 @@ def scenario_for(campaign: Campaign, state: CampaignState):
     figures = []
     for member, slot in zip(state.roster, slots):
         entry = {k: v for k, v in slot.items() if k in ("x", "y", "facing", "altitude_ft")}
-        entry.update(id=member["id"], side=campaign.side, template=member["template"], name=member["name"])
+        entry.update(id=member["id"], side=campaign.side, template=member["template"], name=member["name"],
+                     stats=dict(member.get("stats", {})))
         if member["max_hp"]:
-            entry["stats"] = {"hp": member["max_hp"], "wounds": member["max_hp"] - member["hp"]}
+            entry["stats"].update(hp=member["max_hp"], wounds=member["max_hp"] - member["hp"])
         figures.append(entry)
     present = {f["id"] for f in figures} | {f.get("id") for f in others}
     data["figures"] = figures + others
@@ -104,7 +106,8 @@ def choose(campaign: Campaign, state: CampaignState, choice_id: str, ruleset=Non
         while f"{template}{n}" in taken:
             n += 1
         taken.add(f"{template}{n}")
-        state.roster.append({"id": f"{template}{n}", "template": template, "name": "", "max_hp": 0, "hp": 0})
+        state.roster.append({"id": f"{template}{n}", "template": template, "name": "", "max_hp": 0, "hp": 0,
+                             "stats": {}})
     if c.next:
         state.next = c.next
     if not state.next:

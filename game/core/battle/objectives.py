@@ -30,14 +30,15 @@ def start(battle) -> list[Event]:
     battle.state.goals = {o.id: {"state": OPEN, "progress": 0, "ids": []} for o in goals.items}
     rule = battle.ruleset.cite("objectives")
     events = []
-    for o in goals.items:
+    for i, o in enumerate(goals.items):      # the documented choice is said once, with the first
         events.append(Event(kind=EventKind.OBJECTIVE, rule=rule, outcome=OPEN,
                             text=f"objective for side {o.side}: {o.title}{_worth(o)}"
-                                 f"{battle.ruleset.choice_words(rule)}", data=_data(battle, o)))
+                                 f"{battle.ruleset.choice_words(rule) if i == 0 else f' ({rule})'}",
+                            data=_data(battle, o)))
     if goals.round_limit:
         events.append(Event(kind=EventKind.OBJECTIVE, rule=rule, outcome=OPEN,
                             text=f"the battle ends after round {goals.round_limit}; "
-                                 "then the side with more victory points wins", data={"round_limit": goals.round_limit}))
+                                 f"then the side with more victory points wins ({rule})", data={"round_limit": goals.round_limit}))
     return events
 
 
@@ -130,7 +131,7 @@ def _reach(battle, o: Objective) -> list[Event]:
         if fig.side != o.side or fid in rec["ids"] or (o.figure and fid != o.figure):
             continue
         st = battle.states[fid]
-        through = fig.pos in squares and (battle.able(fid) or (st.fled and not st.has(ROUTED)))
+        through = any(c in squares for c in fig.cells) and (battle.able(fid) or (st.fled and not st.has(ROUTED)))
         if not through:
             continue
         rec["ids"].append(fid)
@@ -217,7 +218,7 @@ def _holders(battle, o: Objective) -> tuple[list[str], list[str]]:
     squares = set(o.squares)
     mine, foes = [], []
     for fid, fig in battle.figures.items():
-        if _in_fight(battle, fid) and fig.pos in squares:
+        if _in_fight(battle, fid) and any(c in squares for c in fig.cells):
             (mine if fig.side == o.side else foes).append(fid)
     return mine, foes
 
