@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pygame
 
-from ..core.values.safetext import printable
 from ..io.campaigns import save_campaign
 from ..play import campaign as flow
 from . import theme
@@ -42,12 +41,18 @@ def run_campaign(request, size=None, max_frames: int | None = None) -> int:
         pygame.quit()
 
 
-def _small():
-    return pygame.font.Font(None, 22)
+_FONTS: list = []
+
+
+def _fonts():
+    """The window's font cache (text drawn through printable, wrapped whole)."""
+    if not _FONTS:
+        _FONTS.append(theme.Fonts())
+    return _FONTS[0]
 
 
 def _lines(c, n: int, width: int) -> list[str]:
-    return _fit(_small(), printable(f"{n}. {c.text}", True), width - 20)
+    return _fonts().wrap(f"{n}. {c.text}", width - 20, 16)
 
 
 def choice_rows(screen, offered) -> list[tuple[str, pygame.Rect]]:
@@ -56,7 +61,7 @@ def choice_rows(screen, offered) -> list[tuple[str, pygame.Rect]]:
     box_w = min(760, w - 40)
     x = (w - box_w) // 2
     heights = [max(46, 20 * len(_lines(c, n, box_w - 40)) + 14) for n, c in enumerate(offered, start=1)]
-    y = max(100, (h - sum(heights) - 10 * len(heights)) // 2)
+    y = max(130, (h - sum(heights) - 10 * len(heights)) // 2)
     rows = []
     for c, height in zip(offered, heights):
         rows.append((c.id, pygame.Rect(x + 20, y, box_w - 40, height)))
@@ -66,36 +71,26 @@ def choice_rows(screen, offered) -> list[tuple[str, pygame.Rect]]:
 
 def draw_choices(screen, campaign, state, offered) -> None:
     screen.fill(theme.PANEL_BG)
-    font = pygame.font.Font(None, 30)
-    small = _small()
+    fonts = _fonts()
     rows = choice_rows(screen, offered)
-    top = rows[0][1].y - 80
     last = state.played[-1]
-    head = font.render(printable(f"{campaign.title}: {last['battle']} won. Choose the road on:", True), True,
-                       theme.PANEL_HEAD)
-    screen.blit(head, (rows[0][1].x, top))
-    company = printable(", ".join(f"{m['id']} {m['hp']}/{m['max_hp']} hp" for m in state.roster), True)
-    for i, line in enumerate(_fit(small, f"The company: {company}", rows[0][1].w)[:2]):
-        screen.blit(small.render(line, True, theme.PANEL_TEXT), (rows[0][1].x, top + 34 + 20 * i))
+    width = rows[0][1].w
+    head = fonts.wrap(f"{campaign.title}: {last['battle']} won. Choose the road on:", width, 20, True)
+    company = fonts.wrap("The company: " + ", ".join(f"{m['id']} {m['hp']}/{m['max_hp']} hp" for m in state.roster),
+                         width, 15)
+    y = max(8, rows[0][1].y - 12 - 26 * len(head) - 19 * len(company))
+    for line in head:
+        screen.blit(fonts.render(line, 20, theme.PANEL_HEAD, True), (rows[0][1].x, y))
+        y += 26
+    for line in company:
+        screen.blit(fonts.render(line, 15, theme.PANEL_TEXT), (rows[0][1].x, y))
+        y += 19
     for n, (c, (_cid, rect)) in enumerate(zip(offered, rows), start=1):
         pygame.draw.rect(screen, theme.PANEL_ROW_HOVER, rect, border_radius=6)
         pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
         lines = _lines(c, n, rect.w)
         for i, text in enumerate(lines):
-            surf = small.render(text, True, theme.PANEL_TEXT)
-            screen.blit(surf, (rect.x + 10, rect.centery - 10 * len(lines) + 20 * i + 2))
-
-
-def _fit(font, text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if font.size(trial)[0] > width and line:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return lines + ([line] if line else [])
+            screen.blit(fonts.render(text, 16, theme.PANEL_TEXT), (rect.x + 10, rect.centery - 10 * len(lines) + 20 * i))
 
 
 def choose_screen(screen, campaign, state, offered, max_frames: int | None = None) -> str | None:
