@@ -458,16 +458,15 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
 # ----- the AI's reasons -----
 def ai_lines(figures, decision, most: int = 3) -> list[Line]:
     """The plans the AI weighed for its last choice, best first (* = chosen): each plan's actions
-    in order (figures by name) and its strongest reasons."""
+    in order (figures by name) and its reasons in words (the AI's own: Plan.words)."""
     out: list[Line] = []
     for i, plan in enumerate(decision.plans[:most]):
         mark = "*" if i == decision.chosen else " "
         steps = action_words(figures, plan.actions[0])
         for later in plan.actions[1:]:
             steps += ", then " + action_phrase(figures, later)
-        why = ", ".join(f"{name} {value:+.2f}" for name, value in plan.reasons[:3])
-        out.append((f"{mark} {plan.score:+.2f} {steps}" + (f" ({why})" if why else ""),
-                    "text" if i == decision.chosen else "dim"))
+        words = plan.words(figures) if hasattr(plan, "words") else ""
+        out.append((f"{mark} {steps}" + (f": {words}" if words else ""), "text" if i == decision.chosen else "dim"))
     return out
 
 
