@@ -39,7 +39,7 @@ def _lead(plan, figures) -> str:
             verb = "moves in to strike " + who
         where = " from behind" if "rear" in keys else (" on its flank" if "flank" in keys else "")
         when = " when the blows come" if later else ""
-        with_friends = " with friends still to strike" if d.get("p_fell", 0.0) > d.get("p_kill", 0.0) + 0.01 else ""
+        with_friends = " with friends' blows" if d.get("p_fell", 0.0) > d.get("p_kill", 0.0) + 0.01 else ""
         return f"{verb}{where}{when}: {d['p_hit']:.0%} to hit, {fell:.0%} to fell it{with_friends}"
     if kind == "withdraw":
         if any(n == "archer out of melee" for n, _v in plan.reasons):

@@ -22,7 +22,9 @@ def test_a_blow_at_a_wounded_foe_is_told_with_its_odds_to_hit_and_to_fell():
     p_hit, p_fell = best.data["p_hit"], best.data.get("p_fell", best.data["p_kill"])
     assert f"{p_hit:.0%} to hit" in words and f"{p_fell:.0%} to fell it" in words
     lines = ai_lines(b.figures, ai.last_decision)
-    assert lines[0][0].startswith("* ") and "goes for" in lines[0][0]
+    assert lines[0][0].startswith("* goes for") and "attacks" in lines[0][0]        # the words, then the actions
+    assert all(text.startswith("  or ") for text, _style in lines[1:])
+    assert len({text for text, _style in lines}) == len(lines)
     # no bare scores (+0.76) in the window's lines
     assert not any(re.search(r"[+-]\d+\.\d\d", text) for text, _style in lines), lines
 
