@@ -17,54 +17,20 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_ai import setup  # noqa: E402
-from game.ai import AI  # noqa: E402
-from game.core.battle import Battle  # noqa: E402
-from game.core.values.actions import EndTurn  # noqa: E402
-from game.core.values.refusals import ActionRefused  # noqa: E402
+from bench_ai import run  # noqa: E402
 
 SIZES = {10: 60, 100: 100, 200: 140}
 WORST_100_MS, ROUND_200_S = 300, 10.0
 
 
 def play_round(ruleset: str, level: str, per_side: int, rounds: int = 1) -> list[float]:
-    """CPU ms of every AI turn (all choose calls of one figure's turn) over `rounds` rounds."""
-    battle = Battle(setup(ruleset, size=SIZES[per_side], per_side=per_side))
-    ais = {"blue": AI(level), "red": AI(level)}
-    ais["blue"].choose(battle, battle.current)      # imports and first-use caches outside the measure
-    turns: list[float] = []
-    key, spent, actions = None, 0.0, 0
-    for _ in range(per_side * 2 * 14 * rounds + 50):
-        if battle.is_over or battle.round > rounds:
-            break
-        fid = battle.current
-        if fid is None:
-            break
-        k = (battle.round, fid, battle.current_phase)
-        if k != key:
-            if key is not None:
-                turns.append(spent)
-            key, spent, actions = k, 0.0, 0
-        actions += 1
-        if actions > 12:
-            battle.apply(EndTurn(figure=fid))
-            continue
-        t0 = time.process_time()
-        action = ais[battle.figures[fid].side].choose(battle, fid)
-        spent += (time.process_time() - t0) * 1000
-        try:
-            battle.apply(action)
-        except ActionRefused:
-            battle.apply(EndTurn(figure=fid))
-    if key is not None:
-        turns.append(spent)
-    return turns
+    """CPU ms of every AI turn over `rounds` rounds at `per_side` figures a side (bench_ai's battle)."""
+    return run(ruleset, level, rounds, per_side, size=SIZES[per_side], warm=True)
 
 
 def main(argv=None) -> int:
