@@ -6,7 +6,6 @@ import pytest
 from game.cli import main
 from game.client.lessons import LessonPlayer, LessonRecorder, position
 from game.core.values.actions import EndTurn, GmPlace, Move
-from game.core.values.errors import DataFileError
 from game.io.lessons import bundled_lessons, cited_rule, load_lesson, save_lesson, step_shows
 from game.io.paths import MAPS_DIR, bundled_ruleset_ids
 from game.io.scenarios import load_scenario

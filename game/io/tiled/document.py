@@ -169,6 +169,9 @@ class _Reader:
             assets=self.assets,
         )
         doc.tilesets = TileLookup(self._tilesets(map_el))
+        overlap = doc.tilesets.overlap()
+        if overlap:
+            raise DataFileError(shown, "map", overlap)
         self.doc = doc
         if self.chunks is not None and self.chunks.pieces:
             doc.notes.append(f"an infinite map, played on the {width} x {height} squares its tiles span "

@@ -251,8 +251,20 @@ class TileLookup:
     def span(self) -> str:
         if not self.tilesets:
             return "the map has no tilesets"
-        ranges = []
-        for tileset in self.tilesets:
-            size = tileset.count if not tileset.is_collection else (max(tileset.tiles, default=-1) + 1)
-            ranges.append(f"{tileset.name} {tileset.firstgid}-{tileset.firstgid + max(size, 1) - 1}")
+        ranges = [f"{t.name} {t.firstgid}-{t.firstgid + _gid_count(t) - 1}" for t in self.tilesets]
         return "tilesets cover " + ", ".join(ranges)
+
+    def overlap(self) -> str | None:
+        """Why two tilesets claim the same tile numbers (a duplicate or overlapping firstgid), or None:
+        Tiled gives each tileset its own range, so such a map was edited by hand or damaged."""
+        for before, after in zip(self.tilesets, self.tilesets[1:]):
+            end = before.firstgid + _gid_count(before) - 1
+            if after.firstgid <= end:
+                return (f"tilesets '{before.name}' (tile numbers {before.firstgid}-{end}) and '{after.name}' "
+                        f"(from firstgid {after.firstgid}) claim the same tile numbers; each tileset needs a "
+                        "range of its own. Re-save the map from Tiled")
+        return None
+
+
+def _gid_count(tileset: Tileset) -> int:
+    return max(1, tileset.count if not tileset.is_collection else (max(tileset.tiles, default=-1) + 1))
