@@ -10,6 +10,7 @@ from .scoring import add_potential, careful_shot, cover_proxy, end_facing, score
 
 APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
 REGROUP_FRIENDS = 2       # the nearest friends it may fall back beside
+SIGHT_CHECKED = 3         # archers: squares (times the level's `shoot`) whose sight line to the target is asked
 
 
 def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
@@ -149,6 +150,13 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
             for alt in alts:
                 cands.append((_approach_heuristic(ctx, sq, alt, target, archer, foes), sq, alt, entry))
         cands.sort(key=lambda c: (-c[0], c[1], c[2]))
+        if archer:
+            # Sight lines are the costly question: asked of the best few squares only (a square the
+            # target cannot be seen from loses 3, more than the rest of the sort tells apart).
+            keep = SIGHT_CHECKED * ctx.level.shoot
+            sight = ctx.positioning.sight_map
+            cands[:keep] = sorted(((h - (0 if sight.visible(sq, target.pos, alt, target.altitude_ft) else 3), sq, alt, e)
+                                   for h, sq, alt, e in cands[:keep]), key=lambda c: (-c[0], c[1], c[2]))
         for _h, sq, alt, entry in cands[: ctx.level.shoot if archer else ctx.level.approach]:
             facing = end_facing(ctx, sq, entry.facings, None, alt)
             path = reach.path_to(sq, facing, alt if flyer else None) or reach.path_to(sq, None, alt if flyer else None)
@@ -228,9 +236,7 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool, foes: list)
         bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [60])
         medium = bands[min(1, len(bands) - 1)]
         h -= 0 if d <= medium else (d - medium) / 10
-        h += cover_proxy(ctx, sq)
-        if not ctx.positioning.sight_map.visible(sq, target.pos, alt, target.altitude_ft):
-            h -= 3              # it could not shoot from there next round (the resolver's sight)
+        h += cover_proxy(ctx, sq)      # (approach_plans takes 3 off the best few it cannot see the target from)
     else:
         h -= d / 5
     x, y = sq
