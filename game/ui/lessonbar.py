@@ -40,8 +40,6 @@ def show_step(app, index: int, ruleset_id: str | None = None) -> None:
     if events:
         app.animator.play(events, first)
     app.callouts.add(events, first, battle.figures, app.clock_now(), app.animator.remaining_s())
-    for refusal in show.refusals:
-        app.toast(refusal.text)
 
 
 def step_by(app, delta: int) -> None:
@@ -61,9 +59,7 @@ def switch_rules(app, delta: int) -> None:
     ids = bundled_ruleset_ids()
     show = app.lesson
     i = ids.index(show.ruleset_id) if show.ruleset_id in ids else -1
-    show_step(app, show.index, ids[(i + delta) % len(ids)])
-    app.toast(f"this step judged by {show.ruleset_id}" + (" (the lesson's own rules)" if show.own_rules else ""),
-              error=False)
+    show_step(app, show.index, ids[(i + delta) % len(ids)])     # the bar's heading names the ruleset
 
 
 def close_lesson(app) -> None:

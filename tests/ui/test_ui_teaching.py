@@ -160,7 +160,9 @@ def test_a_step_another_ruleset_refuses_says_so():
     from game.ui.lessonbar import show_step
     show_step(app, app.lesson.index, "spelljammer")       # spelljammer has no charge
     assert app.lesson.refusals and "spelljammer refuses charge" in app.lesson.refusal_lines()[0]
-    assert any(t.text == app.lesson.refusal_lines()[0] for t in app.ui.toasts)
+    assert "by Knight" in app.lesson.refusal_lines()[0]         # the figure's name, not its id
+    app.frame([])
+    assert not app.ui.toasts                              # said once, in the bar, not again over the map
 
 
 def test_a_lesson_recorded_in_the_window_is_saved_and_plays_back(tmp_path):
