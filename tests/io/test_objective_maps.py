@@ -4,8 +4,6 @@ offering them."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -47,13 +45,15 @@ def test_an_edge_objective_needs_no_shape(tmp_path):
     ({"kind": "conquer", "side": "blue"}, "kind"),
     ({"kind": "fell", "side": "blue", "figure": "blue1"}, "fell a foe"),
 ])
-def test_a_bad_objective_object_is_one_line_and_exit_2(tmp_path, props, words):
+def test_a_bad_objective_object_is_one_line_and_exit_2(tmp_path, capsys, props, words):
     path = _map(tmp_path, obj("objective", 64, 32, 32, 32, props=props))
     with pytest.raises(DataFileError) as err:
         load_scenario(path)
     assert words in str(err.value) and "\n" not in str(err.value)
-    run = subprocess.run([sys.executable, "-m", "game", "check", str(path)], capture_output=True, text=True)
-    assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr
+    from game.cli import main
+    assert main(["check", str(path)]) == 2
+    err_text = capsys.readouterr().err
+    assert words in err_text and err_text.count("\n") == 1
 
 
 def test_the_tiled_project_offers_the_objective_class():
