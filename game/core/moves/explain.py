@@ -30,6 +30,7 @@ class Explainer:
         self.occupants = occupants
         self._searches: dict = {}
         self._connected: dict = {}
+        self._paths: dict = {}
         self.rules = planner.rules(figure, mode, occupants)
         self.bound = max(3 * self.rules.budget, self.rules.budget + 60)
 
@@ -47,6 +48,20 @@ class Explainer:
             }[name]
             got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants, **relax)
         return got
+
+    def _aimed(self, name: str, target, facing, altitude_ft):
+        """The path the search with turning rules and (almost) no budget finds to one end, by a
+        search aimed at it (A*): carried to a far cost level, a search with turning rules settles
+        a great many states; aimed at one square, only those that may lie on the way there (the
+        same path: a search's chain does not depend on the order it settled states in)."""
+        key = (name, tuple(target), facing, altitude_ft)
+        if key not in self._paths:
+            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+                                                   goal=(tuple(target), facing, altitude_ft), budget_ft=self.bound)
+            if len(self._paths) > 256:
+                self._paths.clear()
+            self._paths[key] = search.path_to(target, facing, altitude_ft)
+        return self._paths[key]
 
     def why(self, target, facing, altitude_ft, result=None) -> str:
         """Why the move cannot end on target (facing, altitude) as asked; `result` is the move's own search."""
@@ -161,9 +176,15 @@ class Explainer:
                 return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
             return (f"too far: {where} is more than {_ft(self.bound)} ft away by any way there, {who} has "
                     f"{_ft(rules.budget)} ft ({self.mode})")
-        with_turning = self._search("unlimited").path_to(target, facing, altitude_ft)
         no_limits = anywhere.total_ft
-        if no_limits > rules.budget + 1e-9 and (with_turning is None or with_turning.total_ft >= no_limits):
+        # On the ground the free search is a relaxation of the one with turning rules in whole feet:
+        # no path keeping to them costs less than `anywhere`, so a square too far without them is
+        # too far, and the search with them (the dearest: it may run to the bound) is not needed.
+        too_far = no_limits > rules.budget + 1e-9
+        if too_far and fig.flyer == "none":
+            return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
+        with_turning = self._aimed("unlimited", target, facing, altitude_ft)
+        if too_far and (with_turning is None or with_turning.total_ft >= no_limits):
             return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
         reason = self._turning_reason(target, facing, altitude_ft, with_turning)
         lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, (6, 2))]

@@ -265,6 +265,8 @@ class SearchResult:
             if altitude_ft is not None and state[4] - floor != altitude_ft:
                 return False
             return facing is None or facing in rules.end_facings(state)
+        if self._heuristic is not None and self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS:
+            return  # even the open-ground way there costs more than the move has: no end to find
         with self._lock:
             if not self.complete and self.best_state(target, facing, altitude_ft) is None:
                 self._advance(idx, reached)
