@@ -325,7 +325,7 @@ class SearchResult:
 
     def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
         """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
-        squares = self.planner.grid.squares
+        square = self.planner.grid.square
         blocked = self.rules.ends_blocked
         if self._heuristic is None:     # settled cheapest first: the first at a square is its cost
             least: dict = {}
@@ -350,7 +350,7 @@ class SearchResult:
             entry.cost_ft = cost
             entry.facings, entry.altitudes = shared
             entry.can_end = idx not in blocked
-            out[squares[idx]] = entry
+            out[square(idx)] = entry
         return out
 
     def _collect_entries(self) -> dict[tuple[int, int], ReachEntry]:

@@ -262,7 +262,7 @@ def turner_entries(result) -> dict:
     rules = result.rules
     width = result.n_width
     grid = rules.grid
-    squares = grid.squares
+    square = grid.square
     p = rules.params
     turning = rules.turning - EPS
     blocked = rules.ends_blocked
@@ -291,7 +291,7 @@ def turner_entries(result) -> dict:
     out = {}
     for idx, facings in by_idx.items():
         least = min(facings.values())
-        out[squares[idx]] = ReachEntry(cost_ft=least, facings=facings, altitudes={0: least},
+        out[square(idx)] = ReachEntry(cost_ft=least, facings=facings, altitudes={0: least},
                                        can_end=idx not in blocked)
     return out
 
