@@ -50,7 +50,7 @@ class ResumedExplainer(Explainer):
         return reason
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.1, 0.2]), st.sampled_from(RULESET_IDS),
        st.sampled_from(["walk", "run"]), st.sampled_from([10, 20]), st.integers(0, 7), st.sampled_from([None, 0, 5]))
 def test_the_aimed_explainer_says_what_the_resumed_one_said(seed, density, rid, mode, turning, facing, end_facing):

@@ -51,7 +51,7 @@ def _both(bmap, rid, mover, mode, occupants, goal=None):
     return new, ref
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.1, 0.25]), st.sampled_from(RULESET_IDS),
        st.sampled_from(["walk", "run", "jog"]), st.sampled_from([5, 10, 20]), st.integers(0, 7),
        st.sampled_from([15, 20, 30]), st.sampled_from([None, (0, 0), (1, 5), (1, 10)]), st.booleans())
