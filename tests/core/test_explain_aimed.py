@@ -1,6 +1,8 @@
 """The hover's "why not" asks the search with turning rules only where its answer is read, and
-aims it at the square asked about (moves/explain.py: Explainer._aimed): the same words as the
-explainer that resumed one search for every square, on random small maps under all five rulesets."""
+aims the relaxed searches with turning rules at the square asked about (moves/explain.py:
+Explainer._aimed): the same words as the explainer that resumed one search per relaxation for
+every square, on random small maps under all five rulesets; and the paths planned meanwhile
+(aimed searches, or one that settled all it could: Positioning._exhausted) are a whole search's."""
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -64,10 +66,14 @@ def test_the_aimed_explainer_says_what_the_resumed_one_said(seed, density, rid, 
     pos = Positioning(bmap, RULESETS[rid], [mover])
     new = Explainer(pos.planner, mover, mode, {})
     old = ResumedExplainer(pos.planner, mover, mode, {})
+    whole = pos.planner.search(mover, mode, {})
     for y in range(SIZE):
         for x in range(SIZE):
             try:
-                pos.plan("m", (x, y), mode=mode, facing=end_facing)
+                # Planned by aimed searches, or by one that found no way to another square (so settled
+                # every state it could): the path a whole search finds.
+                planned = pos.plan("m", (x, y), mode=mode, facing=end_facing)
+                assert planned.path == whole.path_to((x, y), end_facing), (x, y)
                 continue
             except RulesError as err:
                 said = str(err)
