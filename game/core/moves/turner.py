@@ -272,22 +272,32 @@ def turner_entries(result) -> dict:
         turnable = {f: ALL_FACINGS for f in range(8)}
     else:
         turnable = {f: tuple(g for g in range(8) if turn_octants(f, g) <= p.max_turn) for f in range(8)}
-    keep = {f: (f,) for f in range(8)}
+    # End facings by facing * 2 + may turn now.
+    ends_of = [ends for f in range(8) for ends in ((f,), turnable[f])]
+    # Settled cheapest first (no A* bound): the first cost met for an end facing is its least.
+    ordered = result._heuristic is None
     by_idx: dict = {}
     for k, cost in result.n_settled.items():
         base, s = divmod(k, width)
         idx = base >> 4
-        if k == start_k and stationary:
-            ends = ALL_FACINGS
-        else:
-            f = (base >> 1) & 7
-            ends = turnable[f] if s >= turning else keep[f]
         facings = by_idx.get(idx)
         if facings is None:
             facings = by_idx[idx] = {}
-        for e in ends:
-            if cost < facings.get(e, 1e18):
-                facings[e] = cost
+        elif ordered and len(facings) == 8:
+            continue
+        if k == start_k and stationary:
+            ends = ALL_FACINGS
+        else:
+            ends = ends_of[((base >> 1) & 7) * 2 + (s >= turning)]
+        cost = float(cost)
+        if ordered:
+            for e in ends:
+                if e not in facings:
+                    facings[e] = cost
+        else:
+            for e in ends:
+                if cost < facings.get(e, 1e18):
+                    facings[e] = cost
     out = {}
     for idx, facings in by_idx.items():
         least = min(facings.values())
