@@ -287,6 +287,10 @@ class RulesView:
         run = self.reach(figure_id, "run")
         if run is not None and target in run.ends:
             return "run"
+        # Neither reaches it: a click beyond a walk would run, so the refusal is running's (its
+        # distance, its turning limits), the rule that binds, where running takes the figure further.
+        if run is not None and walk is not None and len(run.ends) > len(walk.ends):
+            return "run"
         return "walk"
 
     def threatened(self, figure_id: str) -> list[tuple[int, int]]:

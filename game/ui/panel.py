@@ -242,6 +242,9 @@ class Panel:
         ui = app.ui
         b = app.rules.snapshot
         visible = max(1, height // ROW_H)
+        cut = len(order) > visible and visible > 1
+        if cut:                 # the last row says how many are not shown ("+3 more"), never drops them silently
+            visible -= 1
         self._turns_max_scroll = max(0, len(order) - visible)
         ids = [fid for fid, _, _ in order]
         if b.current in ids and app.follow_turn:
@@ -278,10 +281,13 @@ class Panel:
             s.blit(extra_surf, (row.right - extra_surf.get_width() - 4, y + 3))
             self.hits.append((row, "figure", fid))
             y += ROW_H
-        if self._turns_max_scroll:
-            tag = f"{ui.turn_scroll + 1}-{ui.turn_scroll + len(shown)} of {len(order)} (wheel scrolls)"
-            surf = self.fonts.render(tag, 11, theme.PANEL_DIM)
-            s.blit(surf, (self.rect.w - PAD - surf.get_width(), y - ROW_H * len(shown) - 16))
+        if cut:
+            below, above = len(order) - ui.turn_scroll - len(shown), ui.turn_scroll
+            tag = " · ".join(p for p in (f"+{below} more" if below else "", f"{above} above" if above else "") if p)
+            surf = self.fonts.render(self.fonts.fit(f"{tag} (the wheel scrolls)", self.rect.w - 2 * PAD - 52, 12),
+                                     12, theme.PANEL_DIM)
+            s.blit(surf, (PAD + 48, y + 2))
+            y += ROW_H
         return y + 2
 
     def _render_log(self, app) -> None:

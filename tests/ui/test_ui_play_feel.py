@@ -39,7 +39,7 @@ def test_a_living_figure_stands_over_a_body_and_the_hover_lists_both():
     assert here == ["gob3", "spear"]                                      # the living first
     words = [t for t, _ in describe.hover_lines(app.ui, app.rules, None, app.hover)]
     assert any("Goblin brute (red) stands here" in w for w in words)
-    assert any("Spearman (blue) lies here, down (dead)" in w for w in words)
+    assert any("Spearman (blue) lies here, dead" in w for w in words)
     step(app, motion((5, 5)))                                             # no card over the square
     x, y = app.screen_pos((11, 6))
     assert pixel(app, (x, y)) == theme.side_colour("red")                 # the living token on top
