@@ -61,7 +61,9 @@ def move_word(mode: str, figure) -> str:
 def sight_words(sight) -> str:
     if not sight.visible:
         return "No line of sight (full cover)"
-    words = f"Line of sight: {sight.cover} cover, {sight.concealment} concealment"
+    shade = [f"{sight.cover} cover" if sight.cover != "none" else "",
+             f"{sight.concealment} concealment" if sight.concealment != "none" else ""]
+    words = "Line of sight: " + (", ".join(w for w in shade if w) or "clear")
     if sight.blockers:
         what = sorted({f"{w} at {x},{y}" for x, y, w in sight.blockers})[:3]
         words += " (" + "; ".join(what) + ")"

@@ -27,7 +27,7 @@ def sound_for(event) -> str | None:
         if event.outcome == "miss":
             return "miss"
         return None
-    if kind == K.TURN:
+    if kind in (K.END_TURN, K.TURN):                 # a turn ends: the next figure's begins
         return "turn"
     return None
 
