@@ -54,7 +54,9 @@ KEYS = (
         ("Ctrl+Z / Ctrl+Y", "undo to your last decision (the AI's replies too) / redo"),
         ("Ctrl+S / Ctrl+O", "save into a slot / load a slot (asks before discarding play)"),
         ("P / R (at the end)", "replay the battle / restart with the next seed (Esc: see the board)"),
-        ("F1", "this list"),
+        ("F1", "the guide to the ruleset and the keys that matter; F1 again: this list"),
+        ("F2 / F3", "settings (kept between runs) / sound on or off"),
+        ("T", "keyboard cursor: arrows move it, Enter clicks where it is, T or Esc hides it"),
         ("Ctrl+Q", "quit"),
     )),
 )
