@@ -247,7 +247,9 @@ class Panel:
             visible -= 1
         self._turns_max_scroll = max(0, len(order) - visible)
         ids = [fid for fid, _, _ in order]
-        if b.current in ids and app.follow_turn:
+        resized = visible != getattr(self, "_turns_visible", visible)     # the room changed: show the current again
+        self._turns_visible = visible
+        if b.current in ids and (app.follow_turn or resized):
             i = ids.index(b.current)
             if not ui.turn_scroll <= i < ui.turn_scroll + visible:
                 ui.turn_scroll = max(0, min(self._turns_max_scroll, i - 1))
