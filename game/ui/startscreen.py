@@ -44,6 +44,9 @@ class StartChoice:
         wanted = app.settings.ruleset
         if wanted and wanted in self.rulesets and wanted != app.battle.ruleset.id:
             choose_ruleset(app, self, self.rulesets.index(wanted))
+        for side, kind in list(app.players.kinds.items()):     # the AI level the settings ask for
+            if kind == "ai" and app.settings.ai_level != "ai":
+                app.players.set_side(side, app.settings.ai_level)
 
 
 def _resolved(path: Path):
