@@ -12,6 +12,7 @@ import pygame
 
 from ..client.settings import AI_LEVEL_WORDS, AI_LEVELS, ANIMATIONS
 from . import theme
+from .dialogs import draw_modal
 
 ROW_H = 40
 
@@ -111,12 +112,7 @@ class SettingsDialog:
 
     def draw(self, app, screen) -> None:
         fonts = app.fonts
-        shade = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 160))
-        screen.blit(shade, (0, 0))
-        box = self.layout(screen)
-        pygame.draw.rect(screen, theme.PANEL_BG, box, border_radius=10)
-        pygame.draw.rect(screen, theme.PANEL_EDGE, box, 2, border_radius=10)
+        box = draw_modal(screen, self.layout(screen))
         title = fonts.render("Settings (kept between runs)", 22, theme.PANEL_HEAD, True)
         screen.blit(title, (box.centerx - title.get_width() // 2, box.y + 16))
         y = box.y + 64
