@@ -246,6 +246,7 @@ class Panel:
         if cut:                 # the last row says how many are not shown ("+3 more"), never drops them silently
             visible -= 1
         self._turns_max_scroll = max(0, len(order) - visible)
+        self.turns_more = ""            # what the last row says of the figures not shown ("+3 more")
         ids = [fid for fid, _, _ in order]
         resized = visible != getattr(self, "_turns_visible", visible)     # the room changed: show the current again
         self._turns_visible = visible
@@ -286,6 +287,7 @@ class Panel:
         if cut:
             below, above = len(order) - ui.turn_scroll - len(shown), ui.turn_scroll
             tag = " · ".join(p for p in (f"+{below} more" if below else "", f"{above} above" if above else "") if p)
+            self.turns_more = tag
             surf = self.fonts.render(self.fonts.fit(f"{tag} (the wheel scrolls)", self.rect.w - 2 * PAD - 52, 12),
                                      12, theme.PANEL_DIM)
             s.blit(surf, (PAD + 48, y + 2))
