@@ -14,6 +14,7 @@ import sys  # noqa: E402
 from . import __version__  # noqa: E402
 from .commands import COMMAND_MODULES, command_module  # noqa: E402
 from .core.values.errors import RulesError  # noqa: E402
+from .core.values.safetext import printable  # noqa: E402
 
 EXIT_USER_ERROR = 2
 
@@ -59,7 +60,38 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class _SafeStream:
+    """stdout or stderr as every command writes to it: text from files (a map's title, a file name)
+    goes through `printable`, so it can neither drive the terminal (escape sequences, BEL, bidi
+    overrides) nor fail to encode (lone surrogates; characters the terminal's encoding lacks are
+    replaced). A write's own leading carriage return (a progress bar redrawing its line) is kept."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        safe = "\r" + printable(text[1:]) if text.startswith("\r") else printable(text)
+        try:
+            self._stream.write(safe)
+        except UnicodeEncodeError:
+            encoding = getattr(self._stream, "encoding", None) or "ascii"
+            self._stream.write(safe.encode(encoding, "replace").decode(encoding, "replace"))
+        return len(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _SafeStream(out), _SafeStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # A known command first: only its parser is built (--help, a typo or nothing: all of them).
     parser = build_parser(command_module(argv[0]) if argv else None)

@@ -65,12 +65,68 @@ def emit_json(data) -> None:
     sys.stdout.write("\n")
 
 
+# Bounds of the numeric arguments (docs/cli.md, "Limits"): each a size that still finishes, or fits.
+MAX_RUNS = 100_000          # battles per ruleset (simulate) or per pairing (ladder): hours of CPU already
+MAX_ROUNDS = 1_000          # --max-rounds
+MAX_SEED = 2 ** 63 - 1      # --seed, as a save stores it
+MAX_WORKERS = 256           # --workers with --oversubscribe (without it, at most the CPUs)
+MAX_WINDOW = (8192, 8192)   # play --size: 256 MiB of window surface
+MAX_FRAMES = 10_000_000     # play --frames
+
+
+def bounded(flag: str, value: int, low: int, high: int, what: str = "") -> int:
+    """`value` if low <= value <= high, else RulesError naming the flag and the bounds (exit 2)."""
+    if not low <= value <= high:
+        raise RulesError(f"{flag} {value}: {what or 'must be'} from {low:,} to {high:,}")
+    return value
+
+
+def add_workers_args(parser) -> None:
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU; "
+                                                                  "at most the CPUs unless --oversubscribe)")
+    parser.add_argument("--oversubscribe", action="store_true",
+                        help=f"allow more --workers than CPUs (up to {MAX_WORKERS})")
+
+
 def check_battle_counts(args) -> None:
-    """--runs, --max-rounds and --workers of the commands that play many battles (simulate, ladder)."""
-    from ..core.values.errors import RulesError
-    if args.runs < 1:
-        raise RulesError(f"--runs {args.runs}: play at least one battle")
-    if args.max_rounds < 1:
-        raise RulesError(f"--max-rounds {args.max_rounds}: must be at least 1")
-    if args.workers is not None and args.workers < 1:
-        raise RulesError(f"--workers {args.workers}: must be at least 1")
+    """--runs, --max-rounds, --workers and --seed of the commands that play many battles (simulate, ladder)."""
+    import os
+    bounded("--runs", args.runs, 1, MAX_RUNS, "the battles to play must number")
+    bounded("--max-rounds", args.max_rounds, 1, MAX_ROUNDS)
+    if getattr(args, "seed", None) is not None:
+        bounded("--seed", args.seed, 0, MAX_SEED)
+    if args.workers is not None:
+        cpus = os.cpu_count() or 1
+        if args.workers > cpus and not getattr(args, "oversubscribe", False) and not getattr(args, "scheduler", None):
+            raise RulesError(f"--workers {args.workers}: this machine has {cpus} CPUs; more workers than CPUs only "
+                             "share them (say --oversubscribe to ask for it anyway)")
+        bounded("--workers", args.workers, 1, MAX_WORKERS)
+
+
+def output_file(flag: str, value: str) -> str:
+    """A file a command will write: not a folder, in a folder that exists (RulesError, exit 2, if not)."""
+    import os
+    if value.endswith((os.sep, "/")) or os.path.isdir(value):
+        raise RulesError(f"{flag} {value!r} is a folder; name a file in it")
+    folder = os.path.dirname(value) or "."
+    if not os.path.isdir(folder):
+        raise RulesError(f"{flag} {value!r}: there is no folder {folder!r} to write it in")
+    return value
+
+
+def attack_battle(args):
+    """The battle an attack question is asked of (explain, odds-map): the scenario loaded, ATTACKER and
+    TARGET checked, its script played with --scripted, --weapon one the attacker carries."""
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
+    sc = load(args)
+    battle = Battle.from_scenario(sc)
+    ids = [f.id for f in sc.figures]
+    for who in (args.attacker, args.target):
+        if who not in ids:
+            raise RulesError(f"no figure {who!r} in {sc.source}; figures: {', '.join(ids)}")
+    if args.scripted:
+        run_script(battle, parse_script(sc.actions, sc.source, ids), sc.source)
+    if args.weapon and args.weapon not in battle.figures[args.attacker].weapons:
+        raise RulesError(f"{args.attacker} carries no {args.weapon}: {', '.join(battle.figures[args.attacker].weapons)}")
+    return battle

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..core.values.errors import RulesError
 from ..io.paths import MAPS_DIR
 from .common import add_asset_root_arg
-from .common import check_battle_counts, emit_json
+from .common import add_workers_args, check_battle_counts, emit_json
 
 
 def register(subparsers) -> None:
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
                    help="seeds per pair, battle and ruleset; each is played from both sides (default 1)")
     p.add_argument("--levels", default=None, help="levels to compare, e.g. normal,hard (default: naive,easy,normal,hard)")
     p.add_argument("--ruleset", default="all", help="a ruleset id or file, or 'all' (default)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU)")
+    add_workers_args(p)
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1); same seed, same table")
     p.add_argument("--max-rounds", type=int, default=30, help="a battle not over after this many rounds is a draw (default 30)")
     p.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")

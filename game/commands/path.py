@@ -6,8 +6,8 @@ import sys
 from ..core.values.numbers import feet
 from ..core.values.errors import RulesError
 from ..core.values.geometry import FACINGS
-from .common import (add_json_flag, add_mode_arg, add_scenario_arg, emit_json, load, parse_optional_facing,
-                     parse_square)
+from .common import (add_json_flag, add_mode_arg, add_scenario_arg, bounded, emit_json, load,
+                     parse_optional_facing, parse_square)
 
 
 def register(subparsers) -> None:
@@ -28,6 +28,11 @@ def run(args) -> int:
     pos = Battle.from_scenario(sc).positioning()  # the resolver's own view of the position
     fig = pos.figure(args.figure)
     target = parse_square(args.target)
+    bmap = sc.map
+    if not bmap.in_bounds(*target):  # a mistake in the question, as explain --from and compare --to say
+        raise RulesError(f"{args.target}: off the map (it is {bmap.width} x {bmap.height} squares)")
+    if args.altitude is not None:
+        bounded("--altitude", args.altitude, 0, 10_000, "an altitude in feet is")
     try:
         move = pos.plan(fig.id, target, args.mode, parse_optional_facing(args.facing), args.altitude)
     except RulesError as err:

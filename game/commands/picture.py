@@ -99,11 +99,14 @@ def parse_overlays(text: str) -> tuple[str, ...]:
 
 def run(args) -> PictureRequest:
     from ..core.values.errors import RulesError
+    from .common import output_file
     if not (args.out or args.gif or args.frames):
         raise RulesError("say where to draw: --out FILE.png, --gif FILE.gif or --frames DIR")
     for name, value, suffix in (("--out", args.out, ".png"), ("--gif", args.gif, ".gif")):
         if value and not value.lower().endswith(suffix):
             raise RulesError(f"{name} {value!r}: name a {suffix} file")
+        if value:
+            output_file(name, value)
     if args.frames and Path(args.frames).exists() and not Path(args.frames).is_dir():
         raise RulesError(f"--frames {args.frames!r} is a file; name a folder for the numbered PNGs")
     if args.delay is not None and not 20 <= args.delay <= 60000:

@@ -20,9 +20,8 @@ def run(args) -> int:
     from ..core.script import ScriptNeedsRules, parse_script, run_script
     sc = load(args)
     if args.seed is not None:
-        if args.seed < 0:
-            from ..core.values.errors import RulesError
-            raise RulesError("--seed must be 0 or more")
+        from .common import MAX_SEED, bounded
+        bounded("--seed", args.seed, 0, MAX_SEED)
         sc.seed = args.seed
     battle = Battle.from_scenario(sc)
     script = parse_script(sc.actions, sc.source, [f.id for f in sc.figures])

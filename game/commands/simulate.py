@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..core.values.errors import RulesError
-from .common import add_asset_root_arg, check_battle_counts, emit_json
+from .common import add_asset_root_arg, add_workers_args, check_battle_counts, emit_json
 
 
 def register(subparsers) -> None:
@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--runs", type=int, default=20, help="battles per ruleset (default 20)")
     p.add_argument("--ruleset", default=None,
                    help="play under this ruleset id or file, or 'all' for every bundled ruleset (default: the scenario's)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU)")
+    add_workers_args(p)
     p.add_argument("--seed", type=int, default=None, help="base seed (default: the scenario's); same seed, same report")
     p.add_argument("--max-rounds", type=int, default=30, help="a battle not over after this many rounds is a draw (default 30)")
     p.add_argument("--difficulty", default="normal",

@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from ..core.values.safetext import printable
 from ..core.values.actions import Action, Move, Turn
 from ..core.values.errors import RulesError
 from ..core.battle import Battle
@@ -29,6 +30,8 @@ from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
 from .guide import draw_guide
 from .help import draw_help
+from .legend import draw_legend_box
+from .lessonbar import LessonInput, draw_lesson_bar, follow_battle
 from ..client.intent import click_intent, on_square
 from ..client.mapreload import MapWatch, reload_battle
 from .maplayer import MapLayer, tile_art_for
@@ -80,7 +83,7 @@ class App:
         setup = self.battle.setup
         self.title = describe.ellipsize(setup.title or scenario.title, 200)
         self.description = setup.description or scenario.description
-        pygame.display.set_caption(f"fivefoot: {self.title}")
+        pygame.display.set_caption(printable(f"fivefoot: {self.title}", one_line=True))
         self.fonts = theme.Fonts()
         self.ui = UIState()
         self.background = (not self.headless) if background is None else background
@@ -99,9 +102,11 @@ class App:
         self.scene = Scene(self.fonts)
         from .input import default_handlers
         from .comforts import ComfortInput
-        self.handlers = default_handlers()
+        from .input import HelpInput
+        self.handlers = [LessonInput(), *default_handlers()]
         self.comforts = ComfortInput()                 # F2 settings, F3 sound, T the keyboard cursor
-        self.handlers.insert(1, self.comforts)
+        at = next((n + 1 for n, h in enumerate(self.handlers) if isinstance(h, HelpInput)), 1)
+        self.handlers.insert(at, self.comforts)       # after the help (its open page takes any key first)
         # The player's settings (none kept for a window opened without them: tests, scripts, pictures).
         self.settings = settings if settings is not None else Settings()
         self.sounds = Sounds(on=self.settings.sound)
@@ -128,10 +133,15 @@ class App:
         self.chunk_budget_s = None if self.headless else 0.006
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
+        self.callout_boxes: list = []    # where they were last drawn
         self.rejudged = RulesetBattles()  # the position under every bundled ruleset (compare panel, odds map)
         self.compare_state = CompareState(self.rejudged)
         self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset
         self.replay: dict | None = None  # {"actions": [...], "next_at": t}: re-watching a finished battle
+        self.lesson = None               # a lesson shown step by step (client/lessonview.LessonShow; ui/lessonbar.py)
+        self.recording = None            # a lesson being recorded (client/lessonview.Recording)
+        self.lesson_box = None           # where the lesson's bar is drawn, and its buttons
+        self.lesson_buttons: list = []
         self.map_watch = MapWatch(self.battle.map)   # a map file changed on disk: read it again
         self.map_notes_due = bool(self.battle.map.reading_notes())  # said once, when the battle shows
         self._select_current()
@@ -256,6 +266,7 @@ class App:
         # The rules that decided something on their own: a callout where it happened (after the
         # animation has walked up to it), with the rule and the numbers, and in the log.
         self.callouts.add(events, first, self.battle.figures, self.clock_now(), self.animator.remaining_s())
+        follow_battle(self)
         if self.on_events and events:
             self.on_events(events)
 
@@ -491,10 +502,13 @@ class App:
             draw_compare(screen, self)
         hud.draw_banner(screen, self)
         hud.draw_odds_title(screen, self)
+        draw_lesson_bar(screen, self)
         hud.draw_callouts(screen, self)
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)
         self.comforts.draw(screen, self)
+        if self.ui.legend_open:
+            draw_legend_box(screen, self)
         if self.ui.help_open:
             draw_guide(screen, self) if self.ui.help_page == "guide" else draw_help(screen, self.fonts)
         if self.replay is None and self.battle.is_over and not self.animator.busy():

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygame
 
+from ..core.values.safetext import printable
 from . import theme
 from .camera import ZOOM_LEVELS, Camera
 
@@ -86,7 +87,7 @@ def choose_battle(app, start: StartChoice, index: int) -> None:
     app.map_watch.follow(battle.map)
     app.title = battle.setup.title or scenario.title
     app.description = battle.setup.description or scenario.description
-    pygame.display.set_caption(f"fivefoot: {app.title}")
+    pygame.display.set_caption(printable(f"fivefoot: {app.title}", one_line=True))
     start.base, start.battle_index, start.ruleset_index = battle, index, 0
     for side in app.sides():
         if side not in app.players.kinds:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from ..core.values.safetext import printable
+
 MAX_WRAP_LINES = 200  # more lines than any part of the window shows
 
 # ----- the map -----
@@ -153,14 +155,14 @@ class Fonts:
         if surf is not None:
             self._cache.move_to_end(key)
             return surf
-        surf = self.font(size, bold).render(text, True, colour, background)
+        surf = self.font(size, bold).render(printable(text), True, colour, background)
         self._cache[key] = surf
         if len(self._cache) > self._max:
             self._cache.popitem(last=False)
         return surf
 
     def size(self, text: str, size: int = 15, bold: bool = False) -> tuple[int, int]:
-        return self.font(size, bold).size(text)
+        return self.font(size, bold).size(printable(text))
 
     def fit(self, text: str, width: int, size: int = 15, bold: bool = False, keep: int = 1) -> str:
         """The text, or its longest start that fits `width` pixels with an ellipsis (at least

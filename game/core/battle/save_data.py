@@ -88,6 +88,10 @@ def setup_from_save_data(data: dict, where: str = "save") -> tuple[BattleSetup, 
     if data.get("version") != SAVE_VERSION:
         raise DataFileError(where, "version", f"save version {data.get('version')!r} is not supported "
                                               f"(this fivefoot reads version {SAVE_VERSION})")
+    for key in ("ruleset", "map", "figures"):  # tables and lists the schema would default to empty
+        if key not in data:
+            raise DataFileError(where, key, f"missing required key ({SAVE_SCHEMA[key].doc if key != 'map' else 'the map'}); "
+                                            "a save holds the whole ruleset, map and figures")
     checked = validate({k: v for k, v in data.items() if k != "actions"} | {"actions": []}, SAVE_SCHEMA, where)
     ruleset = Ruleset.from_mapping(data["ruleset"], where)
     bmap = _map_from_save(checked["map"], where)

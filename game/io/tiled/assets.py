@@ -36,6 +36,7 @@ class Assets:
         self.unlisted_warnings = 0
         self.image_pixels = 0
         self._images: dict[Path, tuple[FileRef, tuple[int, int]]] = {}
+        self.transparent: dict[Path, tuple[int, int, int]] = {}   # an image's colour drawn as see-through
         self._tilesets: dict[Path, Tileset] = {}
         self._templates: dict[Path, Template] = {}
 
@@ -60,6 +61,18 @@ class Assets:
     def files(self) -> list[str]:
         """Every tileset, template and image file read so far (their real paths)."""
         return [str(path) for path in (*self._tilesets, *self._templates, *self._images)]
+
+    def see_through(self, image: FileRef, trans: str | None, referrer: FileRef, where: str) -> None:
+        """Tiled's `trans` colour of an image (rrggbb, '#' optional): drawn as see-through. One Tiled
+        cannot have written is said and ignored, as Tiled itself draws the image whole then."""
+        if not trans:
+            return
+        text = trans.strip().removeprefix("#")
+        if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+            self.warn(f"{where}: transparent colour {short(trans)!r} is not rrggbb; the image is drawn whole",
+                      referrer.shown)
+            return
+        self.transparent[image.real] = (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
 
     def image(self, source: str | None, referrer: FileRef, where: str) -> tuple[FileRef, tuple[int, int]]:
         ref = resolve_reference(source, referrer, self.root, where, "image")

@@ -169,6 +169,9 @@ class _Reader:
             assets=self.assets,
         )
         doc.tilesets = TileLookup(self._tilesets(map_el))
+        overlap = doc.tilesets.overlap()
+        if overlap:
+            raise DataFileError(shown, "map", overlap)
         self.doc = doc
         if self.chunks is not None and self.chunks.pieces:
             doc.notes.append(f"an infinite map, played on the {width} x {height} squares its tiles span "
@@ -267,7 +270,9 @@ class _Reader:
         image_el = element.find("image")
         if image_el is None or not (image_el.get("source") or "").strip():
             return None, (0, 0)
-        return self.assets.image(image_el.get("source"), self.ref, where)
+        image, size = self.assets.image(image_el.get("source"), self.ref, where)
+        self.assets.see_through(image, image_el.get("trans"), self.ref, where)
+        return image, size
 
     def _tile_data(self, element, where) -> UInt32Layer:
         doc = self.doc

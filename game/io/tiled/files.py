@@ -15,10 +15,11 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from xml.etree.ElementTree import Element, ParseError
+from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
 import defusedxml.ElementTree as SafeET
-from defusedxml.common import DefusedXmlException
+from defusedxml.common import DefusedXmlException, DTDForbidden
+from defusedxml.ElementTree import DefusedXMLParser
 
 from ...core.values.errors import DataFileError
 from .roots import AssetRoot, default_root, named_root
@@ -111,6 +112,9 @@ def resolve_path(path: Path, shown: str, where: str, what: str) -> Path:
         return path.resolve()
     except RuntimeError:  # Python 3.11 and 3.12 report a loop so
         raise DataFileError(shown, where, _link_loop(what)) from None
+    except ValueError:  # a lone surrogate (UnicodeEncodeError) or a NUL in the name
+        raise DataFileError(shown, where, f"the {what} name holds characters no file name can hold "
+                                          "(a lone surrogate or a NUL); rename it") from None
     except OSError as err:
         if err.errno == errno.ELOOP:
             raise DataFileError(shown, where, _link_loop(what)) from None
@@ -145,7 +149,7 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
     depth = count = 0
     root = None
     try:
-        for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end")):
+        for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end"), parser=_Parser()):
             if event == "end":
                 depth -= 1
                 continue
@@ -165,8 +169,16 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
     except DefusedXmlException as err:
         raise DataFileError(
             ref.shown, "",
-            f"declares XML entities or a DTD with entities ({type(err).__name__}); Tiled never writes "
-            "these and fivefoot refuses them (they can expand without limit or read other files). "
+            f"declares XML entities or a DTD with declarations of its own ({type(err).__name__}); Tiled never "
+            "writes these and fivefoot refuses them (they can expand without limit, read other files or give "
+            "elements attributes the file does not show). Re-save the file from Tiled.",
+        ) from None
+    except DataFileError:
+        raise
+    except (ValueError, LookupError) as err:  # expat cannot read the declared encoding (Shift_JIS, UTF-7, ...)
+        raise DataFileError(
+            ref.shown, "line 1",
+            f"declares a text encoding fivefoot cannot read ({short_text(str(err))}); Tiled saves UTF-8. "
             "Re-save the file from Tiled.",
         ) from None
     except ParseError as err:
@@ -182,6 +194,23 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
             ref.shown, "", f"is not a Tiled {what}: its top element is {found}, expected <{expected_root}>"
         )
     return root
+
+
+class _Parser(DefusedXMLParser):
+    """defusedxml's parser, refusing entities and any DTD with an internal subset: `<!ATTLIST>` defaults
+    would add attributes no element shows. A bare `<!DOCTYPE map SYSTEM "...map.dtd">`, as old Tiled
+    wrote, is ignored (never fetched)."""
+
+    def __init__(self):
+        super().__init__(target=TreeBuilder(), forbid_dtd=True)
+
+    def defused_start_doctype_decl(self, name, sysid, pubid, has_internal_subset):
+        if has_internal_subset:
+            raise DTDForbidden(name, sysid, pubid)
+
+
+def short_text(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _require_utf8_if_declared(ref: FileRef, data: bytes) -> None:

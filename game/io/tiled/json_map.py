@@ -22,6 +22,7 @@ _LAYER_ATTRS = ("id", "name", "class", "visible", "opacity", "offsetx", "offsety
 _OBJECT_ATTRS = ("id", "name", "type", "class", "x", "y", "width", "height", "rotation", "gid", "visible", "template")
 _TILESET_ATTRS = ("firstgid", "source", "name", "class", "tilewidth", "tileheight", "spacing", "margin",
                   "tilecount", "columns", "objectalignment")
+_BOOL_ATTRS = ("infinite", "visible", "repeatx", "repeaty")  # the fields Tiled writes as true/false
 _TILE_ATTRS = ("id", "type", "class", "x", "y", "width", "height")
 
 
@@ -97,7 +98,11 @@ class _Translator:
     def attrs(self, element: Element, source: dict, names, where: str) -> None:
         for name in names:
             if name in source and source[name] is not None:
-                element.set(name, self.scalar(source[name], f"{where}, field '{name}'"))
+                value = source[name]
+                if isinstance(value, bool) and name not in _BOOL_ATTRS:  # "width": true is no width
+                    raise DataFileError(self.shown, f"{where}, field '{name}'",
+                                        f"is {str(value).lower()}; it must be a number or text, not true/false")
+                element.set(name, self.scalar(value, f"{where}, field '{name}'"))
 
     def scalar(self, value, where: str, bulk: bool = False) -> str:
         """`value` as TMX attribute text; `bulk` (tile layer data) may be longer than other text."""
@@ -184,6 +189,8 @@ class _Translator:
         for name in ("imagewidth", "imageheight"):
             if name in source:
                 image.set(name.removeprefix("image"), self.scalar(source[name], f"{where}, {name}"))
+        if "transparentcolor" in source:      # the tileset's or the image layer's see-through colour
+            image.set("trans", self.scalar(source["transparentcolor"], f"{where}, transparentcolor"))
 
     def layers(self, parent: Element, layers, depth: int = 1) -> None:
         if depth > MAX_XML_DEPTH:

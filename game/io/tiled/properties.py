@@ -72,8 +72,8 @@ def as_bool(prop: Prop, shown: str, where: str) -> bool:
 
 def as_int(prop: Prop, shown: str, where: str, low: int, high: int, unit: str = "") -> int:
     _refuse_class(prop, shown, where, "a whole number")
-    text = prop.value.strip()
     try:
+        text = ascii_number(prop.value)
         number = float(text) if prop.type == "float" else int(text)
     except ValueError:
         number = None
@@ -114,6 +114,15 @@ def _refuse_class(prop: Prop, shown: str, where: str, wanted: str) -> None:
 
 # --- XML attributes ---------------------------------------------------------------
 
+def ascii_number(text: str) -> str:
+    """`text` stripped, if it may be a number as Tiled writes one: ASCII, no '_' (Python's int() and
+    float() would also take other scripts' digits, '1_000' and full-width signs); else ValueError."""
+    text = text.strip()
+    if not text.isascii() or "_" in text:
+        raise ValueError(text)
+    return text
+
+
 def int_attr(element, name: str, shown: str, where: str, low: int, high: int, default: int | None = None) -> int:
     text = element.get(name)
     if text is None:
@@ -121,9 +130,9 @@ def int_attr(element, name: str, shown: str, where: str, low: int, high: int, de
             raise DataFileError(shown, where, f"has no '{name}' attribute")
         return default
     try:
-        value = int(text.strip())
+        value = int(ascii_number(text))
     except ValueError:
-        raise DataFileError(shown, where, f"{name}='{text[:40]}' is not a whole number") from None
+        raise DataFileError(shown, where, f"{name}='{text[:40]}' is not a whole number (digits 0-9)") from None
     if not low <= value <= high:
         raise DataFileError(shown, where, f"{name}={value} is out of range: it must be from {low} to {high}")
     return value
@@ -134,9 +143,9 @@ def float_attr(element, name: str, shown: str, where: str, default: float = 0.0,
     if text is None:
         return default
     try:
-        value = float(text.strip())
+        value = float(ascii_number(text))
     except ValueError:
-        raise DataFileError(shown, where, f"{name}='{text[:40]}' is not a number") from None
+        raise DataFileError(shown, where, f"{name}='{text[:40]}' is not a number (digits 0-9)") from None
     if not math.isfinite(value) or abs(value) > limit:
         raise DataFileError(shown, where, f"{name}={text[:40]} is out of range (at most {limit:g} in size)")
     return value
@@ -165,7 +174,7 @@ def parse_points(text: str | None, tag: str, shown: str, where: str) -> tuple[tu
     points = []
     for pair in pairs:
         try:
-            x, y = (float(v) for v in pair.split(","))
+            x, y = (float(ascii_number(v)) for v in pair.split(","))
         except ValueError:
             raise DataFileError(shown, where, f"its {tag} has a bad point '{pair[:40]}'; expected x,y") from None
         if not (abs(x) <= 1e7 and abs(y) <= 1e7):

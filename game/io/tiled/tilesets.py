@@ -211,6 +211,7 @@ def _image(image_el, ref: FileRef, assets, where: str) -> tuple[FileRef, tuple[i
         for side in ("width", "height")
     ]
     image, size = assets.image(image_el.get("source"), ref, where)
+    assets.see_through(image, image_el.get("trans"), ref, where)
     if all(declared) and tuple(declared) != size:
         assets.warn(
             f"{where}: image '{image.shown}' is {size[0]}x{size[1]} pixels but the tileset says "
@@ -251,8 +252,20 @@ class TileLookup:
     def span(self) -> str:
         if not self.tilesets:
             return "the map has no tilesets"
-        ranges = []
-        for tileset in self.tilesets:
-            size = tileset.count if not tileset.is_collection else (max(tileset.tiles, default=-1) + 1)
-            ranges.append(f"{tileset.name} {tileset.firstgid}-{tileset.firstgid + max(size, 1) - 1}")
+        ranges = [f"{t.name} {t.firstgid}-{t.firstgid + _gid_count(t) - 1}" for t in self.tilesets]
         return "tilesets cover " + ", ".join(ranges)
+
+    def overlap(self) -> str | None:
+        """Why two tilesets claim the same tile numbers (a duplicate or overlapping firstgid), or None:
+        Tiled gives each tileset its own range, so such a map was edited by hand or damaged."""
+        for before, after in zip(self.tilesets, self.tilesets[1:]):
+            end = before.firstgid + _gid_count(before) - 1
+            if after.firstgid <= end:
+                return (f"tilesets '{before.name}' (tile numbers {before.firstgid}-{end}) and '{after.name}' "
+                        f"(from firstgid {after.firstgid}) claim the same tile numbers; each tileset needs a "
+                        "range of its own. Re-save the map from Tiled")
+        return None
+
+
+def _gid_count(tileset: Tileset) -> int:
+    return max(1, tileset.count if not tileset.is_collection else (max(tileset.tiles, default=-1) + 1))
