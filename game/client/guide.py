@@ -24,7 +24,7 @@ KEYS = (
     ("Space or Enter", "end the figure's turn"),
     ("T, arrows, Enter", "no mouse: T shows a cursor, arrows move it, Enter picks the square or foe"),
     ("Ctrl+Z", "undo your last decision"),
-    ("F1", "this guide; F1 again: every key"),
+    ("F1 / L", "this guide (F1 again: every key) / the legend of every colour and mark on the map"),
     ("F2 / F3", "settings / sound on or off"),
 )
 
@@ -90,8 +90,13 @@ def _charge(ruleset) -> str:
 def guide(battle, person_sides=()) -> list[tuple[str, list[str]]]:
     """The guide's sections: (heading, lines)."""
     rs = battle.ruleset
-    sides = ", ".join(person_sides)
-    goal = (f"You play {sides}: fell or rout every foe. " if sides else "Fell or rout every foe. ")
+    person_sides = list(person_sides)
+    if len(person_sides) == 1:
+        goal = f"You play {person_sides[0]}: fell or rout every foe. "
+    elif person_sides:
+        goal = "People play " + " and ".join(person_sides) + ", each side in turn: fell or rout every foe. "
+    else:
+        goal = "The AI plays every side: watch it fell or rout every foe. "
     rules = [rs.data.get("summary", "") or rs.name, _phases(rs.section("round")), _moving(rs), _parting(rs),
              _charge(rs)]
     return [
