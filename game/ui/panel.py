@@ -132,7 +132,8 @@ class Panel:
         width = self.rect.w - 2 * PAD
         y = PAD
         y = self._line(y, app.title, "head", 18, True) + 2
-        y = self._line(y, f"Rules: {b.ruleset.name} [{b.ruleset.id}]", "accent")
+        for piece in self.fonts.wrap(f"Rules: {b.ruleset.name} [{b.ruleset.id}]", width, 13, max_lines=2):
+            y = self._line(y, piece, "accent")          # the ruleset's whole name, on two lines if need be
         if app.description:
             pieces = self.fonts.wrap(app.description, width, 13)
             for i, piece in enumerate(pieces[:2]):
