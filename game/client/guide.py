@@ -87,6 +87,14 @@ def _charge(ruleset) -> str:
             "Charges (C): a straight run at a foe, with a bonus to hit.")
 
 
+def _keys(ruleset) -> list[tuple[str, str]]:
+    """The keys that matter under this ruleset (no charge key where there are no charges)."""
+    if ruleset.section("charge").get("allowed", True):
+        return list(KEYS)
+    return [("A / F", "attack mode / fighting withdrawal (backing away)") if k == "A / C / F" else (k, what)
+            for k, what in KEYS]
+
+
 def guide(battle, person_sides=()) -> list[tuple[str, list[str]]]:
     """The guide's sections: (heading, lines)."""
     rs = battle.ruleset
@@ -103,5 +111,5 @@ def guide(battle, person_sides=()) -> list[tuple[str, list[str]]]:
         ("Your battle", [goal + "Each figure acts on its own turn; the yellow ring shows whose turn it is, "
                                 "and the panel on the right says what it may do and why not the rest."]),
         (f"The rules in force: {rs.name}", [line for line in rules if line]),
-        ("The keys that matter", [f"{k}: {what}" for k, what in KEYS]),
+        ("The keys that matter", [f"{k}: {what}" for k, what in _keys(rs)]),
     ]

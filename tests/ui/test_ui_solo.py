@@ -49,6 +49,9 @@ def test_the_guide_says_the_rulesets_own_rules():
     app = make_app("first_battle.toml")
     text = " ".join(" ".join(lines) for _, lines in guide(app.battle, ["blue"]))
     assert "movement, then artillery" in text and "+2" in text and "You play blue" in text
+    app = make_app("first_battle.toml", ruleset="spelljammer")
+    text = " ".join(" ".join(lines) for _, lines in guide(app.battle, []))
+    assert "No charges under these rules" in text and "charge a foe" not in text and "The AI plays every side" in text
 
 
 def test_settings_are_validated_on_load_and_written_atomically(tmp_path):
