@@ -142,10 +142,14 @@ def read_head(ref: FileRef, size: int) -> bytes:
         return handle.read(size)
 
 
-def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
-    """Parse `data` with defusedxml, capping element count and depth."""
+def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str, budget=None) -> Element:
+    """Parse `data` with defusedxml, capping element count and depth; `budget` (tiled/assets.LoadBudget),
+    when given, counts the elements against the whole load's."""
     _require_utf8_if_declared(ref, data)
     _refuse_huge_items(ref, data)
+    if budget is not None:
+        budget.before_parsing(ref, data)
+    elements_left = MAX_XML_ELEMENTS if budget is None else min(MAX_XML_ELEMENTS, budget.elements_left)
     depth = count = 0
     root = None
     try:
@@ -157,7 +161,9 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
             count += 1
             if root is None:
                 root = element
-            if count > MAX_XML_ELEMENTS:
+            if count > elements_left:
+                if elements_left < MAX_XML_ELEMENTS:
+                    budget.too_many_elements(ref)
                 raise DataFileError(
                     ref.shown, "",
                     f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex",
@@ -188,6 +194,8 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
             ref.shown, f"line {line}, column {column}",
             f"is not well-formed XML ({reason}); the file may be truncated or damaged. Re-save it from Tiled.",
         ) from None
+    if budget is not None:
+        budget.elements_left -= count
     if root is None or root.tag != expected_root:
         found = "nothing" if root is None else f"<{root.tag[:40]}>"
         raise DataFileError(

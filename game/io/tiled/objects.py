@@ -105,6 +105,8 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     elif shape_el is not None:
         obj.shape = shape_el.tag
         if shape_el.tag in ("polygon", "polyline"):
+            if assets is not None:  # counted before each point is read
+                assets.budget.count_points((shape_el.get("points") or "").count(" ") + 1, shown)
             obj.points = parse_points(shape_el.get("points"), shape_el.tag, shown, where)
     return obj
 
