@@ -42,7 +42,11 @@ def json_to_tree(ref: FileRef, data: bytes, expected_root: str, what: str, budge
             f"is not valid JSON ({getattr(err, 'msg', err)}); the file may be truncated. Re-save it from Tiled.",
         ) from None
     translator = _Translator(ref, what, budget)
-    root = translator.root(document, expected_root)
+    try:
+        root = translator.root(document, expected_root)
+    except (TypeError, AttributeError, KeyError, IndexError) as err:  # a field of a kind no check foresaw
+        raise DataFileError(ref.shown, "", f"holds a value of a kind Tiled never writes ({type(err).__name__}: "
+                                           f"{str(err)[:80]}); re-save it from Tiled") from None
     if budget is not None:
         budget.elements_left -= translator.count
     return root
@@ -227,7 +231,7 @@ class _Translator:
         for layer in self.array(layers, "layers"):
             layer = self.obj(layer, "layers")
             kind = layer.get("type")
-            if kind not in _LAYER_TAGS:
+            if not isinstance(kind, str) or kind not in _LAYER_TAGS:
                 raise DataFileError(self.shown, "layers", f"layer type {str(kind)[:40]!r} is unknown")
             where = f"layer '{short(str(layer.get('name', '?')))}'"
             element = self.element(parent, _LAYER_TAGS[kind])
