@@ -114,7 +114,7 @@ def test_a_save_without_its_ruleset_figures_or_map_is_refused(tmp_path, capsys, 
 
 
 def test_a_save_replaying_moves_that_go_nowhere_is_refused(tmp_path, capsys):
-    still = {"action": "move", "figure": "a", "to": [0, 0]}
+    still = {"action": "move", "figure": "a", "to": [0, 0], "path": []}
     path = _save(tmp_path, lambda data: data.__setitem__("actions", [still] * 40))
     assert main(["check", str(path)]) == 2
     assert "is already there" in capsys.readouterr().err
@@ -168,7 +168,15 @@ def test_a_scenario_of_ten_thousand_figures_is_refused_at_once(tmp_path, capsys)
     path.write_text(f'ruleset = "bfrpg"\n[map]\nascii = """\n{rows}\n"""\n' + _figures_toml(10_000))
     run = guarded(lambda: main(["threats", str(path)]))
     assert run.value == 2 and run.cpu_s < 10
-    assert "figures: 10,000 entries; at most 400 are allowed" in capsys.readouterr().err
+    assert "has 10,001 table headers ([...] lines); a data file holds at most 5,000" in capsys.readouterr().err
+
+
+def test_a_scenario_of_more_figures_than_a_battle_holds_is_refused(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    rows = "\n".join("." * 40 for _ in range(20))
+    path.write_text(f'ruleset = "bfrpg"\n[map]\nascii = """\n{rows}\n"""\n' + _figures_toml(401))
+    assert main(["check", str(path)]) == 2
+    assert "figures: 401 entries; at most 400 are allowed" in capsys.readouterr().err
 
 
 def test_a_figure_carrying_a_hundred_weapons_is_refused(tmp_path, capsys):

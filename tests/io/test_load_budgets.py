@@ -59,6 +59,21 @@ def test_hard_links_to_one_template_are_read_once(tmp_path, monkeypatch):
     assert len([f for f in battle.files if f.endswith(".tx")]) == 1
 
 
+def test_a_template_over_1_mib_is_refused_before_it_is_read(tmp_path):
+    write_world(tmp_path)
+    (tmp_path / "t0.tx").write_text(_template(1_100_000))
+    refused(write_map(tmp_path, _template_users(["t0.tx"])), "t0.tx: is larger than 1 MiB")
+
+
+def test_each_object_made_from_a_template_counts_its_elements_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(tiled_assets, "MAX_LOAD_ELEMENTS", 200)
+    write_world(tmp_path)
+    many = "".join(f'<property name="p{i}" value="v"/>' for i in range(30))
+    (tmp_path / "t0.tx").write_text(_template(10).replace('<property name="note"', many + '<property name="note"'))
+    assert load_map(write_map(tmp_path, _template_users(["t0.tx"] * 2))).width == 4
+    refused(write_map(tmp_path, _template_users(["t0.tx"] * 12)), "each object's template counted again")
+
+
 def test_copies_of_a_template_count_against_the_load_total(tmp_path, monkeypatch):
     monkeypatch.setattr(tiled_assets, "MAX_LOAD_BYTES", 1 << 20)
     write_world(tmp_path)

@@ -34,6 +34,7 @@ MAX_LOAD_BYTES = 64 * 1024 * 1024
 MAX_LOAD_ELEMENTS = 400_000
 MAX_OBJECTS = 10_000                # objects of the map and its templates, each parsed and placed
 MAX_POINTS = 65_536                 # polygon and polyline points of all objects (4,096 in one)
+MAX_TEMPLATE_BYTES = 1024 * 1024    # a template is one object: its properties and shape
 _OBJECT_TAG = re.compile(rb"<object[\s/>]")
 
 
@@ -47,15 +48,16 @@ class LoadBudget:
         self.objects_left = MAX_OBJECTS
         self.points_left = MAX_POINTS
 
-    def read(self, ref: FileRef, where: str = "") -> bytes:
-        """The file's bytes, refused before reading when they would take the load over its total."""
+    def read(self, ref: FileRef, where: str = "", limit: int = MAX_FILE_BYTES) -> bytes:
+        """The file's bytes, refused before reading when they would take the load over its total (or
+        the file over `limit`)."""
         try:
             size = os.stat(ref.real).st_size
         except OSError as err:
             raise DataFileError(ref.shown, where, f"cannot be read: {err.strerror or err}") from None
-        if size > self.bytes_left and size <= MAX_FILE_BYTES:
+        if size > self.bytes_left and size <= limit:
             self._over(ref.shown, f"its files hold more than {MAX_LOAD_BYTES // (1024 * 1024)} MiB in all")
-        data = read_capped(ref, where)  # a file over the cap of one file is refused as that
+        data = read_capped(ref, where, limit)  # a file over the cap of one file is refused as that
         self.bytes_left -= len(data)
         if self.bytes_left < 0:  # it grew while read
             self._over(ref.shown, f"its files hold more than {MAX_LOAD_BYTES // (1024 * 1024)} MiB in all")
@@ -73,6 +75,13 @@ class LoadBudget:
         self.points_left -= count
         if self.points_left < 0:
             self._over(shown, f"its polygons and polylines have more than {MAX_POINTS:,} points in all")
+
+    def count_instance(self, size: int, shown: str) -> None:
+        """An object made from a template of `size` elements: as much work as reading them again."""
+        self.elements_left -= size
+        if self.elements_left < 0:
+            self._over(shown, f"its files, with each object's template counted again for each object made from "
+                              f"it, hold more than {MAX_LOAD_ELEMENTS:,} XML elements (or JSON items) in all")
 
     def too_many_elements(self, ref: FileRef) -> None:
         self._over(ref.shown, f"its files hold more than {MAX_LOAD_ELEMENTS:,} XML elements (or JSON items) in all")
@@ -166,7 +175,8 @@ class Assets:
         if key not in self._templates:
             if len(self._templates) >= MAX_TEMPLATE_FILES:
                 raise DataFileError(referrer.shown, where, f"the map uses more than {MAX_TEMPLATE_FILES} templates")
-            self._templates[key] = parse_template(load_tree(ref, "template", "object template", self.budget), ref, self)
+            tree = load_tree(ref, "template", "object template", self.budget, MAX_TEMPLATE_BYTES)
+            self._templates[key] = parse_template(tree, ref, self)
             self._paths["template"].append(ref.real)
         return self._templates[key]
 
@@ -180,10 +190,11 @@ def file_key(ref: FileRef) -> object:
     return (found.st_dev, found.st_ino)
 
 
-def load_tree(ref: FileRef, expected_root: str, what: str, budget: LoadBudget | None = None):
+def load_tree(ref: FileRef, expected_root: str, what: str, budget: LoadBudget | None = None,
+              limit: int = MAX_FILE_BYTES):
     """Read a Tiled file into an XML element tree: .tmx/.tsx/.tx directly, JSON by translation; with
     `budget`, its bytes, elements and objects count against the whole load's."""
-    data = read_capped(ref) if budget is None else budget.read(ref)
+    data = read_capped(ref, limit=limit) if budget is None else budget.read(ref, limit=limit)
     suffix = ref.real.suffix.lower()
     if suffix in (".tmj", ".tsj", ".tj", ".json"):
         from .json_map import json_to_tree

@@ -86,8 +86,8 @@ def check_move(battle, action: Move) -> MovePlan:
     planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
-    if not action.exit and _goes_nowhere(path):  # it would only lengthen the log (a save of 10^6 of them)
-        refuse("move.nowhere", who=fig.label)
+    if action.path is not None and not action.exit and _goes_nowhere(path):  # a given path of no steps: it
+        refuse("move.nowhere", who=fig.label)  # would only lengthen the log (a save of 10^6 of them)
     if path.total_ft > limit.left_ft + 1e-9:
         if limit.bound == "stance":
             style = rs.defense(st.defense)
