@@ -31,13 +31,15 @@ class StepRefusal:
     key: str
     words: str
     ruleset: str
+    who: str = ""          # the figure's name as the battle says it (its id when unknown)
 
     @property
     def text(self) -> str:
-        return f"{self.ruleset} refuses {self.action.kind} by {self.action.figure}: {self.words}"
+        return f"{self.ruleset} refuses {self.action.kind} by {self.who or self.action.figure}: {self.words}"
 
     def to_json(self) -> dict:
-        return {"action": self.action.to_json(), "key": self.key, "words": self.words, "ruleset": self.ruleset}
+        return {"action": self.action.to_json(), "key": self.key, "words": self.words, "ruleset": self.ruleset,
+                "who": self.who or self.action.figure}
 
 
 class LessonPosition(NamedTuple):
@@ -95,7 +97,9 @@ def play_step(battle: Battle, step: Step) -> tuple[list, list]:
             events.extend(play_action(battle, action, wait))
         except ActionRefused as refused:
             events.extend(getattr(refused, "passed", []))
-            refusals.append(StepRefusal(action, refused.refusal.key, refused.reason, battle.ruleset.id))
+            fig = battle.figures.get(action.figure)
+            refusals.append(StepRefusal(action, refused.refusal.key, refused.reason, battle.ruleset.id,
+                                        fig.label if fig is not None else ""))
     return events, refusals
 
 

@@ -51,6 +51,10 @@ def toggle_help(app, _arg) -> None:
     app.ui.help_open = not app.ui.help_open
 
 
+def toggle_legend(app, _arg) -> None:
+    app.ui.legend_open = not app.ui.legend_open
+
+
 def toggle_gm(app, _arg) -> None:
     app.ui.gm = not app.ui.gm
     app.toast("Demonstration mode " + ("on: the AI waits; drag any figure to place it; [ ] switch rules"
@@ -140,7 +144,9 @@ def animation_speed(app, _arg) -> None:
 def cancel(app, _arg) -> None:
     """Esc or a right click: leave the mode, drop the planned facing/altitude, then the selection."""
     ui = app.ui
-    if ui.compare:
+    if ui.legend_open:
+        ui.legend_open = False
+    elif ui.compare:
         ui.compare = False
     elif app.odds.on:
         app.odds.hide()
@@ -162,5 +168,5 @@ REQUESTS = {
     "undo": undo, "redo": redo, "end-turn": end_turn, "select-next": select_next, "help": toggle_help,
     "gm": toggle_gm, "ruleset": cycle_ruleset, "gm-place": gm_place, "save": save, "load": load,
     "quit": quit_window, "compare": toggle_compare, "animation": animation_speed, "cancel": cancel,
-    "section": toggle_section, "odds-map": odds_map,
+    "section": toggle_section, "odds-map": odds_map, "legend": toggle_legend,
 }

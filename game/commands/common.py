@@ -112,3 +112,21 @@ def output_file(flag: str, value: str) -> str:
     if not os.path.isdir(folder):
         raise RulesError(f"{flag} {value!r}: there is no folder {folder!r} to write it in")
     return value
+
+
+def attack_battle(args):
+    """The battle an attack question is asked of (explain, odds-map): the scenario loaded, ATTACKER and
+    TARGET checked, its script played with --scripted, --weapon one the attacker carries."""
+    from ..core.battle import Battle
+    from ..core.script import parse_script, run_script
+    sc = load(args)
+    battle = Battle.from_scenario(sc)
+    ids = [f.id for f in sc.figures]
+    for who in (args.attacker, args.target):
+        if who not in ids:
+            raise RulesError(f"no figure {who!r} in {sc.source}; figures: {', '.join(ids)}")
+    if args.scripted:
+        run_script(battle, parse_script(sc.actions, sc.source, ids), sc.source)
+    if args.weapon and args.weapon not in battle.figures[args.attacker].weapons:
+        raise RulesError(f"{args.attacker} carries no {args.weapon}: {', '.join(battle.figures[args.attacker].weapons)}")
+    return battle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.values.errors import RulesError
 from ..core.values.geometry import FACINGS
-from .common import add_json_flag, add_scenario_arg, emit_json, load, parse_optional_facing, parse_square
+from .common import attack_battle, add_json_flag, add_scenario_arg, emit_json, parse_optional_facing, parse_square
 
 
 def register(subparsers) -> None:
@@ -23,18 +23,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..core.battle import Battle
-    from ..core.script import parse_script, run_script
-    sc = load(args)
-    battle = Battle.from_scenario(sc)
-    ids = [f.id for f in sc.figures]
-    for who in (args.attacker, args.target):
-        if who not in ids:
-            raise RulesError(f"no figure {who!r} in {sc.source}; figures: {', '.join(ids)}")
-    if args.scripted:
-        run_script(battle, parse_script(sc.actions, sc.source, ids), sc.source)
-    if args.weapon and args.weapon not in battle.figures[args.attacker].weapons:
-        raise RulesError(f"{args.attacker} carries no {args.weapon}: {', '.join(battle.figures[args.attacker].weapons)}")
+    battle = attack_battle(args)
     a, t = battle.figures[args.attacker], battle.figures[args.target]
     at = parse_square(args.from_square) if args.from_square else None
     if at is not None and not battle.map.in_bounds(*at):
@@ -44,10 +33,10 @@ def run(args) -> int:
                                parting_shot=args.parting_shot)
     where = {"x": at[0] if at else a.x, "y": at[1] if at else a.y, "facing": FACINGS[a.facing if facing is None else facing]}
     if args.json:
-        emit_json({"ruleset": sc.ruleset.id, "attacker_at": where, **bd.to_json()})
+        emit_json({"ruleset": battle.ruleset.id, "attacker_at": where, **bd.to_json()})
         return 0
     stands = "" if at is None and facing is None else f" (as if at {where['x']},{where['y']} facing {where['facing']})"
-    print(f"{a.label}{stands} -> {t.label} [{sc.ruleset.id}: {sc.ruleset.name}]")
+    print(f"{a.label}{stands} -> {t.label} [{battle.ruleset.id}: {battle.ruleset.name}]")
     for line in bd.lines():
         print(line)
     return 0

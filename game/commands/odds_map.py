@@ -3,8 +3,7 @@ every square it can reach this turn, with the chance (or expected damage) and wh
 first; the same answers the window's odds map (O) shades."""
 from __future__ import annotations
 
-from ..core.values.errors import RulesError
-from .common import add_json_flag, add_scenario_arg, emit_json, load
+from .common import attack_battle, add_json_flag, add_scenario_arg, emit_json
 
 # The measures the map ranks by (game.core.battle.ODDS_MEASURES; named here so that `--help` need
 # not load the resolver).
@@ -26,18 +25,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..core.battle import Battle
-    from ..core.script import parse_script, run_script
-    sc = load(args)
-    battle = Battle.from_scenario(sc)
-    ids = [f.id for f in sc.figures]
-    for who in (args.attacker, args.target):
-        if who not in ids:
-            raise RulesError(f"no figure {who!r} in {sc.source}; figures: {', '.join(ids)}")
-    if args.scripted:
-        run_script(battle, parse_script(sc.actions, sc.source, ids), sc.source)
-    if args.weapon and args.weapon not in battle.figures[args.attacker].weapons:
-        raise RulesError(f"{args.attacker} carries no {args.weapon}: {', '.join(battle.figures[args.attacker].weapons)}")
+    battle = attack_battle(args)
     odds = battle.odds_map(args.attacker, args.target, args.weapon)
     if args.json:
         emit_json(odds.to_json(args.measure))

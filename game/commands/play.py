@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     p.add_argument("--size", metavar="WxH", help="window size in pixels (default: fit the screen; 1280x800 headless)")
     p.add_argument("--save-dir", metavar="DIR",
                    help="folder of the save slots Ctrl+S and Ctrl+O use (default ~/.local/share/fivefoot/saves)")
+    p.add_argument("--lesson", metavar="LESSON.toml",
+                   help="show a lesson step by step (Right/Left: steps, [ ]: another ruleset; see `fivefoot lessons`)")
+    p.add_argument("--step", type=int, metavar="N", help="with --lesson: open it at step N (default 1)")
     p.add_argument("--animation", choices=("normal", "fast", "slow", "off"),
                    help="how moves and strikes are played out (default normal; off headless)")
     p.set_defaults(func=run)
@@ -86,6 +89,9 @@ class WindowRequest:
     frames: int | None = None
     save_dir: str | None = None
     animation: str | None = None
+    lesson: object = None          # a lesson shown step by step (game/ui/lessonbar.py)
+    lesson_step: int = 1
+    lesson_ruleset: str | None = None
     opens_window = True
 
 
@@ -98,6 +104,7 @@ def _play(args) -> "WindowRequest":
     from ..core.values.errors import RulesError
     from ..io.paths import DEFAULT_SCENARIO
     from .common import MAX_FRAMES, MAX_WINDOW, bounded, load, output_file
+    scenario_given = args.scenario is not None
     if args.scenario is None:
         args.scenario = str(DEFAULT_SCENARIO)
     size = None
@@ -114,7 +121,22 @@ def _play(args) -> "WindowRequest":
     if args.screenshot:
         output_file("--screenshot", args.screenshot)
     battle = None
-    if args.load:
+    lesson = None
+    if args.step is not None and not args.lesson:
+        raise RulesError("--step N opens a lesson at a step: give --lesson FILE too")
+    if args.lesson:
+        if scenario_given or args.load or args.script:
+            raise RulesError("--lesson brings its own battle: give no SCENARIO, --load or --script with it")
+        from ..io.lessons import load_lesson
+        lesson = load_lesson(args.lesson)
+        if args.step is not None and not 1 <= args.step <= len(lesson.steps):
+            raise RulesError(f"--step {args.step}: the lesson has steps 1 to {len(lesson.steps)}")
+        if args.ruleset:
+            from ..io.rulesets import load_ruleset
+            args.ruleset = load_ruleset(args.ruleset).id
+    if lesson is not None:
+        scenario = lesson.scenario
+    elif args.load:
         if args.ruleset:
             raise RulesError("--load plays a save under its own ruleset; switch rules in the window (G, then [ or ])")
         battle, scenario = _saved(args.load)
@@ -130,8 +152,11 @@ def _play(args) -> "WindowRequest":
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     sides, ask = _sides(args, scenario)
+    if lesson is not None:
+        sides, ask = {s: "human" for s in sides}, False    # a lesson is shown, not played against the AI
     if script is not None and not (args.side or args.watch or args.hotseat):
         sides = {s: "human" for s in sides}  # a script plays every side itself
     return WindowRequest(scenario=scenario, battle=battle, sides=sides, ask=ask and not headless and script is None,
                          size=size, headless=headless, script=script, screenshot=args.screenshot, frames=args.frames,
-                         save_dir=args.save_dir, animation=args.animation)
+                         save_dir=args.save_dir, animation=args.animation, lesson=lesson,
+                         lesson_step=args.step or 1, lesson_ruleset=args.ruleset if lesson is not None else None)

@@ -29,6 +29,8 @@ from .camera import Camera
 from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
 from .help import draw_help
+from .legend import draw_legend_box
+from .lessonbar import LessonInput, draw_lesson_bar, follow_battle
 from ..client.intent import click_intent, on_square
 from ..client.mapreload import MapWatch, reload_battle
 from .maplayer import MapLayer, tile_art_for
@@ -96,7 +98,7 @@ class App:
         self.camera.fit()
         self.scene = Scene(self.fonts)
         from .input import default_handlers
-        self.handlers = default_handlers()
+        self.handlers = [LessonInput(), *default_handlers()]
         self.clock = pygame.time.Clock()
         self.running = True
         self.frame_no = 0
@@ -113,10 +115,15 @@ class App:
         self.chunk_budget_s = None if self.headless else 0.006
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
+        self.callout_boxes: list = []    # where they were last drawn
         self.rejudged = RulesetBattles()  # the position under every bundled ruleset (compare panel, odds map)
         self.compare_state = CompareState(self.rejudged)
         self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset
         self.replay: dict | None = None  # {"actions": [...], "next_at": t}: re-watching a finished battle
+        self.lesson = None               # a lesson shown step by step (client/lessonview.LessonShow; ui/lessonbar.py)
+        self.recording = None            # a lesson being recorded (client/lessonview.Recording)
+        self.lesson_box = None           # where the lesson's bar is drawn, and its buttons
+        self.lesson_buttons: list = []
         self.map_watch = MapWatch(self.battle.map)   # a map file changed on disk: read it again
         self.map_notes_due = bool(self.battle.map.reading_notes())  # said once, when the battle shows
         self._select_current()
@@ -241,6 +248,7 @@ class App:
         # The rules that decided something on their own: a callout where it happened (after the
         # animation has walked up to it), with the rule and the numbers, and in the log.
         self.callouts.add(events, first, self.battle.figures, self.clock_now(), self.animator.remaining_s())
+        follow_battle(self)
         if self.on_events and events:
             self.on_events(events)
 
@@ -472,9 +480,12 @@ class App:
             draw_compare(screen, self)
         hud.draw_banner(screen, self)
         hud.draw_odds_title(screen, self)
+        draw_lesson_bar(screen, self)
         hud.draw_callouts(screen, self)
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)
+        if self.ui.legend_open:
+            draw_legend_box(screen, self)
         if self.ui.help_open:
             draw_help(screen, self.fonts)
         if self.replay is None and self.battle.is_over and not self.animator.busy():

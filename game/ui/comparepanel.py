@@ -29,6 +29,8 @@ class CompareState:
         self.judgements: list = []
         self.scroll = 0                 # lines scrolled past (mouse wheel over the panel)
         self.box = None                 # where the panel was last drawn
+        self.scrollable = False         # more lines than the panel holds
+        self.drawn_lines: list[str] = []  # every line of every column, wrapped whole
 
     def battles(self, battle) -> dict:
         return self.rejudged.all(battle)
@@ -58,7 +60,6 @@ class CompareState:
 
 def draw_compare(screen, app) -> None:
     me = app.selected_figure()
-    area = app.map_rect
     fonts = app.fonts
     state = app.compare_state
     box = _panel_box(screen, app)
@@ -103,6 +104,8 @@ def draw_compare(screen, app) -> None:
     room = max(1, (box.bottom - 8 - (top + 20)) // LINE_H)
     longest = max((len(c) for c in columns), default=0)
     state.scroll = max(0, min(state.scroll, longest - room))
+    state.scrollable = longest > room
+    state.drawn_lines = [piece for pieces in columns for piece, _, _ in pieces]
     for i, (j, pieces) in enumerate(zip(judgements, columns)):
         x = box.x + 8 + i * col_w
         current = j.ruleset_id == app.battle.ruleset.id

@@ -45,12 +45,20 @@ KEYS = (
         ("Click a panel heading", "fold or unfold that section"),
         (". (full stop)", "animation speed: normal, fast, off, slow"),
         ("Esc, Space or a click while moving", "skip the animation"),
-        ("V", "compare rulesets: the hovered attack or move under every ruleset, side by side"),
+        ("V", "compare rulesets: the hovered attack or move under every ruleset, side by side (wheel scrolls it)"),
+        ("O / Shift+O", "odds map: the selected figure's attack on the hovered foe from every square it reaches "
+                        "(again: expected damage, again: off) / the same under the next ruleset"),
+        ("L", "legend: what every colour and mark on the map means"),
     )),
     ("Game master", (
         ("G", "demonstration mode on / off"),
         ("[ / ]", "switch the ruleset live: the same position, hit points and turn, judged anew"),
-        ("Drag a figure (demonstration)", "place it freely (logged: undo steps back)"),
+        ("Click a square / drag a figure (demonstration)", "place the selected / dragged figure there: a ghost "
+                                                           "and the walk's cost show first (logged: undo steps back)"),
+        ("Right / Left, [ / ] (a lesson)", "next / previous step; the same step judged by another ruleset "
+                                           "(fivefoot play --lesson FILE)"),
+        ("Ctrl+R, then T", "record a lesson: play the step, T types its caption (Enter closes the step); "
+                           "Ctrl+R again saves it"),
         ("Ctrl+Z / Ctrl+Y", "undo to your last decision (the AI's replies too) / redo"),
         ("Ctrl+S / Ctrl+O", "save into a slot / load a slot (asks before discarding play)"),
         ("P / R (at the end)", "replay the battle / restart with the next seed (Esc: see the board)"),
@@ -61,7 +69,8 @@ KEYS = (
 
 
 def draw_help(screen, fonts) -> None:
-    """The key list in columns that fit the window; one key column width per column, so they align."""
+    """The key list in columns, every line whole: the largest type, then the fewest columns, with which
+    every group fits the window (a group never split)."""
     import pygame
     w, h = screen.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
@@ -69,30 +78,56 @@ def draw_help(screen, fonts) -> None:
     screen.blit(shade, (0, 0))
     title = fonts.render("fivefoot: keys and mouse (any key closes this)", 22, theme.PANEL_HEAD, True)
     screen.blit(title, ((w - title.get_width()) // 2, 14))
-    n_cols = 3 if w >= 1500 else 2
-    col_w = (w - 40 - 20 * (n_cols - 1)) // n_cols
-    columns: list[list] = [[] for _ in range(n_cols)]
-    heights = [0] * n_cols
-    for group in KEYS:  # each group into the shortest column so far, in order
-        i = heights.index(min(heights))
-        columns[i].append(group)
-        heights[i] += 34 + 18 * len(group[1])
-    for ci, groups in enumerate(columns):
-        if not groups:
-            continue
-        x, y = 20 + ci * (col_w + 20), 56
-        keyw = min(col_w // 2, max(fonts.size(k, 13, True)[0] for _, rows in groups for k, _ in rows) + 16)
-        for group, rows in groups:
-            screen.blit(fonts.render(group, 15, theme.PANEL_ACCENT, True), (x, y))
-            y += 22
-            for k, what in rows:
-                for j, piece in enumerate(fonts.wrap(k, keyw - 12, 13, True)[:2]):
-                    screen.blit(fonts.render(piece, 13, theme.PANEL_TEXT, True), (x + 8, y + j * 16))
-                lines = fonts.wrap(what, col_w - keyw - 16, 13)[:2]
-                for j, line in enumerate(lines):
-                    screen.blit(fonts.render(line, 13, (200, 202, 212)), (x + 8 + keyw, y + j * 16))
-                y += 18 + 16 * (max(len(lines), len(fonts.wrap(k, keyw - 12, 13, True)[:2])) - 1)
+    top, room = 56, h - 56 - 8
+    layout = None
+    for size in (13, 12, 11, 10):
+        for n_cols in (2, 3, 4):
+            col_w = (w - 40 - 20 * (n_cols - 1)) // n_cols
+            if col_w < 230:
+                break
+            placed = _columns(fonts, size, col_w, n_cols, room)
+            if placed is not None:
+                layout = (size, col_w, placed)
+                break
+        if layout is not None:
+            break
+    if layout is None:      # a tiny window: the smallest type, as many columns as hold 230 px
+        n_cols = max(1, (w - 40) // 250)
+        col_w = (w - 40 - 20 * (n_cols - 1)) // n_cols
+        layout = (10, col_w, _columns(fonts, 10, col_w, n_cols, 10 ** 6))
+    size, col_w, placed = layout
+    line_h = size + 3
+    for ci, groups in enumerate(placed):
+        x, y = 20 + ci * (col_w + 20), top
+        for (group, rows), keyw, wrapped in groups:
+            screen.blit(fonts.render(group, size + 2, theme.PANEL_ACCENT, True), (x, y))
+            y += size + 9
+            for key_lines, what_lines in wrapped:
+                for j, piece in enumerate(key_lines):
+                    screen.blit(fonts.render(piece, size, theme.PANEL_TEXT, True), (x + 8, y + j * line_h))
+                for j, line in enumerate(what_lines):
+                    screen.blit(fonts.render(line, size, (200, 202, 212)), (x + 8 + keyw, y + j * line_h))
+                y += line_h * max(len(key_lines), len(what_lines)) + 2
             y += 10
+
+
+def _columns(fonts, size: int, col_w: int, n_cols: int, room: int):
+    """The groups, each wrapped whole, into n_cols columns of height `room` (each group into the
+    shortest column so far); None if they do not fit."""
+    line_h = size + 3
+    columns: list[list] = [[] for _ in range(n_cols)]
+    used = [0] * n_cols
+    for group in KEYS:
+        rows = group[1]
+        keyw = min(col_w * 2 // 5, max(fonts.size(k, size, True)[0] for k, _ in rows) + 16)
+        wrapped = [(fonts.wrap(k, keyw - 12, size, True), fonts.wrap(what, col_w - keyw - 16, size)) for k, what in rows]
+        height = size + 9 + sum(line_h * max(len(a), len(b)) + 2 for a, b in wrapped) + 10
+        i = used.index(min(used))
+        if used[i] + height > room:
+            return None
+        columns[i].append((group, keyw, wrapped))
+        used[i] += height
+    return columns
 
 
 def keys_markdown() -> str:

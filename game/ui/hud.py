@@ -27,7 +27,9 @@ def draw_status(screen, app) -> None:
         parts.append(f"Round {b.round}: {cur.label}'s turn ({app.players.name(cur.side)})"
                      + (f", {phase} phase" if phase not in ("all",) else ""))
     if app.ui.gm:
-        parts.append("DEMONSTRATION")
+        parts.append("LESSON" if app.lesson is not None else "DEMONSTRATION")
+    if app.recording is not None:
+        parts.append("RECORDING")
     if app.rules.busy():
         parts.append("planning...")
     if app.players.thinking():
@@ -56,11 +58,11 @@ def draw_messages(screen, app) -> None:
             rows.append((line, toast.error))
     h = 8 + 19 * len(rows)
     box = pygame.Rect(area.x + 12, area.bottom - h - 10, area.w - 24, h)
-    panel = app.compare_state.box if app.ui.compare else None
-    if panel is not None and box.colliderect(panel):   # the compare panel is down there: the messages go above it
-        box.bottom = panel.y - 6 if panel.y - h - 6 >= area.y else box.bottom
-        if box.colliderect(panel):
-            box.y = panel.bottom + 6
+    for panel in (app.compare_state.box if app.ui.compare else None, app.lesson_box):
+        if panel is not None and box.colliderect(panel):   # a panel is down there: the messages go above it
+            box.bottom = panel.y - 6 if panel.y - h - 6 >= area.y else box.bottom
+            if box.colliderect(panel):
+                box.y = panel.bottom + 6
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((16, 16, 22, 215))
     screen.blit(shade, box)
@@ -179,13 +181,14 @@ def draw_callouts(screen, app) -> None:
     the event's numbers, placed beside the square it happened on where it covers no token, a line
     from the box to the square."""
     items = app.callouts.active(app.clock_now())
+    app.callout_boxes = []
     if not items:
         return
     fonts = app.fonts
     area = app.map_rect
     cam = app.camera
-    tokens = [_token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
-    taken: list = []
+    tokens = [token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    taken: list = [app.lesson_box] if app.lesson_box is not None else []
     for callout in reversed(items):                  # the newest first: it gets the best place
         lines = [(f"{callout.title} [{callout.rule}]", theme.HIGHLIGHT, True)]
         lines += [(line, theme.PANEL_TEXT, False) for line in fonts.wrap(callout.text, CALLOUT_W - 16, 13, False)]
@@ -200,6 +203,7 @@ def draw_callouts(screen, app) -> None:
             ax, ay = area.centerx, area.y + 40
         box = _free_place(area, (ax, ay), cam.cell, w, h, tokens + taken)
         taken.append(box)
+        app.callout_boxes.append(box)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
         shade.fill((20, 18, 12, 235))
         if anchor is not None and area.collidepoint(ax, ay):
@@ -212,7 +216,7 @@ def draw_callouts(screen, app) -> None:
             y += s.get_height()
 
 
-def _token_rect(app, fig):
+def token_rect(app, fig):
     cam, area = app.camera, app.map_rect
     x, y = cam.to_screen(min(c[0] for c in fig.cells), min(c[1] for c in fig.cells))
     x2, y2 = cam.to_screen(max(c[0] for c in fig.cells) + 1, max(c[1] for c in fig.cells) + 1)

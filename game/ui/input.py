@@ -148,7 +148,7 @@ class CommandInput:
 
     MODE_KEYS = {pygame.K_w: "walk", pygame.K_r: "run", pygame.K_j: "jog", pygame.K_f: "withdraw",
                  pygame.K_s: "sidestep", pygame.K_c: "charge", pygame.K_a: "attack", pygame.K_m: "aim"}
-    REQUEST_KEYS = {pygame.K_v: "compare", pygame.K_PERIOD: "animation", pygame.K_g: "gm"}
+    REQUEST_KEYS = {pygame.K_v: "compare", pygame.K_PERIOD: "animation", pygame.K_g: "gm", pygame.K_l: "legend"}
 
     def handle(self, event, app):
         if event.type != pygame.KEYDOWN:

@@ -52,6 +52,11 @@ def _open(request) -> int:
               animate=None if request.animation is None else request.animation != "off")
     if request.animation and request.animation != "off":
         app.animator.speed = request.animation
+    if getattr(request, "lesson", None) is not None:
+        from .lessonbar import open_lesson, show_step
+        open_lesson(app, request.lesson, request.lesson_step)
+        if request.lesson_ruleset and request.lesson_ruleset != request.lesson.ruleset.id:
+            show_step(app, request.lesson_step - 1, request.lesson_ruleset)
     if request.script is not None or request.headless:
         app.on_events = lambda events: [print(e.text) for e in events]
     refused = []  # only a script's refused actions make the exit status 1; a person's refused clicks do not

@@ -25,7 +25,7 @@ SIZES = (14, 13, 12, 11)
 class Entry:
     """One line of the legend: how its swatch is drawn, in which colours, and what it means."""
 
-    mark: str              # area, line, dashed, arrow, ring, badge, token, badges, sight, bar, cross
+    mark: str              # area, line, dashed, arrow, ring, frame, ramp, badge, token, badges, sight, bar, cross
     colours: tuple         # the colours drawn (the first is the mark's own); an area: its stamp style first
     words: str
     labels: tuple = ()     # a badge's words, one per colour, as the map writes them
@@ -66,6 +66,12 @@ GROUPS: tuple[tuple[str, tuple[Entry, ...]], ...] = (
         Entry("arrow", (theme.STRIKE_ARROW,), "a blow being struck"),
         Entry("ring", (theme.STRIKE_HIT, theme.STRIKE_MISS), "the blow hit (red) or missed (white)"),
         Entry("badge", (theme.DAMAGE_BACK, theme.NOTE_BACK), "damage taken (red); other words over a figure", ("-5", "miss")),
+    )),
+    ("The odds map (O)", (
+        Entry("ramp", theme.ODDS_RAMP, "the attack's chance (or expected damage) from a square, weakest to best"),
+        Entry("area", ("odds:-1",), "a square the attacker reaches with no attack on the target from there"),
+        Entry("frame", (theme.ODDS_BEST,), "the best squares to attack from"),
+        Entry("ring", (theme.ODDS_CHARGE,), "where a charge would end, its odds written below"),
     )),
     ("Figures", (
         Entry("token", (theme.SIDE_COLOURS["blue"], theme.SIDE_COLOURS["red"]), "a figure in its side's colour, "
@@ -229,6 +235,15 @@ def _swatch(surface, fonts, box, entry: Entry) -> None:
             pygame.draw.circle(surface, (15, 15, 20), (x, mid_y), 8, 1)
             tip, left, right = facing_points(x, mid_y, 2 if n == 0 else 6, 8)
             pygame.draw.polygon(surface, (255, 255, 255), (tip, left, right))
+    elif mark == "ramp":
+        w = box.w // len(colours)
+        for n, c in enumerate(colours):
+            surface.fill(c[:3], (box.x + n * w, box.y + 2, w, box.h - 4))
+    elif mark == "frame":
+        surface.fill(theme.FLOOR, box)
+        inner = pygame.Rect(box.x + (box.w - box.h) // 2, box.y, box.h, box.h).inflate(-2, -2)
+        pygame.draw.rect(surface, (20, 20, 20), inner.inflate(2, 2), 3, border_radius=4)
+        pygame.draw.rect(surface, colour, inner, 2, border_radius=4)
     elif mark == "bar":
         w = box.w // len(colours)
         for n, c in enumerate(colours):
@@ -244,3 +259,16 @@ def _swatch(surface, fonts, box, entry: Entry) -> None:
         w = box.w // len(colours)
         for n, c in enumerate(colours):
             pygame.draw.line(surface, c, (box.x + n * w, box.bottom - 2), (box.x + n * w + w - 2, box.y + 2), 3)
+
+
+def draw_legend_box(screen, app) -> None:
+    """The window's legend (L): over the map and the panel, as large as the window allows."""
+    import pygame
+    w, h = screen.get_size()
+    width = min(w - 40, 1400)
+    height = min(h - 40, legend_height(app.fonts, width, SIZES[0]) + 30)
+    rect = pygame.Rect(0, 0, width, height)
+    rect.center = (w // 2, h // 2)
+    draw_legend(screen, app.fonts, rect)
+    note = app.fonts.render("L or Esc closes the legend", 12, theme.PANEL_ACCENT)
+    screen.blit(note, note.get_rect(bottomright=(rect.right - PAD, rect.bottom - 4)))

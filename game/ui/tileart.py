@@ -50,6 +50,10 @@ class TileArtLayer:
         if source not in self._sheets:
             try:
                 sheet = pygame.image.load(str(source))
+                key = self.art.transparent.get(source)
+                if key is not None:       # Tiled's transparent colour: see-through, as Tiled draws it
+                    sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
+                    see_through(sheet, key)
                 sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
             except (pygame.error, MemoryError, OSError):
                 sheet = None
@@ -274,3 +278,15 @@ def _source_crop(image, crop) -> tuple[int, int, int, int]:
     if image.flip_diagonal:
         u, v, cw, ch = v, u, ch, cw
     return x + u, y + v, cw, ch
+
+
+def see_through(sheet, colour) -> None:
+    """Make every pixel of exactly `colour` fully transparent (the sheet has per-pixel alpha)."""
+    import pygame
+    if sheet.get_alpha() is None and not sheet.get_flags() & pygame.SRCALPHA:
+        sheet.set_colorkey(colour)
+        return
+    rgb = pygame.surfarray.pixels3d(sheet)
+    alpha = pygame.surfarray.pixels_alpha(sheet)
+    alpha[(rgb[:, :, 0] == colour[0]) & (rgb[:, :, 1] == colour[1]) & (rgb[:, :, 2] == colour[2])] = 0
+    del rgb, alpha

@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 
 from game.core.combat import rounds
-from game.core.combat.breakdown import AttackContext
-from game.core.combat.modifiers import attack_breakdown
 from game.core.values.actions import Attack, Defend, EndTurn, Move
 from game.core.values.events import EventKind
 

@@ -12,7 +12,7 @@ from game.core.values.errors import DataFileError
 from game.core.values.safetext import printable
 from game.io.tiled import load_map
 from budget import guarded
-from tiled_maps import grid, tile_layer, tileset_xml, tmx, write_map, write_world
+from tiled_maps import grid, tile_layer, tmx, write_map, write_world
 
 GROUND = tile_layer("g", grid(4, 3))
 
@@ -113,11 +113,12 @@ def test_a_save_without_its_ruleset_figures_or_map_is_refused(tmp_path, capsys, 
     assert f"{key}: missing required key" in err and err.count("\n") == 1
 
 
-def test_a_save_replaying_moves_that_go_nowhere_is_refused(tmp_path, capsys):
-    still = {"action": "move", "figure": "a", "to": [0, 0], "path": []}
-    path = _save(tmp_path, lambda data: data.__setitem__("actions", [still] * 40))
-    assert main(["check", str(path)]) == 2
-    assert "is already there" in capsys.readouterr().err
+def test_a_save_longer_than_the_action_cap_is_refused_before_replaying(tmp_path, capsys):
+    still = {"action": "move", "figure": "a", "to": [0, 0]}
+    path = _save(tmp_path, lambda data: data.__setitem__("actions", [still] * 100_001))
+    run = guarded(lambda: main(["check", str(path)]))
+    assert run.value == 2 and run.cpu_s < 10
+    assert "actions: must be a list of at most 100000 actions" in capsys.readouterr().err
 
 
 # --- wrongly accepted, and the design questions ---------------------------------------------

@@ -6,7 +6,6 @@ import pytest
 from game.cli import main
 from game.client.lessons import LessonPlayer, LessonRecorder, position
 from game.core.values.actions import EndTurn, GmPlace, Move
-from game.core.values.errors import DataFileError
 from game.io.lessons import bundled_lessons, cited_rule, load_lesson, save_lesson, step_shows
 from game.io.paths import MAPS_DIR, bundled_ruleset_ids
 from game.io.scenarios import load_scenario
@@ -68,7 +67,7 @@ def test_another_ruleset_rejudges_the_step_and_says_what_it_refuses():
     battle, events, refusals = position(lesson, 1, "cnc")
     assert battle.ruleset.id == "cnc" and events == []
     assert [r.action.kind for r in refusals] == ["set"] and "no rule for setting a weapon" in refusals[0].words
-    assert refusals[0].text.startswith("cnc refuses set by pike: ")
+    assert refusals[0].text.startswith("cnc refuses set by Spearman: ")
     with pytest.raises(Exception, match="steps 1 to 3"):
         position(lesson, 3)
 
@@ -219,6 +218,6 @@ def test_lessons_command_lists_and_reads(capsys):
     out = capsys.readouterr().out
     assert "Step 2 of 3: The first goblin turns round" in out and "parting shot" in out and "Step 3" not in out
     assert main(["lessons", "maps/lessons/05-charge-and-set-weapons.toml", "--ruleset", "cnc", "--step", "2"]) == 0
-    assert "refused: cnc refuses set by pike:" in capsys.readouterr().out
+    assert "refused: cnc refuses set by Spearman:" in capsys.readouterr().out
     assert main(["lessons", "maps/lessons/04-parting-shots.toml", "--step", "9"]) == 2
     assert "steps 1 to 3" in capsys.readouterr().err

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from game.core.values.battlemap import LAYER_KINDS
 from game.core.values.errors import DataFileError
-from game.io.tiled import load_map
 from game.io.tiled.convention import battlemap_from_document
 from game.io.tiled.document import read_document
 from game.io.tiled.shapes import Grid, covered

@@ -283,3 +283,43 @@ def _write(folder: Path, name: str, text: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_text(text)
     return folder / name
+
+
+MAGENTA = (255, 0, 255)
+
+
+@pytest.mark.parametrize("json_tileset", [False, True])
+def test_a_tilesets_transparent_colour_is_see_through(tmp_path, json_tileset):
+    """Tiled's `trans` colour (JSON: transparentcolor): those pixels show what lies beneath, as in Tiled."""
+    folder = world(tmp_path)
+    solid_png(folder / "keyed.png", 32, 32, MAGENTA)
+    if json_tileset:
+        (folder / "keyed.tsj").write_text(json.dumps({
+            "type": "tileset", "name": "keyed", "tilewidth": 32, "tileheight": 32, "tilecount": 1, "columns": 1,
+            "image": "keyed.png", "imagewidth": 32, "imageheight": 32, "transparentcolor": "#ff00ff"}))
+    else:
+        (folder / "keyed.tsx").write_text(
+            '<tileset name="keyed" tilewidth="32" tileheight="32" tilecount="1" columns="1">\n'
+            ' <image source="keyed.png" trans="ff00ff" width="32" height="32"/>\n</tileset>\n')
+    rows = grid(4, 3, 0)
+    rows[1][1] = 200
+    keyed = ' <tileset firstgid="200" source="keyed.%s"/>\n' % ("tsj" if json_tileset else "tsx")
+    path = folder / "m.tmx"
+    path.write_text(tmx(RED_LAYER, tile_layer("keyed", rows), tilesets=PICS + keyed))
+    art = tile_image_sources(path)
+    assert set(art.transparent.values()) == {MAGENTA}
+    layer = MapLayer(load_tiled_map(path), art)
+    layer.show_grid = False
+    chunk = layer._build_chunk(CELL, 0, 0, layer.chunk_squares(CELL))
+    assert colour_at(chunk, (1, 1)) == RED            # the red image layer shows through the keyed tile
+
+
+def test_a_transparent_colour_tiled_cannot_have_written_is_said_and_ignored(tmp_path, capsys):
+    from game.cli import main
+    folder = world(tmp_path)
+    (folder / "t.tsx").write_text((folder / "t.tsx").read_text().replace('<image ', '<image trans="pink" ', 1))
+    path = folder / "m.tmx"
+    path.write_text(tmx(tile_layer("ground", grid(4, 3)), tilesets=PICS))
+    assert tile_image_sources(path).transparent == {}
+    assert main(["check-map", str(path)]) == 0
+    assert "transparent colour 'pink' is not rrggbb; the image is drawn whole" in capsys.readouterr().out

@@ -113,7 +113,7 @@ def test_play_quits_on_sigterm_while_busy(tmp_path):
     spawns = object_layer("s", obj("spawn", 16, 16, props={"side": "blue"}), obj("spawn", 112, 16, props={"side": "red"}))
     path = write_map(tmp_path, tmx(tile_layer("g", grid(4, 3)), spawns, props={"description": "x" * 500_000}))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    process = subprocess.Popen([sys.executable, "-m", "game", "play", str(path), "--headless", "--frames", "100000000"],
+    process = subprocess.Popen([sys.executable, "-m", "game", "play", str(path), "--headless", "--frames", "10000000"],
                                cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         time.sleep(3.0)

@@ -122,8 +122,6 @@ WORDS: dict[str, Callable[[dict], str]] = {
     "move.none-left": lambda p: f"{p['who']} has no movement left this round (it has moved {feet(p['moved_ft'])} ft)",
     "move.exit-not-on-edge": lambda p: f"to leave the battle {p['who']} must end its move on the edge of the map",
     "move.no-path": lambda p: p["why"],
-    "move.nowhere": lambda p: (f"{p['who']} is already there, facing that way at that height: a move must go "
-                               "somewhere, turn or climb"),
     "move.path": lambda p: p["why"],
     # ----- attacking -----
     "attack.own-side": lambda p: f"{p['target']} is on {p['who']}'s side",

@@ -78,6 +78,7 @@ class TileArt:
     layer_names: tuple[str, ...]          # every tile layer, by layer_index
     images: dict[tuple[int, int, int], TileImage] = field(default_factory=dict)  # (x, y, layer_index)
     layers: tuple[ArtLayer, ...] = ()     # what to draw, bottom first
+    transparent: dict = field(default_factory=dict)  # image file -> the colour Tiled draws see-through
 
 
 def tile_art(doc: TiledDocument) -> TileArt:
@@ -99,7 +100,8 @@ def tile_art(doc: TiledDocument) -> TileArt:
                 order.append(ArtLayer(layer.name, sprites=sprites))
         elif isinstance(layer, ImageLayer) and layer.image is not None:
             order.append(ArtLayer(layer.name, sprites=(_image_layer_sprite(layer),)))
-    return TileArt(doc.tile_width, doc.tile_height, tuple(layer.name for layer in tile_layers), images, tuple(order))
+    return TileArt(doc.tile_width, doc.tile_height, tuple(layer.name for layer in tile_layers), images, tuple(order),
+                   dict(doc.assets.transparent) if doc.assets is not None else {})
 
 
 def _tile_layer_images(doc: TiledDocument, layer: TileLayer, index: int, images: dict) -> None:

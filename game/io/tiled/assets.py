@@ -104,6 +104,7 @@ class Assets:
         # Keyed by the file itself (device, inode): a hard link or a second path to a file read already is
         # not read again. `_paths` keeps the real path of each, in the order they were read.
         self._images: dict[object, tuple[FileRef, tuple[int, int]]] = {}
+        self.transparent: dict[Path, tuple[int, int, int]] = {}   # an image's colour drawn as see-through
         self._tilesets: dict[object, Tileset] = {}
         self._templates: dict[object, Template] = {}
         self._paths: dict[str, list[Path]] = {"tileset": [], "template": [], "image": []}
@@ -129,6 +130,18 @@ class Assets:
     def files(self) -> list[str]:
         """Every tileset, template and image file read so far (their real paths)."""
         return [str(path) for kind in ("tileset", "template", "image") for path in self._paths[kind]]
+
+    def see_through(self, image: FileRef, trans: str | None, referrer: FileRef, where: str) -> None:
+        """Tiled's `trans` colour of an image (rrggbb, '#' optional): drawn as see-through. One Tiled
+        cannot have written is said and ignored, as Tiled itself draws the image whole then."""
+        if not trans:
+            return
+        text = trans.strip().removeprefix("#")
+        if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+            self.warn(f"{where}: transparent colour {short(trans)!r} is not rrggbb; the image is drawn whole",
+                      referrer.shown)
+            return
+        self.transparent[image.real] = (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
 
     def image(self, source: str | None, referrer: FileRef, where: str) -> tuple[FileRef, tuple[int, int]]:
         ref = resolve_reference(source, referrer, self.root, where, "image")

@@ -275,7 +275,9 @@ class _Reader:
         image_el = element.find("image")
         if image_el is None or not (image_el.get("source") or "").strip():
             return None, (0, 0)
-        return self.assets.image(image_el.get("source"), self.ref, where)
+        image, size = self.assets.image(image_el.get("source"), self.ref, where)
+        self.assets.see_through(image, image_el.get("trans"), self.ref, where)
+        return image, size
 
     def _tile_data(self, element, where) -> UInt32Layer:
         doc = self.doc

@@ -224,6 +224,8 @@ class _Translator:
         for name in ("imagewidth", "imageheight"):
             if name in source:
                 image.set(name.removeprefix("image"), self.scalar(source[name], f"{where}, {name}"))
+        if "transparentcolor" in source:      # the tileset's or the image layer's see-through colour
+            image.set("trans", self.scalar(source["transparentcolor"], f"{where}, transparentcolor"))
 
     def layers(self, parent: Element, layers, depth: int = 1) -> None:
         if depth > MAX_XML_DEPTH:

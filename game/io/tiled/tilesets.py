@@ -211,6 +211,7 @@ def _image(image_el, ref: FileRef, assets, where: str) -> tuple[FileRef, tuple[i
         for side in ("width", "height")
     ]
     image, size = assets.image(image_el.get("source"), ref, where)
+    assets.see_through(image, image_el.get("trans"), ref, where)
     if all(declared) and tuple(declared) != size:
         assets.warn(
             f"{where}: image '{image.shown}' is {size[0]}x{size[1]} pixels but the tileset says "

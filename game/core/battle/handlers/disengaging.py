@@ -33,7 +33,6 @@ class DisengagePlan:
 def require_can_disengage(battle, fig: Figure, style: str) -> list[Figure]:
     """Refuse when the figure may not leave melee in this style now; else the foes it is fighting."""
     rs = battle.ruleset
-    rules = rs.section("disengage")
     st = battle.state_of(fig.id)
     require_not_ridden(battle, fig, "disengage")
     if fig.mount:

@@ -86,8 +86,6 @@ def check_move(battle, action: Move) -> MovePlan:
     planned = (carried_route(battle, fig, action, action.mode) if action.path is not None
                else plan_route(battle, fig, action.to, action.mode, action.facing, action.altitude_ft))
     path = planned.path
-    if action.path is not None and not action.exit and _goes_nowhere(path):  # a given path of no steps: it
-        refuse("move.nowhere", who=fig.label)  # would only lengthen the log (a save of 10^6 of them)
     if path.total_ft > limit.left_ft + 1e-9:
         if limit.bound == "stance":
             style = rs.defense(st.defense)
@@ -97,12 +95,6 @@ def check_move(battle, action: Move) -> MovePlan:
     if action.exit and not on_edge(battle, path.end):
         refuse("move.exit-not-on-edge", who=fig.label)
     return MovePlan(body, planned, action.mode, exit=action.exit, rider=fig.id if fig.mount else "")
-
-
-def _goes_nowhere(path) -> bool:
-    first = path.steps[0] if path.steps else None
-    return path.total_ft == 0 and all((s.x, s.y, s.facing, s.altitude_ft) == (first.x, first.y, first.facing,
-                                                                              first.altitude_ft) for s in path.steps)
 
 
 def check_after_attack(battle, fig: Figure, action: Move) -> MovePlan:
