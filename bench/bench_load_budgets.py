@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from tiled_maps import grid, png_bytes, props_xml, tile_layer, tileset_xml, tmx, write_map  # noqa: E402
+from tiled_maps import grid, props_xml, tile_layer, tileset_xml, tmx, write_map  # noqa: E402
 
 CHILD = r"""
 import json, sys, time

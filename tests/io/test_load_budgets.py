@@ -6,27 +6,20 @@ from __future__ import annotations
 import json
 import os
 import struct
-import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from game.core.values.errors import DataFileError
 from game.io.tiled import assets as tiled_assets, document as tiled_document, load_map
-from budget import guarded
+from budget import guarded_traced
 from tiled_maps import grid, obj, object_layer, props_xml, tile_layer, tileset_xml, tmx, write_map, write_world
 
 CPU_S = 5.0      # each refusal below takes well under 1 s of CPU (bench/bench_load_budgets.py)
 
 
 def refused(path: Path, message: str, peak_limit: int = 64 << 20, trace: bool = True) -> DataFileError:
-    if trace:  # tracing makes Python-heavy work several times slower
-        tracemalloc.start()
-    try:
-        run = guarded(lambda: load_map(path))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    run, peak = guarded_traced(lambda: load_map(path), trace)
     if not isinstance(run.error, DataFileError):
         if run.error is not None:
             raise run.error

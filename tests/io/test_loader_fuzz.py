@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import tracemalloc
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -17,7 +16,7 @@ from game.core.values.errors import RulesError
 from game.io.saves import load_battle
 from game.io.scenarios import load_scenario
 from game.io.tiled import load_map
-from budget import guarded
+from budget import guarded_traced
 from tiled_maps import grid, obj, object_layer, tile_layer, tmx, write_map, write_world
 
 CPU_S = 10.0
@@ -41,12 +40,7 @@ JSON_VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_
 
 def _outcome(load, path: Path) -> None:
     """Loaded, or the project's own error in one line; within the budgets."""
-    tracemalloc.start()
-    try:
-        run = guarded(lambda: load(path))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    run, peak = guarded_traced(lambda: load(path))
     if run.error is not None:
         assert isinstance(run.error, RulesError), f"{type(run.error).__name__}: {run.error}"
         assert "\n" not in str(run.error), str(run.error)
