@@ -31,7 +31,7 @@ TEMPLATE_KINDS = (".tx", ".tj", ".json", ".xml")
 # link or a copy of one is the same file: its device and inode). Each file has its own caps too
 # (tiled/files); these bound what a map can make fivefoot read and parse in all.
 MAX_LOAD_BYTES = 64 * 1024 * 1024
-MAX_LOAD_ELEMENTS = 400_000
+MAX_LOAD_ELEMENTS = 250_000
 MAX_OBJECTS = 10_000                # objects of the map and its templates, each parsed and placed
 MAX_POINTS = 65_536                 # polygon and polyline points of all objects (4,096 in one)
 MAX_TEMPLATE_BYTES = 1024 * 1024    # a template is one object: its properties and shape

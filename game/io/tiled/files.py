@@ -150,6 +150,10 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str, budget=N
     if budget is not None:
         budget.before_parsing(ref, data)
     elements_left = MAX_XML_ELEMENTS if budget is None else min(MAX_XML_ELEMENTS, budget.elements_left)
+    # Start tags counted in the bytes before parsing (no text or attribute holds a raw '<'): a file over
+    # its element cap is refused without spending the parse
+    if data.count(b"<") - data.count(b"</") - data.count(b"<!") - data.count(b"<?") > elements_left:
+        _too_many_elements(ref, what, elements_left, budget)
     depth = count = 0
     root = None
     try:
@@ -162,12 +166,7 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str, budget=N
             if root is None:
                 root = element
             if count > elements_left:
-                if elements_left < MAX_XML_ELEMENTS:
-                    budget.too_many_elements(ref)
-                raise DataFileError(
-                    ref.shown, "",
-                    f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex",
-                )
+                _too_many_elements(ref, what, elements_left, budget)
             if depth > MAX_XML_DEPTH:
                 raise DataFileError(
                     ref.shown, "", f"nests XML elements more than {MAX_XML_DEPTH} deep; is it really a Tiled file?"
@@ -202,6 +201,14 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str, budget=N
             ref.shown, "", f"is not a Tiled {what}: its top element is {found}, expected <{expected_root}>"
         )
     return root
+
+
+def _too_many_elements(ref: FileRef, what: str, elements_left: int, budget) -> None:
+    if elements_left < MAX_XML_ELEMENTS:
+        budget.too_many_elements(ref)
+    raise DataFileError(
+        ref.shown, "", f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex"
+    )
 
 
 class _Parser(DefusedXMLParser):
