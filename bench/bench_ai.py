@@ -80,10 +80,15 @@ def setup(ruleset_id: str, seed: int = 3, size: int = 60, per_side: int = 10) ->
     return BattleSetup(bmap, rs, tuple(figures), seed, "bench", "")
 
 
-def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10) -> list[float]:
-    size = 60 if per_side <= 10 else 100
+def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size: int | None = None,
+        warm: bool = False) -> list[float]:
+    """CPU ms of every AI turn (all choose calls of one figure's turn) over `rounds` rounds; `warm`:
+    one choice made first, outside the measure (imports and first-use caches)."""
+    size = size or (60 if per_side <= 10 else 100)
     battle = Battle(setup(ruleset_id, size=size, per_side=per_side))
     ais = {"blue": AI(difficulty), "red": AI(difficulty)}
+    if warm:
+        ais["blue"].choose(battle, battle.current)
     turns: list[float] = []
     key, spent, actions = None, 0.0, 0
     guard = 0

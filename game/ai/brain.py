@@ -14,7 +14,7 @@ import time
 
 from ..core.values.actions import Action, EndTurn
 from .context import Context, this_turn
-from .decision import Decision, Plan
+from .decision import Decision, Plan, rank_key
 from .levels import DIFFICULTIES, LEVELS, level as level_named
 from .lookahead import focus_fire, search_ahead
 from .naive import naive_decision
@@ -144,7 +144,7 @@ class AI:
             ctx = Context(self.level, battle, figure_id, rng, self._memo)
             threats = Threats(ctx)
             plans = generate(ctx, threats)
-            plans.sort(key=lambda p: (-p.score, p.label))
+            plans.sort(key=rank_key)
             for _ in range(2 if self.level.exact_plans else 0):
                 # The best few get exact exposure; a plan that rises into them gets it too.
                 fresh = [p for p in plans[: self.level.exact_plans] if not p.data.get("exact")]
@@ -154,7 +154,7 @@ class AI:
                 if self.level.focus_fire:
                     for plan in fresh:
                         focus_fire(ctx, plan)
-                plans.sort(key=lambda p: (-p.score, p.label))
+                plans.sort(key=rank_key)
             if self.level.search_plans:
                 searched = search_ahead(ctx, threats, plans)
         decision = Decision(figure_id, battle.round, self.difficulty, plans, (time.perf_counter() - t0) * 1000,

@@ -23,6 +23,8 @@ HORIZON_ROUNDS = 3.0      # how many rounds a foe left standing keeps hurting us
 WINGED_SEARCH_FT = 60     # how far the AI looks for a winged flyer's next square (its search is costly)
 
 Spot = tuple  # (x, y, facing, altitude_ft): where and how a figure stands
+LOCAL_FROM = 24           # figures in the fight beyond which a decision weighs only those near it
+NEAR_FOES, NEAR_SHOOTERS, NEAR_FRIENDS = 12, 6, 12
 
 
 class Context:
@@ -83,6 +85,21 @@ class Context:
         self._odds: dict = {}
         self._breakdowns: dict = {}
         self.cache: dict = {}                 # plan generators and threat keep their own answers here
+        if len(self.active) > LOCAL_FROM:
+            self._keep_local()
+
+    def _keep_local(self) -> None:
+        """On a big field a decision weighs the figures near it: the nearest foes and friends, and the
+        foes with a missile that reaches it this round (nearest first), so a turn's cost does not grow
+        with figures far from it (docs/ai.md, Speed). Small battles weigh everyone."""
+        me = self.me
+        flat = self.flat
+        foes = sorted(self.enemies, key=lambda f: (flat(me.pos, f.pos), f.id))
+        near, far = foes[:NEAR_FOES], foes[NEAR_FOES:]
+        shooters = [f for f in far if self.is_archer(f)
+                    and flat(me.pos, f.pos) <= self.long_range_ft(f) + self.strike_budget(f)][:NEAR_SHOOTERS]
+        self.enemies = near + shooters
+        self.allies = sorted(self.allies, key=lambda f: (flat(me.pos, f.pos), f.id))[:NEAR_FRIENDS]
 
     @cached_property
     def limits(self):

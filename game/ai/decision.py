@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.values.actions import Action
+from .words import plan_words
 
 
 @dataclass
@@ -27,9 +28,19 @@ class Plan:
             self.reasons.append((name, round(v, 2)))
         self.score += v
 
+    def words(self, figures) -> str:
+        """What it goes for and what it risks, in a player's words (figures: id -> Figure, for names)."""
+        return plan_words(self, figures)
+
     def to_json(self) -> dict:
         return {"label": self.label, "score": round(self.score, 3), "actions": [a.to_json() for a in self.actions],
                 "reasons": [[n, v] for n, v in self.reasons]}
+
+
+def rank_key(plan: Plan) -> tuple:
+    """Best first; among plans worth the same, the one with fewer actions (no step taken for nothing),
+    then by label (determinism)."""
+    return (-round(plan.score, 9), len(plan.actions), plan.label)
 
 
 @dataclass

@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..core.values.actions import Defend, GmPlace, SetAgainstCharge, Stand
 from ..core.values.geometry import FACINGS, bearing_octant
 from .context import HORIZON_ROUNDS, Context
-from .decision import Plan
+from .decision import Plan, rank_key
 from .odds import kill_chance
 from .threat import CAUTION, Threats, strike_square
 
@@ -48,10 +48,14 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         quick = plan.data.get("exposure", 0.0)
         plan.add("the foes' best replies (searched ahead)", quick - loss)
         plan.data["replies"] = parts
+        plan.data["searched"] = True
         searched += 1
-    head = plans[:len(top)]
-    head.sort(key=lambda p: (-p.score, p.label))
-    plans[:len(top)] = head
+    # The searched plans lead, re-ranked among themselves; one whose copy could not be set up (the
+    # resolver refused to place it there) is not searched and follows them.
+    n = level.search_plans
+    head = plans[:n]
+    head.sort(key=lambda p: (not p.data.get("searched"), *rank_key(p)))
+    plans[:n] = head
     return searched
 
 
@@ -112,6 +116,12 @@ def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
             continue
         reply = _best_reply(ctx, board, foe, mine)
         if reply is None:
+            # No blow found in the copy (its search of squares came up empty): keep what the plan's
+            # exposure already counted for this foe rather than call it harmless.
+            kept = sum(v for name, v in plan.data.get("exposure_parts", ()) if name == foe.label)
+            if kept > 0:
+                total += kept
+                parts.append((f"{foe.label}: strikes it (not searched)", round(kept, 2)))
             continue
         value, label = reply
         v = value * weight * CAUTION
@@ -229,7 +239,8 @@ def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
             placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
             consider(ctx.odds(placed, victim, placed=(placed,), after_move=cost, battle=board),
                      f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
-    if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe):
+    if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe) and not board.state_of(victim.id).set_vs_charge:
+        # (a rules-aware foe never charges a set weapon: it would take the set blow first)
         lane = _lane(ctx, board, foe, victim)
         if lane is not None:
             end = lane.squares[-1]

@@ -80,6 +80,7 @@ class Threats:
         # The quick grade reads where I stand and my height, not my facing: plans ending on one
         # square facing different ways share it.
         square = (x, y, me_there.altitude_ft)
+        comers: list = []           # (value, index in parts) of melee foes that must come beside me to strike
         for e, farthest in self._threat_ranges():
             if SQUARE_FT * max(abs(e.x - x), abs(e.y - y)) > farthest:
                 continue    # beyond anything foe_threat or charge_threat count (no distance is less than that)
@@ -100,12 +101,42 @@ class Threats:
             v = dmg * weight * CAUTION
             total += v
             parts.append((e.label, v))
+            if not ctx.is_archer(e) and ctx.reach_ft(e) <= SQUARE_FT and max(abs(e.x - x), abs(e.y - y)) > 1:
+                comers.append((v, len(parts) - 1))
+        total -= self._crowded_out(me_there, comers, parts)
         credit = self.closing_reach_credit(me_there, exclude)
         if credit:
             total -= credit
             parts.append(("reach strikes a closing foe", -credit))
         got = cache[key] = (total, parts)
         return got
+
+    def _crowded_out(self, me_there, comers: list, parts: list) -> float:
+        """Foes that must come beside me to strike need a free square each: in a corridor or a corner
+        only as many as there are open squares beside me strike this round (the worst of them); the
+        rest can only close in (counted at CLOSING_WEIGHT). Returns the value taken off the total."""
+        if me_there.big or me_there.altitude_ft or len(comers) < 2:
+            return 0.0
+        ctx = self.ctx
+        bm = ctx.battle.map
+        standing = ctx.standing
+        room = 0
+        for dx, dy in DIRECTION_DELTAS:
+            sq = (me_there.x + dx, me_there.y + dy)
+            if not bm.in_bounds(*sq) or bm.blocks_move[sq[1], sq[0]]:
+                continue
+            who = standing.get(sq)
+            if who is None or who == ctx.me.id:
+                room += 1           # free (a foe already beside me holds its square and is not among the comers)
+        if len(comers) <= room:
+            return 0.0
+        off = 0.0
+        for v, i in sorted(comers, reverse=True)[room:]:
+            cut = v * (1 - CLOSING_WEIGHT)
+            off += cut
+            name, old = parts[i]
+            parts[i] = (name, old - cut)
+        return off
 
     def _threat_ranges(self) -> list:
         """(foe, the farthest it threatens a figure from): an archer its long range after moving, a foe
@@ -351,6 +382,7 @@ class Threats:
 def add_exposure(plan: Plan, v: float, parts) -> None:
     """Put a plan's exposure among its reasons (and keep the number for re-scoring)."""
     plan.data["exposure"] = v
+    plan.data["exposure_parts"] = parts
     if v:
         foes = [p for p in parts if p[1] > 0]
         worst = max(foes, key=lambda p: p[1])[0] if foes else ""

@@ -457,17 +457,26 @@ def tooltip_lines(ui, rules, me, hover: Hover) -> list[Line]:
 
 # ----- the AI's reasons -----
 def ai_lines(figures, decision, most: int = 3) -> list[Line]:
-    """The plans the AI weighed for its last choice, best first (* = chosen): each plan's actions
-    in order (figures by name) and its strongest reasons."""
+    """The plans the AI weighed for its last choice, best first: the chosen one (*) in the AI's own
+    words (Plan.words: what it goes for, what it risks) with its actions in order (figures by name),
+    then the other plans whose words differ ("or ...")."""
     out: list[Line] = []
-    for i, plan in enumerate(decision.plans[:most]):
-        mark = "*" if i == decision.chosen else " "
-        steps = action_words(figures, plan.actions[0])
-        for later in plan.actions[1:]:
-            steps += ", then " + action_phrase(figures, later)
-        why = ", ".join(f"{name} {value:+.2f}" for name, value in plan.reasons[:3])
-        out.append((f"{mark} {plan.score:+.2f} {steps}" + (f" ({why})" if why else ""),
-                    "text" if i == decision.chosen else "dim"))
+    said = set()
+    chosen = decision.plans[decision.chosen] if 0 <= decision.chosen < len(decision.plans) else None
+    for plan in ([chosen] if chosen is not None else []) + [p for p in decision.plans if p is not chosen]:
+        if len(out) >= most:
+            break
+        words = plan.words(figures) if hasattr(plan, "words") else plan.label
+        if words in said:
+            continue
+        said.add(words)
+        if plan is chosen:
+            steps = action_words(figures, plan.actions[0])
+            for later in plan.actions[1:]:
+                steps += ", then " + action_phrase(figures, later)
+            out.append((f"* {words} ({steps})", "text"))
+        else:
+            out.append((f"  or {words}", "dim"))
     return out
 
 

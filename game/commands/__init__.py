@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "picture",
     "simulate",
     "ladder",
+    "exam",
 )
 
 

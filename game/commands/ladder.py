@@ -23,6 +23,9 @@ def register(subparsers) -> None:
     p.add_argument("--runs", type=int, default=1,
                    help="seeds per pair, battle and ruleset; each is played from both sides (default 1)")
     p.add_argument("--levels", default=None, help="levels to compare, e.g. normal,hard (default: naive,easy,normal,hard)")
+    p.add_argument("--edge", action="append", default=[], metavar="LEVEL+K",
+                   help="also play LEVEL with +K to hit (d100: +5K) against LEVEL, the calibration each pair's "
+                        "to-hit worth is read from; repeat for several K (e.g. --edge naive+1 --edge naive+2)")
     p.add_argument("--ruleset", default="all", help="a ruleset id or file, or 'all' (default)")
     add_workers_args(p)
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1); same seed, same table")
@@ -77,7 +80,8 @@ def run(args) -> int:
     show = args.progress or sys.stderr.isatty()
     report = ladder(setups, sides, levels=levels, runs=args.runs, seed=args.seed,
                     workers=args.workers or default_workers(), max_rounds=args.max_rounds,
-                    progress=_Progress(sys.stderr) if show else None)
+                    progress=_Progress(sys.stderr) if show else None,
+                    edges=[e for text in args.edge for e in text.split(",") if e.strip()])
     report["scenarios"] = [str(p) for p in paths]
     if args.json:
         emit_json(report)

@@ -23,7 +23,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=None, help="base seed (default: the scenario's); same seed, same report")
     p.add_argument("--max-rounds", type=int, default=30, help="a battle not over after this many rounds is a draw (default 30)")
     p.add_argument("--difficulty", default="normal",
-                   help="AI level for every side (easy, normal, hard) or per side, e.g. red=hard,blue=easy")
+                   help="AI level for every side (naive, easy, normal, hard; LEVEL+K: +K to hit) or per side, e.g. red=hard,blue=easy")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (needs fivefoot[cluster])")
     p.add_argument("--progress", action="store_true", help="show the progress bar even when stderr is not a terminal")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -32,17 +32,20 @@ def register(subparsers) -> None:
 
 def _difficulty(text: str):
     from ..ai.brain import DIFFICULTIES
+    from ..play.edge import split_level
     text = (text or "normal").strip()
     if "=" not in text:
-        if text not in DIFFICULTIES:
+        if text.partition("+")[0] not in DIFFICULTIES:
             raise RulesError(f"--difficulty {text!r}: use one of {', '.join(DIFFICULTIES)} or side=level pairs")
+        split_level(text)
         return text
     out = {}
     for part in text.split(","):
         side, _, level = part.partition("=")
         side, level = side.strip(), level.strip()
-        if not side or level not in DIFFICULTIES:
+        if not side or level.partition("+")[0] not in DIFFICULTIES:
             raise RulesError(f"--difficulty {part!r}: write side=level with a level from {', '.join(DIFFICULTIES)}")
+        split_level(level)
         out[side] = level
     return out
 

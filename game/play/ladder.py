@@ -24,6 +24,8 @@ from pathlib import Path
 
 from ..ai.brain import DIFFICULTIES, stable_seed
 from ..core.values.errors import RulesError
+from .edge import split_level
+from .ladder_worth import format_mistakes, format_worth, mistakes_by_level, to_hit_worth
 from .simulate import _init_worker, _worker_run, run_one, wilson
 
 LEVELS = ("naive", "easy", "normal", "hard")
@@ -69,11 +71,30 @@ def check_levels(levels) -> tuple[str, ...]:
     return tuple(lv for lv in DIFFICULTIES if lv in levels)
 
 
-def tasks_for(setups: dict, sides: dict, levels, runs: int, seed: int) -> list[Task]:
-    """Every battle to play: each pair of levels, each battle and ruleset, `runs` seeds, both sides."""
+def check_edges(edges, levels) -> tuple[str, ...]:
+    """`LEVEL+K` entrants (K > 0): LEVEL with +K to hit, each played against LEVEL (the calibration)."""
+    out = []
+    for text in dict.fromkeys(e.strip() for e in edges or ()):
+        name, k = split_level(text)
+        if k <= 0:
+            raise RulesError(f"--edge {text!r}: write LEVEL+K with K at least 1 (e.g. naive+2)")
+        if name not in levels:
+            raise RulesError(f"--edge {text!r}: {name} is not among the levels played ({', '.join(levels)})")
+        out.append(f"{name}+{k}")
+    return tuple(sorted(out, key=lambda e: (levels.index(split_level(e)[0]), split_level(e)[1])))
+
+
+def pair_list(levels, edges=()) -> list[tuple[str, str]]:
+    """(weaker, stronger) for every pair played: each pair of levels, and each edge against its level."""
+    return list(combinations(levels, 2)) + [(split_level(e)[0], e) for e in edges]
+
+
+def tasks_for(setups: dict, sides: dict, levels, runs: int, seed: int, edges=()) -> list[Task]:
+    """Every battle to play: each pair of levels (and each LEVEL+K against its LEVEL), each battle and
+    ruleset, `runs` seeds, both sides: the same seeds for every pair."""
     out = []
     for (battle, rid) in setups:
-        for weaker, stronger in combinations(levels, 2):
+        for weaker, stronger in pair_list(levels, edges):
             for i in range(runs):
                 s = stable_seed("ladder", seed, battle, rid, i) % (2 ** 31)
                 for swapped in (False, True):
@@ -91,7 +112,7 @@ def play_tasks(setups: dict, tasks: list[Task], *, workers: int = 1, max_rounds:
         nonlocal done
         task = tasks[index]
         rec.update(battle=task.battle, stronger=task.stronger, weaker=task.weaker, swapped=task.swapped,
-                   winner_level=task.level_of(rec["winner"]))
+                   winner_level=task.level_of(rec["winner"]), levels=task.difficulty)
         records[index] = rec
         done += 1
         if progress:
@@ -111,17 +132,20 @@ def play_tasks(setups: dict, tasks: list[Task], *, workers: int = 1, max_rounds:
 
 
 def ladder(setups: dict, sides: dict, *, levels=LEVELS, runs: int = 1, seed: int = 1, workers: int = 1,
-           max_rounds: int = 30, progress=None) -> dict:
-    """Play the ladder and return its report (JSON-safe; the same for a seed whatever the workers)."""
+           max_rounds: int = 30, progress=None, edges=()) -> dict:
+    """Play the ladder and return its report (JSON-safe; the same for a seed whatever the workers).
+    `edges`: LEVEL+K entrants; each pair's win rate is then also read as a to-hit worth per ruleset."""
     levels = check_levels(levels)
+    edges = check_edges(edges, levels)
     if runs < 1:
         raise RulesError(f"--runs {runs}: play at least one battle")
-    tasks = tasks_for(setups, sides, levels, runs, seed)
+    tasks = tasks_for(setups, sides, levels, runs, seed, edges)
     t0 = time.perf_counter()
     records = play_tasks(setups, tasks, workers=workers, max_rounds=max_rounds, progress=progress)
     elapsed = time.perf_counter() - t0
     report = aggregate(records, levels=levels, battles=list(dict.fromkeys(b for b, _ in setups)),
-                       rulesets=list(dict.fromkeys(r for _, r in setups)), runs=runs, seed=seed, max_rounds=max_rounds)
+                       rulesets=list(dict.fromkeys(r for _, r in setups)), runs=runs, seed=seed, max_rounds=max_rounds,
+                       edges=edges)
     battle_seconds = [r["seconds"] for r in records]
     report["timing"] = {"seconds": round(elapsed, 3), "battles": len(records), "workers": max(1, workers),
                         "seconds_per_battle": round(sum(battle_seconds) / len(records), 3) if records else None,
@@ -149,9 +173,10 @@ def _tally(records) -> dict:
             "avg_rounds": round(sum(r["rounds"] for r in records) / len(records), 2) if records else None}
 
 
-def aggregate(records: list[dict], *, levels, battles, rulesets, runs: int, seed: int, max_rounds: int) -> dict:
+def aggregate(records: list[dict], *, levels, battles, rulesets, runs: int, seed: int, max_rounds: int,
+              edges=()) -> dict:
     pairs = []
-    for weaker, stronger in combinations(levels, 2):
+    for weaker, stronger in pair_list(levels, edges):
         mine = [r for r in records if r["stronger"] == stronger and r["weaker"] == weaker]
         pairs.append({
             "stronger": stronger, "weaker": weaker, "all": _tally(mine),
@@ -162,8 +187,9 @@ def aggregate(records: list[dict], *, levels, battles, rulesets, runs: int, seed
                           for rid in rulesets} for b in battles},
         })
     return {"levels": list(levels), "battles": list(battles), "rulesets": list(rulesets), "runs": runs, "seed": seed,
-            "max_rounds": max_rounds, "pairs": pairs, "ratings": ratings(pairs, levels),
-            "refusals": sum(r["refusals"] for r in records), "stalled": sum(1 for r in records if r["stalled"])}
+            "max_rounds": max_rounds, "pairs": pairs, "ratings": ratings(pairs, list(levels) + list(edges)),
+            "refusals": sum(r["refusals"] for r in records), "stalled": sum(1 for r in records if r["stalled"]),
+            "edges": list(edges), "worth": to_hit_worth(pairs, rulesets), "mistakes": mistakes_by_level(records)}
 
 
 def ratings(pairs: list[dict], levels) -> dict:
@@ -231,6 +257,8 @@ def format_report(report: dict) -> str:
     lines += ["", "rating (Bradley-Terry, Elo scale, " + report["levels"][0] + " = 0):"]
     for lv, r in sorted(report["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
         lines.append(f"  {lv:<8} {r['rating']:+6d}   {r['wins']} won, {r['losses']} lost, {r['draws']} drawn")
+    lines += format_worth(report)
+    lines += format_mistakes(report)
     if report["refusals"] or report["stalled"]:
         lines.append(f"note: {report['refusals']} AI action(s) refused by the resolver, {report['stalled']} battle(s) stalled")
     timing = report.get("timing")

@@ -15,7 +15,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..ai.brain import AI, DIFFICULTIES, stable_seed
+from ..ai.brain import AI, stable_seed
+from .mistakes import KINDS as MISTAKE_KINDS, SHORT as MISTAKE_SHORT, MistakeCounter, add_up
 from .outcome import outcome, sides
 from .report import NOTABLE, summarize_battle
 
@@ -61,10 +62,17 @@ def play_battle(setup, *, max_rounds: int = 30, difficulty="normal") -> tuple:
     """Play one battle AI against AI. Returns (battle, outcome, info)."""
     from ..core.battle import Battle
     from ..play.turns import play_out
+    from .edge import split_level, with_edge
+    levels = {side: split_level(_difficulty_for(difficulty, side)) for side in dict.fromkeys(f.side for f in setup.figures)}
+    for side, (_name, edge) in levels.items():
+        setup = with_edge(setup, side, edge)        # LEVEL+K: +K to hit on every attack of that side
     battle = Battle(setup)
-    ais = {side: AI(_difficulty_for(difficulty, side), seed=setup.seed) for side in sides(battle)}
+    ais = {side: AI(levels[side][0] if side in levels else _difficulty_for(difficulty, side), seed=setup.seed)
+           for side in sides(battle)}
+    counter = MistakeCounter()
     with fewer_collections():
-        info = play_out(battle, ais, max_rounds=max_rounds)
+        info = play_out(battle, ais, max_rounds=max_rounds, watch=counter)
+    info["mistakes"] = counter.tally(battle)
     return battle, outcome(battle), info
 
 
@@ -82,7 +90,7 @@ def run_one(setup, run_index: int, seed: int, max_rounds: int, difficulty) -> di
         "sides": summary["sides"], "notable": summary["notable"], "rules": summary["rules"],
         "modifiers": summary["modifiers"], "kinds": summary["kinds"],
         "actions": len(battle.actions), "refusals": info["refusals"], "stalled": info["stalled"],
-        "forced_end_turns": info["forced_end_turns"], "seconds": time.perf_counter() - t0,
+        "forced_end_turns": info["forced_end_turns"], "mistakes": info["mistakes"], "seconds": time.perf_counter() - t0,
     }
 
 
@@ -123,9 +131,9 @@ def setups_for(scenario, rulesets, notes: list | None = None) -> dict:
 def simulate(setups: dict, runs: int, *, seed: int = 1, workers: int = 1, max_rounds: int = 30,
              difficulty="normal", progress=None, scheduler: str | None = None, title: str = "") -> dict:
     """Play `runs` battles per ruleset and return the report (JSON-safe, deterministic for a seed)."""
-    if isinstance(difficulty, str) and difficulty not in DIFFICULTIES:
-        from ..core.values.errors import RulesError
-        raise RulesError(f"unknown AI difficulty {difficulty!r}: use one of {', '.join(DIFFICULTIES)}")
+    if isinstance(difficulty, str):
+        from .edge import split_level
+        split_level(difficulty)             # a mistake is one message in words
     tasks = [(rid, i, run_seed(seed, rid, i)) for rid in setups for i in range(runs)]
     total = len(tasks)
     records: list[dict] = []
@@ -225,6 +233,8 @@ def aggregate(records: list[dict], setups: dict, *, runs: int, seed: int, max_ro
             "avg_actions": round(sum(r["actions"] for r in recs) / n, 2) if n else 0.0,
             "refusals": sum(r["refusals"] for r in recs),
             "stalled": sum(1 for r in recs if r["stalled"]),
+            # what each side's AI did that a rules-aware player never does (play/mistakes.py)
+            "mistakes": {s: add_up([r["mistakes"].get(s, {}) for r in recs if "mistakes" in r]) for s in side_names},
         }
     return out
 
@@ -280,6 +290,12 @@ def format_report(report: dict) -> str:
         lines.append("")
         top = sorted(mods.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
         lines.append("most used situational modifiers: " + ", ".join(f"{k} x{v}" for k, v in top))
+    if any(any(d.get("mistakes", {}).values()) for d in rulesets.values()):
+        lines += ["", "mistakes per side over all runs (docs/ai.md):",
+                  f"  {'ruleset':<12} {'side':<10}" + "".join(f" {MISTAKE_SHORT[k]:>12}" for k in MISTAKE_KINDS)]
+        for rid, d in rulesets.items():
+            for side, counts in d.get("mistakes", {}).items():
+                lines.append(f"  {rid:<12} {side:<10}" + "".join(f" {counts.get(k, 0):>12}" for k in MISTAKE_KINDS))
     problems = [(rid, d["refusals"], d["stalled"]) for rid, d in rulesets.items() if d["refusals"] or d["stalled"]]
     for rid, refusals, stalled in problems:
         lines.append(f"note: {rid}: {refusals} AI action(s) refused by the resolver, {stalled} battle(s) stalled")

@@ -152,9 +152,10 @@ def applying(battle):
     return submit
 
 
-def play_out(battle, controllers: dict, *, max_rounds: int) -> dict:
+def play_out(battle, controllers: dict, *, max_rounds: int, watch=None) -> dict:
     """Play the battle to its end (or max_rounds) with a controller per side, as fast as it goes.
-    Returns the stats: refusals, forced end turns, and whether play stalled."""
+    Returns the stats: refusals, forced end turns, and whether play stalled. `watch`: told
+    `watch.ending(battle, figure_id)` before a controller's EndTurn is applied (play/mistakes.py)."""
     loop = TurnLoop(controllers)
     submit = applying(battle)
     budget = max(200, max_rounds * max(1, len(battle.figures)) * (MAX_ACTIONS_PER_TURN + 2))
@@ -167,6 +168,8 @@ def play_out(battle, controllers: dict, *, max_rounds: int) -> dict:
                 raise RuntimeError(f"{battle.current}'s turn is a person's: headless play needs a controller")
             break
         action = step.forced if step.forced is not None else step.controller.choose(battle, step.figure_id)
+        if watch is not None and step.forced is None and isinstance(action, EndTurn):
+            watch.ending(battle, step.figure_id)
         loop.submit(action, submit)
         if loop.stalled:
             break

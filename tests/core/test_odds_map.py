@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from game.core.values.actions import Attack, EndTurn, Move
 from game.core.values.geometry import FACINGS
+from game.core.values.lessons import LATER_PHASE
 
 from battles import battle_at_turn, fig, until_turn
 from test_questions import fields
@@ -39,7 +40,11 @@ def test_each_square_is_what_moving_there_and_attacking_gives(b, seed):
     odds = b.odds_map("a", "t")
     assert odds.its_turn
     stay = odds.at(b.figures["a"].pos)[0]
-    _same_attack(stay, b.preview(Attack("a", target="t")))
+    now = b.preview(Attack("a", target="t"))
+    if stay.when:       # its turn, but this ruleset's blows come in a later phase: the map says when
+        assert now.refusal is not None and now.refusal.key in LATER_PHASE and now.refusal.words == stay.when
+    else:
+        _same_attack(stay, now)
     # Squares whose walk sets nothing off: the move applied for real leaves the battle as the map assumed.
     quiet = [s for s in odds.squares if s.how in ("walk", "run") and not s.warnings]
     for square in random.Random(seed).sample(quiet, min(SAMPLED, len(quiet))):

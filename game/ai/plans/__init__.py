@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from ...core.values.actions import EndTurn, Turn
-from ...core.values.geometry import FACINGS, bearing_octant
+from ...core.values.geometry import FACINGS, SQUARE_FT, bearing_octant
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure
@@ -27,6 +27,8 @@ from .attack import attack_here_plans, charge_plans, move_attack_plans
 from .manoeuvre import manoeuvre_plans
 from .movement import approach_plans, flee_plans, withdraw_plans
 from .stance import defend_plans, hold_for_plans, hold_plan, set_plans, stand_plans, turn_plans
+
+ISOLATION = 1.0           # a round more of the foes' blows on a figure no friend can join in time
 
 
 def generate(ctx: Context, threats: Threats) -> list[Plan]:
@@ -59,6 +61,9 @@ def generate(ctx: Context, threats: Threats) -> list[Plan]:
     if ctx.can_move and me.turning_ft > 0 and ctx.moved == 0 and not ctx.acted and me.flyer == "none" \
             and ctx.rs.section("facing")["stationary_turns_free"]:
         out += turn_then_plans(ctx, threats)
+    if ctx.level.foresight:
+        for plan in out:
+            isolation(ctx, plan)
     return out
 
 
@@ -116,6 +121,23 @@ def turn_then_plans(ctx: Context, threats: Threats) -> list[Plan]:
             plan.kind = "turn-" + plan.kind
             out.append(plan)
     return out
+
+
+def isolation(ctx: Context, plan: Plan) -> None:
+    """Alone where two or more foes reach it, with no friend able to come beside it before they
+    strike again: the foes' blows fall on it a round more (exposure counts only the round to come)."""
+    if plan.end is None or plan.data.get("isolation_weighed"):
+        return
+    plan.data["isolation_weighed"] = True
+    parts = [p for p in plan.data.get("exposure_parts", ()) if p[1] > 0.05]
+    if len(parts) < 2:
+        return
+    sq = plan.end[:2]
+    for a in ctx.allies:
+        if ctx.flat(a.pos, sq) <= ctx.strike_budget(a) + 2 * SQUARE_FT:
+            return                       # a friend can stand beside it by the time the foes strike again
+    v = sum(p[1] for p in parts) * ISOLATION
+    plan.add(f"alone against {len(parts)} foes: no friend near to share the blows", -v)
 
 
 def rescore_exactly(ctx: Context, threats: Threats, plans: list[Plan], sight_squares: int = 3) -> None:

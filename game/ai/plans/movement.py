@@ -1,14 +1,16 @@
 """Plans that move without striking: withdraw from melee, approach or reposition, flee."""
 from __future__ import annotations
 
-from ...core.values.actions import Disengage, EndTurn, Move
+from ...core.values.actions import Attack, Disengage, EndTurn, Move
 from ...core.values.geometry import FACINGS, SQUARE_FT
 from ..context import Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure
-from .scoring import add_potential, cover_proxy, end_facing, through_figures
+from .scoring import add_potential, careful_shot, cover_proxy, end_facing, score_attack, through_figures
 
 APPROACH_PRESORT = 80     # squares that get the full approach heuristic after a cheap sort
+REGROUP_FRIENDS = 2       # the nearest friends it may fall back beside
+SIGHT_CHECKED = 3         # archers: squares (times the level's `shoot`) whose sight line to the target is asked
 
 
 def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
@@ -68,7 +70,46 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
             if ctx.is_archer(me):
                 plan.add("archer out of melee", 0.8)
             out.append(plan)
+            if style is None and mode == "withdraw":
+                out += withdraw_then_strike(ctx, threats, plan, path.total_ft)
     return out
+
+
+def withdraw_then_strike(ctx: Context, threats: Threats, withdrawal: Plan, cost: float) -> list[Plan]:
+    """Back out of the melee, then shoot or strike where the rules let a fighting withdrawal keep the
+    attack (bfrpg, ch17: within the move-and-attack allowance; `Battle.check` has the last word):
+    the withdrawal's own reasons, and the resolver's odds of the best blow from where it ends."""
+    me = ctx.me
+    if not ctx.can_attack or ctx.strike_later or ctx.attacked or ctx.moved + cost > ctx.attack_budget + 1e-9:
+        return []
+    x, y, facing, alt = withdrawal.end
+    there = me.moved_to(x, y, facing, alt)
+    best = None
+    for e in ctx.ranked_targets()[: ctx.level.targets]:
+        odds = ctx.best_odds(there, e, placed=(there,), after_move=ctx.moved + cost)
+        if odds is None:
+            continue
+        safe = careful_shot(ctx, e, odds, attacker=there, placed=(there,), after_move=ctx.moved + cost)
+        odds = safe or odds
+        v = ctx.damage_value(e, odds)
+        if best is None or v > best[0] + 1e-9:
+            best = (v, e, odds, safe is not None)
+    if best is None:
+        return []
+    _v, e, odds, careful = best
+    weapon = None if odds.breakdown.weapon == me.ready_weapon else odds.breakdown.weapon
+    verb = "shoot" if odds.breakdown.kind == "ranged" else "strike"
+    plan = Plan((withdrawal.actions[0], Attack(figure=me.id, target=e.id, weapon=weapon, careful=careful),
+                 EndTurn(figure=me.id)), f"{withdrawal.label}, then {verb} {e.label}", kind="withdraw",
+                end=withdrawal.end, data={"path": withdrawal.data.get("path"), "withdraws": True})
+    for name, v in withdrawal.reasons:
+        if name != "archer out of melee":
+            plan.add(name, v)
+    plan.data["exposure"] = withdrawal.data.get("exposure", 0.0)
+    plan.data["parting_shots"] = withdrawal.data.get("parting_shots", 0)
+    score_attack(ctx, plan, e, odds)
+    plan.data["withdraws"] = True
+    return [plan]
 
 
 def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
@@ -109,6 +150,13 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
             for alt in alts:
                 cands.append((_approach_heuristic(ctx, sq, alt, target, archer, foes), sq, alt, entry))
         cands.sort(key=lambda c: (-c[0], c[1], c[2]))
+        if archer:
+            # Sight lines are the costly question: asked of the best few squares only (a square the
+            # target cannot be seen from loses 3, more than the rest of the sort tells apart).
+            keep = SIGHT_CHECKED * ctx.level.shoot
+            sight = ctx.positioning.sight_map
+            cands[:keep] = sorted(((h - (0 if sight.visible(sq, target.pos, alt, target.altitude_ft) else 3), sq, alt, e)
+                                   for h, sq, alt, e in cands[:keep]), key=lambda c: (-c[0], c[1], c[2]))
         for _h, sq, alt, entry in cands[: ctx.level.shoot if archer else ctx.level.approach]:
             facing = end_facing(ctx, sq, entry.facings, None, alt)
             path = reach.path_to(sq, facing, alt if flyer else None) or reach.path_to(sq, None, alt if flyer else None)
@@ -131,6 +179,51 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
             if flyer and end[3] >= 15:
                 plan.add("out of reach aloft", 0.1)
             out.append(plan)
+    out += regroup_plans(ctx, threats)
+    return out
+
+
+def regroup_plans(ctx: Context, threats: Threats) -> list[Plan]:
+    """Fall back beside a friend (the nearest ones a walk reaches) rather than stand alone where
+    several foes can reach it: a figure not in a fight yet, with friends behind it."""
+    me = ctx.me
+    if me.flyer != "none" or not ctx.allies or any(ctx.engagement.in_zone(me, e) for e in ctx.enemies):
+        return []
+    budget = ctx.mode_budget("walk")
+    reach = ctx.search("walk", budget=budget) if budget >= 5 else None
+    if reach is None:
+        return []
+    out = []
+    friends = sorted(ctx.allies, key=lambda a: (ctx.flat(me.pos, a.pos), a.id))[:REGROUP_FRIENDS]
+    taken = set(ctx.standing)
+    for friend in friends:
+        if ctx.flat(me.pos, friend.pos) <= 2 * SQUARE_FT:
+            continue                     # already beside it
+        best = None
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                sq = (friend.x + dx, friend.y + dy)
+                entry = reach.stop(sq, budget) if (dx or dy) and sq not in taken else None
+                if entry is None:
+                    continue
+                key = (min((ctx.flat(sq, e.pos) for e in ctx.enemies), default=0.0), -entry.cost_ft, sq)
+                if best is None or key < best[0]:
+                    best = (key, sq, entry)      # the friend's side nearest the foes: it stands in line
+        if best is None:
+            continue
+        _key, sq, entry = best
+        facing = end_facing(ctx, sq, entry.facings)
+        path = reach.path_to(sq, facing) or reach.path_to(sq)
+        if path is None or through_figures(ctx, path):
+            continue
+        end = (sq[0], sq[1], path.end.facing, path.end.altitude_ft)
+        plan = Plan((Move(figure=me.id, to=sq, mode="walk", facing=FACINGS[end[2]]), EndTurn(figure=me.id)),
+                    f"fall back beside {friend.label} to {sq[0]},{sq[1]}", kind="regroup", end=end, data={"path": path})
+        threats.parting_cost(path.steps, "walk", plan)
+        v, parts = threats.exposure(end)
+        add_exposure(plan, v, parts)
+        add_potential(ctx, plan)
+        out.append(plan)
     return out
 
 
@@ -143,9 +236,7 @@ def _approach_heuristic(ctx: Context, sq, alt, target, archer: bool, foes: list)
         bands = list(ctx.weapon(ctx.me.ready_weapon)["range_ft"] or [60])
         medium = bands[min(1, len(bands) - 1)]
         h -= 0 if d <= medium else (d - medium) / 10
-        h += cover_proxy(ctx, sq)
-        if not ctx.positioning.sight_map.visible(sq, target.pos, alt, target.altitude_ft):
-            h -= 3              # it could not shoot from there next round (the resolver's sight)
+        h += cover_proxy(ctx, sq)      # (approach_plans takes 3 off the best few it cannot see the target from)
     else:
         h -= d / 5
     x, y = sq

@@ -134,6 +134,10 @@ def _ability(s: AttackSheet) -> None:
     if ability == "dex":
         value += sum(stuck[0] for stuck in s.a_state.stuck)
     s.add(s.att, "ability", f"{ability.upper()} modifier", value, s.rs.section("attack")["rule"])
+    # A measuring handicap on every attack of the figure (`fivefoot ladder --edge LEVEL+K`): never in play.
+    edge = s.attacker.stats.get("edge", 0)
+    if edge:
+        s.add(s.att, "edge", "measuring handicap (--edge)", edge, s.rs.section("attack")["rule"])
 
 
 def _wounds(s: AttackSheet) -> None:
