@@ -30,6 +30,7 @@ class Scene:
         self._ground = None        # the map with its area overlays, as last drawn, while nothing under it changes
         self._ground_key = None
         self._last_ground = None
+        self._scroll = None        # (what the ground depends on but the camera's offset, ox, oy, its picture)
         self._tokens: list = []
         self._tokens_key = None
         self._occupied_key = None
@@ -103,16 +104,52 @@ class Scene:
         if ground_key is not None and ground_key == self._ground_key:
             view.blit(self._ground, (0, 0))
             return
-        view.fill(theme.BACKGROUND)
-        app.map_layer.draw(view, cam, app.chunk_budget_s)
         self.areas.set_layers(key if key is not None else object(), layers)
-        self.areas.draw(view, cam)
+        base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
+        if not self._scrolled(view, app, base):
+            view.fill(theme.BACKGROUND)
+            app.map_layer.draw(view, cam, app.chunk_budget_s)
+            self.areas.draw(view, cam)
+            # What the next frame scrolls from when only the camera moves (panning).
+            self._scroll = (base, cam.ox, cam.oy, view.copy()) if base is not None else None
+        if self._scroll is not None and app.map_layer.pending(cam):
+            self._scroll = None     # thumbnails on screen: the chunks drawn later must be drawn whole
         # Kept once the view has held still for a frame (while panning, a copy would be wasted).
         if ground_key is not None and ground_key == self._last_ground and not app.map_layer.pending(cam):
             self._ground, self._ground_key = view.copy(), ground_key
         else:
             self._ground_key = None
         self._last_ground = ground_key
+
+    def _scrolled(self, view, app, base) -> bool:
+        """Pan the last frame's ground instead of drawing it again: scroll the picture by the
+        camera's move and draw only the strips it uncovers (clipped: chunks off them cost nothing).
+        False when it cannot (anything but the camera's offset changed, or a jump past the view)."""
+        got = self._scroll
+        cam = app.camera
+        if got is None or base is None or got[0] != base:
+            return False
+        _base, ox, oy, picture = got
+        dx, dy = int(cam.ox - ox), int(cam.oy - oy)
+        w, h = view.get_size()
+        if abs(dx) >= w or abs(dy) >= h or picture.get_size() != (w, h):
+            return False
+        import pygame
+        picture.scroll(dx, dy)
+        strips = []
+        if dx:
+            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+        if dy:
+            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        for strip in strips:
+            picture.set_clip(strip)
+            picture.fill(theme.BACKGROUND)
+            app.map_layer.draw(picture, cam, app.chunk_budget_s)
+            self.areas.draw(picture, cam)
+        picture.set_clip(None)
+        view.blit(picture, (0, 0))
+        self._scroll = (base, cam.ox, cam.oy, picture)
+        return True
 
     def draw(self, view, app) -> None:
         ui, rules, cam = app.ui, app.rules, app.camera

@@ -51,7 +51,6 @@ class BodyGrid(FlatGrid):
                         self.lowest[i] = self.top[i]
         self.any_difficult = any(self.difficult)
         self.offsets = base.offsets
-        self.squares = base.squares
         self.tables = {}
 
 

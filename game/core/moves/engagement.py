@@ -217,13 +217,15 @@ class Engagement:
         if ps["pass_by_ft"]:
             end = steps[-1]
             for foe in foes:
-                if foe in engaged_at_start or busy(foe):
+                if foe in engaged_at_start:
                     continue
                 if self.in_zone(mover, foe, (end.x, end.y), end.altitude_ft, end.facing if mover.big else None):
                     continue  # it engages that foe: no free attack for passing
                 for i, st in enumerate(steps[1:], start=1):
                     if self.passes_within(mover, (st.x, st.y), st.altitude_ft, st.facing if mover.big else None, foe,
                                           ps["pass_by_ft"]):
+                        if busy(foe):   # asked last: among hundreds of figures, of the few foes passed
+                            break
                         shots.append(PartingShot(foe.id, foe.label, i, ps["attack_bonus"], rule,
                                                  f"{mover.label} passes within {ps['pass_by_ft']} ft of {foe.label} "
                                                  f"without engaging it{decided}"))
@@ -326,6 +328,8 @@ class Engagement:
         if mover.big or foe.big:
             return self._bodies_within(self.body(mover, pos, facing), alt, foe.cells, foe.altitude_ft, pass_by_ft, True)
         x, y = pos
+        if SQUARE_FT * max(abs(x - foe.x), abs(y - foe.y)) > pass_by_ft:
+            return False    # no distance rule makes squares nearer than their larger offset
         gap = distance_ft(self.diagonal, (x, y), foe.pos, self.height(x, y, alt), self.height(foe.x, foe.y, foe.altitude_ft))
         return gap <= pass_by_ft and self.sight.clear_line((x, y), foe.pos, alt, foe.altitude_ft)
 

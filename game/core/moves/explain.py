@@ -30,23 +30,47 @@ class Explainer:
         self.occupants = occupants
         self._searches: dict = {}
         self._connected: dict = {}
+        self._paths: dict = {}
         self.rules = planner.rules(figure, mode, occupants)
         self.bound = max(3 * self.rules.budget, self.rules.budget + 60)
+
+    def _relax(self, name: str) -> dict:
+        bound = self.bound
+        return {
+            "budget": dict(),                                        # the move as it is
+            "free": dict(budget_ft=bound, ignore_turning=True),      # (almost) no budget, no turning rules
+            "unlimited": dict(budget_ft=bound),                      # (almost) no budget, turning rules
+            "any-angle": dict(ignore_turn_angle=True),               # budget, any turn angle
+            "any-time": dict(ignore_turning_distance=True),          # budget, turn at any step
+        }[name]
 
     def _search(self, name: str):
         """A relaxed search, started once and resumed for each square asked about."""
         got = self._searches.get(name)
         if got is None:
-            bound = self.bound
-            relax = {
-                "budget": dict(),                                        # the move as it is
-                "free": dict(budget_ft=bound, ignore_turning=True),      # (almost) no budget, no turning rules
-                "unlimited": dict(budget_ft=bound),                      # (almost) no budget, turning rules
-                "any-angle": dict(ignore_turn_angle=True),               # budget, any turn angle
-                "any-time": dict(ignore_turning_distance=True),          # budget, turn at any step
-            }[name]
-            got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants, **relax)
+            got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+                                                                      **self._relax(name))
         return got
+
+    def _aimed(self, name: str, target, facing, altitude_ft):
+        """The path a relaxed search with the turning rules finds to one end, by a search aimed at it
+        (A*): carried to a far cost level, a search with turning rules settles a great many states;
+        aimed at one square, only those that may lie on the way there (the same path: a search's
+        chain does not depend on the order it settled states in). An aimed search that had to
+        settle every state it could (no way there) is a whole search: it answers every square after."""
+        whole = self._searches.get(name)
+        if whole is not None:
+            return whole.path_to(target, facing, altitude_ft)
+        key = (name, tuple(target), facing, altitude_ft)
+        if key not in self._paths:
+            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+                                                   goal=(tuple(target), facing, altitude_ft), **self._relax(name))
+            if len(self._paths) > 256:
+                self._paths.clear()
+            self._paths[key] = search.path_to(target, facing, altitude_ft)
+            if search.complete:
+                self._searches[name] = search
+        return self._paths[key]
 
     def why(self, target, facing, altitude_ft, result=None) -> str:
         """Why the move cannot end on target (facing, altitude) as asked; `result` is the move's own search."""
@@ -161,9 +185,15 @@ class Explainer:
                 return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
             return (f"too far: {where} is more than {_ft(self.bound)} ft away by any way there, {who} has "
                     f"{_ft(rules.budget)} ft ({self.mode})")
-        with_turning = self._search("unlimited").path_to(target, facing, altitude_ft)
         no_limits = anywhere.total_ft
-        if no_limits > rules.budget + 1e-9 and (with_turning is None or with_turning.total_ft >= no_limits):
+        # On the ground the free search is a relaxation of the one with turning rules in whole feet:
+        # no path keeping to them costs less than `anywhere`, so a square too far without them is
+        # too far, and the search with them (the dearest: it may run to the bound) is not needed.
+        too_far = no_limits > rules.budget + 1e-9
+        if too_far and fig.flyer == "none":
+            return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
+        with_turning = self._aimed("unlimited", target, facing, altitude_ft)
+        if too_far and (with_turning is None or with_turning.total_ft >= no_limits):
             return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
         reason = self._turning_reason(target, facing, altitude_ft, with_turning)
         lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, (6, 2))]
@@ -175,8 +205,8 @@ class Explainer:
         fig, who, rules = self.figure, self.figure.label, self.rules
         x, y = target
         arrival = self._search("budget").path_to(target, None, altitude_ft)
-        angle_only = self._search("any-angle").path_to(target, facing, altitude_ft) is not None
-        distance_only = self._search("any-time").path_to(target, facing, altitude_ft) is not None
+        angle_only = self._aimed("any-angle", target, facing, altitude_ft) is not None
+        distance_only = self._aimed("any-time", target, facing, altitude_ft) is not None
         if facing is not None and arrival is not None:
             # The square is in reach; the end facing is not. Name the rule that refuses the last
             # turn of the cheapest arrival: the angle of one change, or the straight distance.

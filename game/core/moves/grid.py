@@ -20,32 +20,46 @@ class FlatGrid:
         self.height = m.height
         self.stride = m.width + 2
         size = self.stride * (m.height + 2)
-        self.passable = [False] * size
-        self.wall = [True] * size
-        self.difficult = [False] * size
-        self.elevation = [0] * size
-        # Height a flyer must be at to pass over a blocking square; NEVER (off the map, or a wall
-        # with no stated height). A number, not a sign: a wall standing in a hollow tops out below 0.
-        self.top = [NEVER] * size
+        # Built a row at a time from the layers' rows (a 1000 x 1000 map is a million squares).
         blocks = m.blocks_move.tolist()
         diff = m.difficult.tolist()
         elev = m.elevation_ft.tolist()
         obstacle = m.obstacle_height_ft.tolist()
-        for y in range(m.height):
-            base = (y + 1) * self.stride + 1
-            for x in range(m.width):
-                i = base + x
-                self.passable[i] = not blocks[y][x]
-                self.wall[i] = blocks[y][x]
-                self.difficult[i] = diff[y][x]
-                self.elevation[i] = elev[y][x]
-                self.top[i] = NEVER if blocks[y][x] and obstacle[y][x] <= 0 else elev[y][x] + obstacle[y][x]
+        passable, wall, difficult, elevation, top = ([False] * self.stride, [True] * self.stride, [False] * self.stride,
+                                                     [0] * self.stride, [NEVER] * self.stride)
+        for b, d, e, o in zip(blocks, diff, elev, obstacle):
+            passable.append(False)
+            passable += [not v for v in b]
+            passable.append(False)
+            wall.append(True)
+            wall += b
+            wall.append(True)
+            difficult.append(False)
+            difficult += d
+            difficult.append(False)
+            elevation.append(0)
+            elevation += e
+            elevation.append(0)
+            # Height a flyer must be at to pass over a blocking square; NEVER (off the map, or a wall
+            # with no stated height). A number, not a sign: a wall standing in a hollow tops out below 0.
+            top.append(NEVER)
+            top += [NEVER if bv and ov <= 0 else ev + ov for bv, ev, ov in zip(b, e, o)]
+            top.append(NEVER)
+        for cells, border in ((passable, False), (wall, True), (difficult, False), (elevation, 0), (top, NEVER)):
+            cells += [border] * self.stride
+            assert len(cells) == size
+        self.passable, self.wall, self.difficult, self.elevation, self.top = passable, wall, difficult, elevation, top
         # The lowest a flyer may be over a square: its floor, or the top of what stands there.
         self.lowest = [e if p or t == NEVER else t for e, p, t in zip(self.elevation, self.passable, self.top)]
         self.any_difficult = any(self.difficult)
         self.offsets = tuple(dx + dy * self.stride for dx, dy in DIRECTION_DELTAS)
-        self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(size)]   # idx -> (x, y)
         self.tables: dict = {}   # per-square step tables the searches build lazily (dijkstra.walker_steps)
+
+    def __getattr__(self, name: str):
+        if name == "squares":   # idx -> (x, y) for every index, made the first time it is asked for
+            self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(len(self.passable))]
+            return self.squares
+        raise AttributeError(name)
 
     def index(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + (x + 1)

@@ -126,12 +126,37 @@ class _Terrain:
 
     def __init__(self, m: BattleMap):
         self.width, self.height = m.width, m.height
-        floor = [list(map(float, row)) for row in m.elevation_ft.tolist()]
+        # Heights as floats, one float object per distinct value (a big map repeats a few heights:
+        # a million squares would otherwise hold a million floats per table).
+        elevation = m.elevation_ft.tolist()
         obstacle = m.obstacle_height_ft.tolist()
-        self.floor = floor
-        # The height below which the square's wall or cover stands in a line's way.
-        self.top = [[f + (o if o > 0 else UNBOUNDED_HEIGHT_FT) for f, o in zip(fr, orow)] for fr, orow in zip(floor, obstacle)]
-        self.conceal_top = [[f + max(o, 10) for f, o in zip(fr, orow)] for fr, orow in zip(floor, obstacle)]
+        floats: dict = {}
+        tops: dict = {}
+        conceal: dict = {}
+        floor, top, conceal_top = [], [], []
+        for erow, orow in zip(elevation, obstacle):
+            width = len(erow)
+            level = erow[0] if width and min(erow) == max(erow) else None
+            if level is not None:     # a flat row (most rows): set where something stands
+                f = floats.setdefault(level, float(level))
+                floor.append([f] * width)
+                trow = [tops.setdefault((f, 0), f + UNBOUNDED_HEIGHT_FT)] * width
+                crow = [conceal.setdefault((f, 0), f + 10)] * width
+                for i in [i for i, o in enumerate(orow) if o]:
+                    o = orow[i]
+                    trow[i] = tops.get((f, o)) or tops.setdefault((f, o), f + (o if o > 0 else UNBOUNDED_HEIGHT_FT))
+                    crow[i] = conceal.get((f, o)) or conceal.setdefault((f, o), f + max(o, 10))
+                top.append(trow)
+                conceal_top.append(crow)
+                continue
+            fr = [floats.get(e) or floats.setdefault(e, float(e)) for e in erow]
+            floor.append(fr)
+            # The height below which the square's wall or cover stands in a line's way.
+            top.append([tops.get((f, o)) or tops.setdefault((f, o), f + (o if o > 0 else UNBOUNDED_HEIGHT_FT))
+                        for f, o in zip(fr, orow)])
+            conceal_top.append([conceal.get((f, o)) or conceal.setdefault((f, o), f + max(o, 10))
+                                for f, o in zip(fr, orow)])
+        self.floor, self.top, self.conceal_top = floor, top, conceal_top
         self.blocks_sight = m.blocks_sight.tolist()
         self.blocks_move = m.blocks_move.tolist()
         self.cover = m.cover.tolist()

@@ -19,6 +19,7 @@ from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup
 from .grid import flat_grid
+from . import turner
 from .path import MoveParams, Path, ReachEntry
 from .rules import ALL_FACINGS, EPS, MoveRules, move_params
 
@@ -164,6 +165,10 @@ class SearchResult:
                 self.k_buckets[int(first_key) // self.k_unit].append(start_key)
                 self.k_level = self.k_pos = 0
             self._converted = 0
+        # Turning ground figures: integer states too (turner.py); None for the general search.
+        self.n_width = None if self.walker else turner.turner_width(rules)
+        if self.n_width is not None:
+            turner.start_search(self)
         self.t_settled: dict = {}     # state -> cost, in the order settled
         self.t_parents: dict = {rules.start: (None, "start")}   # state -> (previous state, kind)
         self.t_ties: dict = {}        # state -> more (previous state, kind) reaching it at the same cost
@@ -183,24 +188,26 @@ class SearchResult:
     # ----- the states, as tuples -----
     @property
     def settled(self) -> dict:
-        self._catch_up()
-        if self.walker:
-            self._convert()
+        self._views()
         return self.t_settled
 
     @property
     def parents(self) -> dict:
-        self._catch_up()
-        if self.walker:
-            self._convert()
+        self._views()
         return self.t_parents
 
     @property
     def ties(self) -> dict:
+        self._views()
+        return self.t_ties
+
+    def _views(self) -> None:
         self._catch_up()
         if self.walker:
             self._convert()
-        return self.t_ties
+        elif self.n_width is not None:
+            with self._lock:
+                turner.convert(self)
 
     def _catch_up(self) -> None:
         if self.in_full and not self.complete:
@@ -258,6 +265,8 @@ class SearchResult:
             if altitude_ft is not None and state[4] - floor != altitude_ft:
                 return False
             return facing is None or facing in rules.end_facings(state)
+        if self._heuristic is not None and self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS:
+            return  # even the open-ground way there costs more than the move has: no end to find
         with self._lock:
             if not self.complete and self.best_state(target, facing, altitude_ft) is None:
                 self._advance(idx, reached)
@@ -265,6 +274,8 @@ class SearchResult:
     def _advance(self, goal_idx, reached) -> None:
         if self.walker:
             advance_walker(self, goal_idx, reached, self._heuristic)
+        elif self.n_width is not None:
+            turner.advance_turner(self, goal_idx, reached, self._heuristic)
         else:
             advance_general(self, goal_idx, reached, self._heuristic)
 
@@ -278,6 +289,9 @@ class SearchResult:
                 if self.walker:
                     self.run()
                     entries = self._walker_entries()
+                elif self.n_width is not None:
+                    self.run()
+                    entries = turner.turner_entries(self)
                 else:
                     entries = self._state_entries()
                 self._entries = entries
@@ -311,7 +325,7 @@ class SearchResult:
 
     def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
         """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
-        squares = self.planner.grid.squares
+        square = self.planner.grid.square
         blocked = self.rules.ends_blocked
         if self._heuristic is None:     # settled cheapest first: the first at a square is its cost
             least: dict = {}
@@ -336,7 +350,7 @@ class SearchResult:
             entry.cost_ft = cost
             entry.facings, entry.altitudes = shared
             entry.can_end = idx not in blocked
-            out[squares[idx]] = entry
+            out[square(idx)] = entry
         return out
 
     def _collect_entries(self) -> dict[tuple[int, int], ReachEntry]:
@@ -421,6 +435,8 @@ class SearchResult:
         """The least cost of a settled state (a walker's read off its integer state: no tuple views built)."""
         if self.walker:
             return self.k_settled[(state[0] << 1) | state[2]]
+        if self.n_width is not None:
+            return float(self.n_settled[turner.encode(state, self.n_width)])
         return self.settled[state]
 
     def _states_at(self, idx: int) -> list:
@@ -428,6 +444,8 @@ class SearchResult:
         if self.walker:
             elevation = self.planner.grid.elevation[idx]
             return [(idx, -1, par, 0, elevation) for par in (0, 1) if (idx << 1) | par in self.k_settled]
+        if self.n_width is not None:
+            return turner.states_at(self, idx)
         if not self.complete:
             return [st for st in self.t_settled if st[0] == idx]
         if self._by_square is None:
@@ -477,6 +495,9 @@ class SearchResult:
         """Every settled (previous state, kind) reaching this state at its cost (parents and ties), least first."""
         if self.walker:
             return self._walker_tight_parents(state)
+        if self.n_width is not None:
+            self._catch_up()
+            return turner.tight_parents(self, state)
         first = self.parents.get(state)
         if first is None or first[0] is None:
             return []

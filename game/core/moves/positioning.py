@@ -68,6 +68,7 @@ class Positioning:
         # they stay true for its life; searches stopped at one goal are resumed for the next.
         self._searches: dict = {}
         self._aimed: dict = {}       # (figure, mode) -> how many ends were planned by searches aimed at them
+        self._exhausted: dict = {}   # (figure, mode) -> an aimed search that settled all it could
         self._explainers: dict = {}
         self._standing: tuple | None = None
         self._standing_asked = False
@@ -84,6 +85,7 @@ class Positioning:
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
         twin._aimed = {}
+        twin._exhausted = {}
         twin._standing_asked, twin._plans, twin._occupants = False, {}, {}
         return twin
 
@@ -139,6 +141,9 @@ class Positioning:
         target = tuple(target)
         result = self._searches.get((fig, mode))
         if result is None or not (result.complete or (result.in_full and result.walker)):
+            # An aimed search that found no way settled every state it could: a whole search's answers.
+            result = self._exhausted.get((fig, mode), result)
+        if result is None or not (result.complete or (result.in_full and result.walker)):
             aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
             if aimed > AIMED_SEARCHES:
                 # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
@@ -148,6 +153,8 @@ class Positioning:
                 # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
                 result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
+        if chosen is None and result.complete and result.goal is not None:
+            self._exhausted[(fig, mode)] = result
         if chosen is None:
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))
         path, shots, note = chosen

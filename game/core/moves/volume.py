@@ -422,7 +422,7 @@ class _Volume:
         gidx = self.gidx[reached]
         order = np.lexsort((gidx, least[reached]))
         reached, gidx = reached[order], gidx[order]
-        squares = rules.grid.squares
+        square = rules.grid.square
         blocked = rules.ends_blocked
         costs = least[reached].tolist()
         facing_rows = facing_cost[:, reached].T.tolist()
@@ -439,7 +439,7 @@ class _Volume:
             entry.can_end = idx not in blocked
             entry.facings = {e: c for e, c in enumerate(frow) if c < _INF}
             entry.altitudes = {a: c for a, c in zip(arow, hrow) if c < _INF}
-            out[squares[idx]] = entry
+            out[square(idx)] = entry
         return out
 
 
