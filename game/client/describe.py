@@ -61,7 +61,9 @@ def move_word(mode: str, figure) -> str:
 def sight_words(sight) -> str:
     if not sight.visible:
         return "No line of sight (full cover)"
-    words = f"Line of sight: {sight.cover} cover, {sight.concealment} concealment"
+    shade = [f"{sight.cover} cover" if sight.cover != "none" else "",
+             f"{sight.concealment} concealment" if sight.concealment != "none" else ""]
+    words = "Line of sight: " + (", ".join(w for w in shade if w) or "clear")
     if sight.blockers:
         what = sorted({f"{w} at {x},{y}" for x, y, w in sight.blockers})[:3]
         words += " (" + "; ".join(what) + ")"
@@ -95,9 +97,10 @@ def terrain_words(bmap, square) -> str:
 
 
 def figure_state_words(status) -> str:
-    """'down (dead)', 'prone, stunned' or '' from the resolver's status."""
+    """'dead', 'unconscious', 'prone, stunned' or '' from the resolver's status ('down' alone when a
+    fallen figure has no condition that says how)."""
     if not status.able:
-        return "down (" + (", ".join(status.conditions) or "out of the fight") + ")"
+        return ", ".join(status.conditions) or "down, out of the fight"
     return ", ".join(status.conditions)
 
 
@@ -246,7 +249,7 @@ def figure_lines(rules, fig, controller: str, with_options: bool) -> list[Line]:
 def token_card(rules, fig, me, controller: str) -> list[Line]:
     """The card by a hovered token: who it is, its state, and the odds if the selected figure attacked it now."""
     st = rules.status(fig.id)
-    out: list[Line] = [(f"{fig.label}", "head"), (f"{fig.side} side · {controller}", "dim"),
+    out: list[Line] = [(f"{fig.label}", "head"), (f"{fig.side} side · {controller} · id {fig.id}", "dim"),
                        (f"{st.hp}/{st.max_hp} hp" + (f" · {figure_state_words(st)}" if figure_state_words(st) else ""),
                         "good" if st.able and st.hp * 2 > st.max_hp else "warn")]
     if st.able:
@@ -268,15 +271,42 @@ def path_lines(preview, mover, limits) -> list[Line]:
     left = limits.move(p.mode).left_ft if p.mode in MOVE_MODES else p.budget_ft
     out: list[Line] = [(f"{move_word(p.mode, mover)} to {end.x},{end.y}: {feet(p.total_ft)} ft "
                         f"(of {feet(left)} ft left)", "text")]
-    for s in p.steps[1:]:
-        alt = f" at {s.altitude_ft} ft" if s.altitude_ft else ""
-        out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{feet(s.cost_ft)} = {feet(s.total_ft)} ft: {s.note} [{s.rule}]",
-                    "dim"))
+    # What matters first (a section cut short still shows it): the parting shots and a stall,
+    # then the steps, a run of plain 5-ft steps kept to one line so climbs, dives, turns and
+    # costly steps always show.
     if p.stall:
         out.append(("The flyer stalls: it moves too little horizontally", "warn"))
     for shot in preview.planned.parting_shots:
         out.append((f"Parting shot: {shot.attacker} strikes at {shot.bonus:+d}: {shot.reason} [{shot.rule}]", "warn"))
+    for group in _step_groups(p.steps):
+        s = group[-1]
+        alt = f" at {s.altitude_ft} ft" if s.altitude_ft else ""
+        if len(group) > 1:
+            first = group[0]
+            out.append((f"  {first.x},{first.y} to {s.x},{s.y}{alt} {FACINGS[s.facing]}: {len(group)} x 5 ft straight"
+                        f" = {feet(s.total_ft)} ft [{s.rule}]", "dim"))
+        else:
+            out.append((f"  {s.x},{s.y}{alt} {FACINGS[s.facing]} +{feet(s.cost_ft)} = {feet(s.total_ft)} ft: {s.note}"
+                        f" [{s.rule}]", "dim"))
     return out
+
+
+def _plain_step(step, before) -> bool:
+    """A 5-ft step that changes nothing but the square: same facing, same altitude, one plain note."""
+    return (step.cost_ft == 5 and step.facing == before.facing and step.altitude_ft == before.altitude_ft
+            and step.note.endswith("step 5 ft") and ";" not in step.note)
+
+
+def _step_groups(steps) -> list[list]:
+    """The path's steps after the start, runs of plain steps under the same rule grouped together."""
+    groups: list[tuple[bool, list]] = []
+    for before, step in zip(steps, steps[1:]):
+        plain = _plain_step(step, before)
+        if plain and groups and groups[-1][0] and groups[-1][1][-1].rule == step.rule:
+            groups[-1][1].append(step)
+        else:
+            groups.append((plain, [step]))
+    return [group for _, group in groups]
 
 
 def warning_lines(preview, skip_parting: bool = False) -> list[Line]:

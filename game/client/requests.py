@@ -48,7 +48,7 @@ def select_next(app, step) -> None:
 
 
 def toggle_help(app, _arg) -> None:
-    app.ui.help_open = not app.ui.help_open
+    app.ui.help_open, app.ui.help_page = not app.ui.help_open, "keys"
 
 
 def toggle_legend(app, _arg) -> None:

@@ -287,7 +287,19 @@ class RulesView:
         run = self.reach(figure_id, "run")
         if run is not None and target in run.ends:
             return "run"
+        # Neither reaches it: a click beyond a walk would run, so the refusal is running's (its
+        # distance, its turning limits), the rule that binds, where running takes the figure further.
+        if run is not None and walk is not None and self._runs_further(figure_id):
+            return "run"
         return "walk"
+
+    def _runs_further(self, figure_id: str) -> bool:
+        """Running now gives the figure more feet than walking (the resolver's limits)."""
+        try:
+            limits = self.limits(figure_id)
+            return limits.move("run").left_ft > limits.move("walk").left_ft
+        except (KeyError, ValueError):   # a ruleset without a run: walking is all there is
+            return False
 
     def threatened(self, figure_id: str) -> list[tuple[int, int]]:
         pos = self.positioning

@@ -71,6 +71,7 @@ class UIState:
     planned_altitude: int | None = None   # end altitude for the next move (flyers, PgUp/PgDn)
     overlays: dict = field(default_factory=lambda: {k: v[1] for k, v in OVERLAYS.items()})
     help_open: bool = False
+    help_page: str = "guide"              # F1 shows the guide (game/client/guide.py); F1 again: every key
     legend_open: bool = False             # the legend of the map's colours and marks (L)
     gm: bool = False
     log_scroll: int = 0                   # events scrolled up from the newest

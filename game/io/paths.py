@@ -4,7 +4,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
 MAPS_DIR = PROJECT_ROOT / "maps"
-DEFAULT_SCENARIO = MAPS_DIR / "corridor.toml"
+DEFAULT_SCENARIO = MAPS_DIR / "first_battle.toml"   # the battle `make play` opens
 BASE_NAME = "base"  # rulesets/base.toml: what the bundled rulesets share
 
 

@@ -93,17 +93,44 @@ def count_events(events) -> dict:
             "notable": {label: notable.get(label, 0) for label, _ in NOTABLE}}
 
 
+def deciding(events) -> list[int]:
+    """Where the battle was decided, as indices into the events: every fall (a figure down) and the
+    blow that felled it (the last hit on that figure before it), in the log's order."""
+    dicts = [_as_dict(ev) for ev in events]
+    picked: set[int] = set()
+    for i, e in enumerate(dicts):
+        if e["kind"] != K.DOWN:
+            continue
+        picked.add(i)
+        fallen = e.get("actor")
+        for j in range(i - 1, -1, -1):
+            d = dicts[j]
+            if d.get("target") == fallen and d.get("outcome") == "hit":
+                picked.add(j)
+                break
+    return sorted(picked)
+
+
 def highlights(events, most: int = 8) -> list[str]:
-    """The first notable things that happened, in the log's words."""
-    out = []
-    for ev in events:
-        e = _as_dict(ev)
+    """The notable things that happened, in the log's words and order: the blows and falls that
+    decided the battle always (however many), then the first other notable moments, up to `most`."""
+    dicts = [_as_dict(ev) for ev in events]
+    keep = set(deciding(dicts))
+    room = max(0, most - len(keep))
+    for i, e in enumerate(dicts):
+        if room <= 0:
+            break
+        if i in keep:
+            continue
         keys = {m.get("key", "") for m in e.get("modifiers", ())}
         if any(test(e, keys) for label, test in NOTABLE if label not in UNREMARKABLE):
-            out.append(e["text"])
-            if len(out) >= most:
-                break
-    return out
+            keep.add(i)
+            room -= 1
+    return [dicts[i]["text"] for i in sorted(keep)]
+
+
+def rounds_words(n: int) -> str:
+    return f"{n} round" if n == 1 else f"{n} rounds"
 
 
 def summarize(figures, events, final: dict, rounds: int, winner: str | None, over: bool = True,
@@ -114,6 +141,7 @@ def summarize(figures, events, final: dict, rounds: int, winner: str | None, ove
     events: Event objects or their JSON dicts, in order.
     final: figure id -> {"down": bool, "fled": bool, "routed": bool, "hp": .., "hp_max": .., "conditions": [..]}.
     """
+    events = list(events)
     sides: dict[str, dict] = {}
     casualties = []
     for f in figures:
@@ -141,16 +169,17 @@ def summarize(figures, events, final: dict, rounds: int, winner: str | None, ove
             casualties.append({"id": fid, "name": name, "side": side, "how": how})
     counts = count_events(events)
     if not over:
-        headline = f"no result after {rounds} round(s): a draw"
+        headline = f"no result after {rounds_words(rounds)}: a draw"
     elif winner:
-        headline = f"{winner} wins in {rounds} round(s)"
+        headline = f"{winner} wins in {rounds_words(rounds)}"
     else:
-        headline = f"a draw after {rounds} round(s)"
+        headline = f"a draw after {rounds_words(rounds)}"
     return {
         "over": bool(over), "winner": winner, "draw": winner is None, "rounds": int(rounds), "reason": reason,
         "headline": headline, "sides": sides, "casualties": casualties,
         "notable": {k: v for k, v in counts["notable"].items() if v}, "rules": counts["rules"],
         "modifiers": counts["modifiers"], "kinds": counts["kinds"], "highlights": highlights(events, highlight_count),
+        "deciding": [_as_dict(events[i])["text"] for i in deciding(events)],
     }
 
 
@@ -168,11 +197,12 @@ def final_states(battle) -> dict:
     return out
 
 
-def summarize_battle(battle, outcome=None, max_rounds_reached: bool = False) -> dict:
+def summarize_battle(battle, outcome=None, max_rounds_reached: bool = False, highlight_count: int = 8) -> dict:
     """summarize() for a Battle (its setup figures, events, statuses and outcome)."""
     from .outcome import outcome as get_outcome
     out = outcome or get_outcome(battle)
     rounds = max(1, battle.round) if out.over else battle.round
     reason = out.reason if out.over else ("the round limit was reached" if max_rounds_reached else "")
     return summarize(list(battle.setup.figures), battle.events, final_states(battle), rounds,
-                     out.winner if out.over else None, out.over, reason)
+                     out.winner if out.over else None, out.over, reason,
+                     highlight_count)

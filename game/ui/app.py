@@ -28,6 +28,7 @@ from ..client.oddsmap import OddsView
 from .camera import Camera
 from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
+from .guide import draw_guide
 from .help import draw_help
 from .legend import draw_legend_box
 from .lessonbar import LessonInput, draw_lesson_bar, follow_battle
@@ -41,6 +42,8 @@ from .resultscreen import ResultScreen
 from ..client.rulesview import RulesView
 from .scene import Scene
 from ..client.session import Session
+from ..client.settings import Settings
+from .sound import Sounds
 from ..client.state import Request, Toast, UIState
 
 DEFAULT_SIZE = (1280, 800)
@@ -62,7 +65,7 @@ def fitting_size(margin: float = 0.92) -> tuple[int, int]:
 class App:
     def __init__(self, scenario, sides: dict[str, str] | None = None, size=None, background: bool | None = None,
                  start_screen: bool = False, save_dir: str | None = None, battle: Battle | None = None,
-                 ai_delay: float | None = None, animate: bool | None = None):
+                 ai_delay: float | None = None, animate: bool | None = None, settings: Settings | None = None):
         import pygame
         self.pg = pygame
         # Only what the game uses: initialising audio too makes SDL probe sound devices (and
@@ -98,7 +101,22 @@ class App:
         self.camera.fit()
         self.scene = Scene(self.fonts)
         from .input import default_handlers
+        from .comforts import ComfortInput
+        from .input import HelpInput
         self.handlers = [LessonInput(), *default_handlers()]
+        self.comforts = ComfortInput()                 # F2 settings, F3 sound, T the keyboard cursor
+        at = next((n + 1 for n, h in enumerate(self.handlers) if isinstance(h, HelpInput)), 1)
+        self.handlers.insert(at, self.comforts)       # after the help (its open page takes any key first)
+        # The player's settings (none kept for a window opened without them: tests, scripts, pictures).
+        self.settings = settings if settings is not None else Settings()
+        self.sounds = Sounds(on=self.settings.sound)
+        self.sounds.skip_to(len(self.battle.events))
+        if settings is not None and not settings.guide_seen:   # the first run: the guide, once
+            self.ui.help_open, self.ui.help_page = True, "guide"
+            settings.guide_seen = True
+            problem = settings.save()
+            if problem:
+                self.toast(problem)
         self.clock = pygame.time.Clock()
         self.running = True
         self.frame_no = 0
@@ -262,6 +280,7 @@ class App:
         self.ui.log_scroll = 0
         self.result.dismissed = False
         self.callouts.clear()
+        self.sounds.skip_to(len(self.battle.events))
 
     def install(self, battle: Battle, saved: bool = False) -> None:
         self.session.replace_battle(battle, saved=saved)
@@ -385,7 +404,8 @@ class App:
         self.animator.update()
         if was_busy and not self.animator.busy():
             self.players.wait()  # a pause after the last beat, before the AI moves again
-        paused = self.start_screen or self.ui.gm or self.replay is not None or self.dialog is not None
+        paused = (self.start_screen or self.ui.gm or self.replay is not None or self.dialog is not None
+                  or self.ui.help_open)
         if not paused and not self.animator.busy():
             self.players.tick(self.session, self.toast)
         if self.map_notes_due and not self.start_screen:
@@ -399,6 +419,8 @@ class App:
         self.map_layer.show_markers = self.ui.overlays["markers"]
         self.hover = self.hovering()
         self._set_cursor()
+        if not self.start_screen:
+            self.sounds.follow(self.battle.events, self.shown_events())
 
     def hovering(self) -> Hover:
         """What is under the pointer, what a click would do there, and the resolver's answer."""
@@ -484,10 +506,11 @@ class App:
         hud.draw_callouts(screen, self)
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)
+        self.comforts.draw(screen, self)
         if self.ui.legend_open:
             draw_legend_box(screen, self)
         if self.ui.help_open:
-            draw_help(screen, self.fonts)
+            draw_guide(screen, self) if self.ui.help_page == "guide" else draw_help(screen, self.fonts)
         if self.replay is None and self.battle.is_over and not self.animator.busy():
             self.result.draw(self, screen)
         if self.dialog is not None:

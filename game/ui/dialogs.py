@@ -18,6 +18,16 @@ from . import theme
 ROW_H = 30
 
 
+def draw_modal(screen, box):
+    """The window shaded and a modal box drawn over it; returns the box."""
+    shade = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 160))
+    screen.blit(shade, (0, 0))
+    pygame.draw.rect(screen, theme.PANEL_BG, box, border_radius=10)
+    pygame.draw.rect(screen, theme.PANEL_EDGE, box, 2, border_radius=10)
+    return box
+
+
 class _SlotDialog:
     title = ""
 
@@ -56,12 +66,7 @@ class _SlotDialog:
 
     def draw(self, app, screen) -> None:
         fonts = app.fonts
-        shade = pygame.Surface(screen.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 160))
-        screen.blit(shade, (0, 0))
-        box = self.layout(screen)
-        pygame.draw.rect(screen, theme.PANEL_BG, box, border_radius=10)
-        pygame.draw.rect(screen, theme.PANEL_EDGE, box, 2, border_radius=10)
+        box = draw_modal(screen, self.layout(screen))
         screen.blit(fonts.render(self.title, 22, theme.PANEL_HEAD, True), (box.x + 24, box.y + 18))
         screen.blit(fonts.render(str(self.folder), 12, theme.PANEL_DIM), (box.x + 24, box.y + 50))
         y = box.y + 76

@@ -49,6 +49,7 @@ KEYS = (
         ("O / Shift+O", "odds map: the selected figure's attack on the hovered foe from every square it reaches "
                         "(again: expected damage, again: off) / the same under the next ruleset"),
         ("L", "legend: what every colour and mark on the map means"),
+        ("F2 / F3 / T", "settings / sound on, off / keyboard cursor (arrows, Enter)"),
     )),
     ("Game master", (
         ("G", "demonstration mode on / off"),
@@ -62,7 +63,7 @@ KEYS = (
         ("Ctrl+Z / Ctrl+Y", "undo to your last decision (the AI's replies too) / redo"),
         ("Ctrl+S / Ctrl+O", "save into a slot / load a slot (asks before discarding play)"),
         ("P / R (at the end)", "replay the battle / restart with the next seed (Esc: see the board)"),
-        ("F1", "this list"),
+        ("F1", "the guide; F1 again: this list"),
         ("Ctrl+Q", "quit"),
     )),
 )

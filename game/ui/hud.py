@@ -36,12 +36,19 @@ def draw_status(screen, app) -> None:
         parts.append("AI thinking...")
     if app.animator.busy():
         parts.append("playing out (Esc skips)")
-    parts.append("F1: keys")
-    text = "   |   ".join(parts)
     fonts = app.fonts
-    if fonts.size(text, 14, True)[0] > w - 20:
-        text = fonts.fit(text, w - 20, 14, True, keep=4)
-    screen.blit(fonts.render(text, 14, theme.PANEL_TEXT, True), (10, 5))
+    # Whole words first: tighter separators, then without "F1: keys", then smaller type; cut only when
+    # nothing else fits.
+    tries = [(sep, with_keys, size) for size in (14, 13, 12) for with_keys in (True, False)
+             for sep in ("   |   ", "  |  ")]
+    for sep, with_keys, size in tries:
+        text = sep.join(parts + (["F1: keys"] if with_keys else []))
+        if fonts.size(text, size, True)[0] <= w - 20:
+            break
+    else:
+        text = fonts.fit(text, w - 20, size, True, keep=4)
+    surf = fonts.render(text, size, theme.PANEL_TEXT, True)
+    screen.blit(surf, (10, (STATUS_H - surf.get_height()) // 2))
 
 
 def draw_messages(screen, app) -> None:

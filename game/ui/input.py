@@ -28,12 +28,15 @@ def _shift(event) -> bool:
 
 
 class HelpInput:
-    """F1 opens the key list; while it is open any key or click closes it."""
+    """F1 opens the guide, F1 again the key list; while either is open any other key or click closes it."""
 
     def handle(self, event, app):
         ui = app.ui
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
-            ui.help_open = not ui.help_open
+            if ui.help_open and ui.help_page == "guide":
+                ui.help_page = "keys"
+            else:
+                ui.help_open, ui.help_page = not ui.help_open, "guide"
             return []
         if ui.help_open and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             ui.help_open = False

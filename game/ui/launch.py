@@ -47,11 +47,20 @@ def open_window(request) -> int:
 
 def _open(request) -> int:
     from .app import App
+    settings = None
+    if not (request.headless or request.script is not None or request.screenshot):
+        from ..client.settings import load_settings     # a person's window: their settings, kept between runs
+        from ..core.values.safetext import printable
+        from ..io.rulesets import bundled_ruleset_ids
+        settings = load_settings(rulesets=bundled_ruleset_ids())
+        for note in settings.notes:
+            print(printable(f"fivefoot: {note}", one_line=True), file=sys.stderr)
+    animation = request.animation or (settings.animation if settings is not None else None)
     app = App(request.scenario, sides=request.sides, size=request.size, start_screen=request.ask,
               save_dir=request.save_dir, battle=request.battle,
-              animate=None if request.animation is None else request.animation != "off")
-    if request.animation and request.animation != "off":
-        app.animator.speed = request.animation
+              animate=None if animation is None else animation != "off", settings=settings)
+    if animation and animation != "off":
+        app.animator.speed = animation
     if getattr(request, "lesson", None) is not None:
         from .lessonbar import open_lesson, show_step
         open_lesson(app, request.lesson, request.lesson_step)

@@ -149,8 +149,22 @@ def draw_path_labels(screen, camera, fonts, preview, mover, limits, occupied: se
     near = [sq for sq in occupied | {(s.x, s.y) for s in steps[:-1]}
             if abs(sq[0] - end.x) <= 6 and abs(sq[1] - end.y) <= 2]   # a label spans a few squares at most
     blocked = [pygame.Rect(*camera.to_screen(x, y), c, c) for x, y in near]
-    x, y = next((spot for spot in spots if pygame.Rect(spot, (w, h)).collidelist(blocked) < 0), spots[0])
+    x, y = free_spot(screen, spots, w, h, blocked)
     label(screen, fonts, words, (x, y), (255, 255, 255), theme.PATH_TOTAL, size, anchor="topleft")
+
+
+def free_spot(screen, spots, w: int, h: int, blocked) -> tuple[int, int]:
+    """The first spot (top-left corners, in order of preference) where a w x h label lies wholly in the
+    view and covers nothing in `blocked`; else the first inside the view; else the first, moved inside."""
+    import pygame
+    view = screen.get_rect()
+    rects = [pygame.Rect(spot, (w, h)) for spot in spots]
+    inside = [r for r in rects if view.contains(r)]
+    best = next((r for r in inside if r.collidelist(blocked) < 0), None)
+    if best is None:
+        moved = [r.clamp(view) for r in rects]
+        best = next((r for r in moved if r.collidelist(blocked) < 0), inside[0] if inside else moved[0])
+    return best.topleft
 
 
 def draw_parting_shots(screen, camera, fonts, preview, figures: dict) -> None:
@@ -198,7 +212,7 @@ def draw_lanes(screen, camera, stamps, lanes, figures: dict, hovered_target: str
             pygame.draw.line(screen, theme.LANE_REFUSED, (mx - k, my + k), (mx + k, my - k), 2)
 
 
-def draw_sight(screen, camera, fonts, stamps, sight, target) -> None:
+def draw_sight(screen, camera, fonts, stamps, sight, target, occupied=()) -> None:
     """Lines from the viewer's best corner to the target's corners, coloured by the cover found."""
     import pygame
     c = camera.cell
@@ -224,8 +238,15 @@ def draw_sight(screen, camera, fonts, stamps, sight, target) -> None:
         parts = [f"{sight.cover} cover" if sight.cover != "none" else "",
                  f"{sight.concealment} concealment" if sight.concealment != "none" else ""]
         words = "sight: " + ", ".join(p for p in parts if p)
-    label(screen, fonts, words, (tx, ty - c * 0.55), (255, 255, 255), theme.darker(colour, 0.55),
-          label_size(c), anchor="above")
+    # Above the target, else below or beside it: never over a token (`occupied`) nor out of the view.
+    size = label_size(c)
+    w, h = fonts.size(words, size, True)[0] + 8, fonts.size(words, size, True)[1] + 2
+    half = c // 2
+    spots = [(tx - w // 2, int(ty - c * 0.55) - h), (tx - w // 2, ty + half + 2), (tx + half + 4, ty - h // 2),
+             (tx - half - 4 - w, ty - h // 2), (tx - w // 2, ty - half - c - h), (tx - w // 2, ty + half + c + 2)]
+    blocked = [pygame.Rect(*camera.to_screen(x, y), c, c) for x, y in occupied]
+    label(screen, fonts, words, free_spot(screen, spots, w, h, blocked), (255, 255, 255), theme.darker(colour, 0.55),
+          size, anchor="topleft")
 
 
 # ----- what missiles and manoeuvres did (from the resolver's events) -----

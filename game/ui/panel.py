@@ -132,7 +132,8 @@ class Panel:
         width = self.rect.w - 2 * PAD
         y = PAD
         y = self._line(y, app.title, "head", 18, True) + 2
-        y = self._line(y, f"Rules: {b.ruleset.name} [{b.ruleset.id}]", "accent")
+        for piece in self.fonts.wrap(f"Rules: {b.ruleset.name} [{b.ruleset.id}]", width, 13, max_lines=2):
+            y = self._line(y, piece, "accent")          # the ruleset's whole name, on two lines if need be
         if app.description:
             pieces = self.fonts.wrap(app.description, width, 13)
             for i, piece in enumerate(pieces[:2]):
@@ -242,9 +243,15 @@ class Panel:
         ui = app.ui
         b = app.rules.snapshot
         visible = max(1, height // ROW_H)
+        cut = len(order) > visible and visible > 1
+        if cut:                 # the last row says how many are not shown ("+3 more"), never drops them silently
+            visible -= 1
         self._turns_max_scroll = max(0, len(order) - visible)
+        self.turns_more = ""            # what the last row says of the figures not shown ("+3 more")
         ids = [fid for fid, _, _ in order]
-        if b.current in ids and app.follow_turn:
+        resized = visible != getattr(self, "_turns_visible", visible)     # the room changed: show the current again
+        self._turns_visible = visible
+        if b.current in ids and (app.follow_turn or resized):
             i = ids.index(b.current)
             if not ui.turn_scroll <= i < ui.turn_scroll + visible:
                 ui.turn_scroll = max(0, min(self._turns_max_scroll, i - 1))
@@ -278,10 +285,14 @@ class Panel:
             s.blit(extra_surf, (row.right - extra_surf.get_width() - 4, y + 3))
             self.hits.append((row, "figure", fid))
             y += ROW_H
-        if self._turns_max_scroll:
-            tag = f"{ui.turn_scroll + 1}-{ui.turn_scroll + len(shown)} of {len(order)} (wheel scrolls)"
-            surf = self.fonts.render(tag, 11, theme.PANEL_DIM)
-            s.blit(surf, (self.rect.w - PAD - surf.get_width(), y - ROW_H * len(shown) - 16))
+        if cut:
+            below, above = len(order) - ui.turn_scroll - len(shown), ui.turn_scroll
+            tag = " · ".join(p for p in (f"+{below} more" if below else "", f"{above} above" if above else "") if p)
+            self.turns_more = tag
+            surf = self.fonts.render(self.fonts.fit(f"{tag} (the wheel scrolls)", self.rect.w - 2 * PAD - 52, 12),
+                                     12, theme.PANEL_DIM)
+            s.blit(surf, (PAD + 48, y + 2))
+            y += ROW_H
         return y + 2
 
     def _render_log(self, app) -> None:

@@ -29,7 +29,7 @@ class ResultScreen:
         key = (id(battle), len(battle.events))
         if key != self._summary_key:
             from ..play.report import summarize_battle
-            self._summary = summarize_battle(battle)
+            self._summary = summarize_battle(battle, highlight_count=24)   # the screen shows what fits
             self._summary_key = key
         return self._summary
 
@@ -79,8 +79,10 @@ class ResultScreen:
         pygame.draw.rect(screen, theme.PANEL_BG, box, border_radius=8)
         pygame.draw.rect(screen, theme.PANEL_EDGE, box, 2, border_radius=8)
         y = box.y + 20
-        headline = summary["headline"][:1].upper() + summary["headline"][1:]
+        headline, story = ending_words(summary, [s for s in app.sides() if app.players.human_side(s)])
         y = _centred(screen, fonts.title, headline, theme.PANEL_HEAD, box, y) + 4
+        if story:
+            y = _centred(screen, fonts.body, story, theme.PANEL_TEXT, box, y) + 2
         y = _centred(screen, fonts.small, f"{app.title}  ·  {app.battle.ruleset.name} [{app.battle.ruleset.id}]",
                      theme.PANEL_ACCENT, box, y) + 14
         x0 = box.x + 40
@@ -92,7 +94,7 @@ class ResultScreen:
         y += 8
         notable = summary.get("notable", {})
         if notable:
-            y = _text(screen, fonts.bold, "What decided it", theme.PANEL_HEAD, x0, y) + 2
+            y = _text(screen, fonts.bold, "Rules at work", theme.PANEL_HEAD, x0, y) + 2
             keys = [k for k in NOTABLE_ORDER if k in notable] + [k for k in notable if k not in NOTABLE_ORDER]
             line = ""
             for k in keys:
@@ -108,29 +110,75 @@ class ResultScreen:
         casualties = summary.get("casualties", [])
         if casualties:
             y = _text(screen, fonts.bold, "Casualties", theme.PANEL_HEAD, x0, y) + 2
-            words = ", ".join(f"{c['name']} ({c['side']}, {c['how']})" for c in casualties)
+            words = ", ".join(f"{c['name']} ({c['side']}: {c['how']})" for c in casualties)
             for line in _wrap(fonts.body, words, box.width - 100)[:3]:
                 y = _text(screen, fonts.body, line, theme.PANEL_TEXT, x0 + 12, y)
             y += 8
-        highlights = summary.get("highlights", [])
-        if highlights:
-            y = _text(screen, fonts.bold, "Moments", theme.PANEL_HEAD, x0, y) + 2
-            bottom = box.bottom - 80
-            step = fonts.small.get_linesize()
-            for n, text in enumerate(highlights):
-                lines = _wrap(fonts.small, f"• {text}", box.width - 100)
-                if y + step * (len(lines) + 1) > bottom and n < len(highlights) - 1:
-                    _text(screen, fonts.small, f"… and {len(highlights) - n} more in the event log (Close shows it)",
-                          theme.PANEL_DIM, x0 + 12, y)
-                    break
-                for line in lines:
-                    y = _text(screen, fonts.small, line, theme.PANEL_TEXT, x0 + 12, y)
+        _moments(screen, fonts, summary, x0, y, box)
         for key, rect in buttons:
             label = dict(BUTTONS)[key]
             pygame.draw.rect(screen, theme.PANEL_ROW_HOVER, rect, border_radius=6)
             pygame.draw.rect(screen, theme.PANEL_EDGE, rect, 1, border_radius=6)
             surf = fonts.bold.render(label, True, theme.PANEL_TEXT)
             screen.blit(surf, surf.get_rect(center=rect.center))
+
+
+def ending_words(summary: dict, person_sides) -> tuple[str, str]:
+    """The headline from the person's side (Victory, Defeat) when one side is a person's, else who
+    won (hot-seat, watching); and the line under it."""
+    winner, over = summary.get("winner"), summary.get("over")
+    said = summary["headline"][:1].upper() + summary["headline"][1:]
+    if len(person_sides) == 1 and over:
+        if winner is None:
+            return "A draw", said
+        return ("Victory!" if winner == person_sides[0] else "Defeat"), said
+    return said, ""
+
+
+def _moments(screen, fonts, summary, x0, y, box) -> None:
+    """The blows and falls that decided the battle, always (in smaller type when they are many; the
+    latest ones when even that cannot hold them), then the other moments while there is room."""
+    bottom = box.bottom - 80
+    width = box.width - 100
+    deciding = summary.get("deciding", [])
+    others = [t for t in summary.get("highlights", []) if t not in set(deciding)]
+    if not deciding and not others:
+        return
+    head = fonts.bold.get_linesize() + 2
+    for font in (fonts.small, fonts.smaller, fonts.tiny):
+        step = font.get_linesize()
+        blocks = [_wrap(font, f"• {t}", width) for t in deciding]
+        if sum(len(b) for b in blocks) * step + head <= bottom - y:
+            break
+    if deciding:
+        y = _text(screen, fonts.bold, "How it was decided", theme.PANEL_HEAD, x0, y) + 2
+        room = (bottom - y) // step
+        shown = []
+        for block in reversed(blocks):            # the last falls decided it: they never drop out
+            if sum(len(b) for b in shown) + len(block) + (1 if len(shown) < len(blocks) - 1 else 0) > room:
+                break
+            shown.insert(0, block)
+        if len(shown) < len(blocks):
+            y = _text(screen, font, f"… {len(blocks) - len(shown)} earlier in the event log (Close shows it)",
+                      theme.PANEL_DIM, x0 + 12, y)
+        for block in shown:
+            for line in block:
+                y = _text(screen, font, line, theme.PANEL_TEXT, x0 + 12, y)
+        y += 6
+    font = fonts.small
+    step = font.get_linesize()
+    if others and y + head + step <= bottom:
+        y = _text(screen, fonts.bold, "Other moments", theme.PANEL_HEAD, x0, y) + 2
+        for n, text in enumerate(others):
+            lines = _wrap(font, f"• {text}", width)
+            if y + step * (len(lines) + 1) > bottom and n < len(others) - 1:
+                _text(screen, font, f"… and {len(others) - n} more in the event log (Close shows it)",
+                      theme.PANEL_DIM, x0 + 12, y)
+                break
+            if y + step * len(lines) > bottom:
+                break
+            for line in lines:
+                y = _text(screen, font, line, theme.PANEL_TEXT, x0 + 12, y)
 
 
 class _Faces:
@@ -141,6 +189,8 @@ class _Faces:
         self.bold = fonts.font(16, True)
         self.body = fonts.font(15)
         self.small = fonts.font(13)
+        self.smaller = fonts.font(12)
+        self.tiny = fonts.font(11)
 
 
 def _text(screen, font, text, colour, x, y) -> int:

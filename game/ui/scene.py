@@ -191,7 +191,7 @@ class Scene:
                 and not over):
             sight = rules.sight(fig.id, hovered.id)
             if sight is not None:
-                marks.draw_sight(view, cam, self.fonts, self.stamps, sight, hovered)
+                marks.draw_sight(view, cam, self.fonts, self.stamps, sight, hovered, self._occupied(app))
         if ui.gm and ui.gm_drag is not None and hover.square is not None and ui.gm_drag in figures:
             # Demonstration: the figure being dragged, where it would be put down (the path it would walk
             # there, with its cost, is the hovered move's preview drawn above).
@@ -290,8 +290,8 @@ class Scene:
 
     def _names_that_fit(self, drawn, cell: int, emphasised: set) -> set:
         """Which tokens show their name tag: every one whose tag overlaps no tag already placed
-        on its row, the emphasised (selected, current, hovered) placed first. A name left out is
-        on the hover card."""
+        on its row and no token in the row below, the emphasised (selected, current, hovered) placed
+        first and kept over other tags. A name left out is on the hover card and in the panel."""
         size = max(11, min(14, cell // 3))      # the tag's font size (tokens.draw_figure)
         placed: dict = {}                       # row -> [(left, right)] in pixels from the map's origin
         below = {}                              # a tag hangs into the row below: the tokens there
@@ -304,7 +304,8 @@ class Scene:
             centre = (x + 0.5) * cell
             spans = placed.setdefault(y, [])
             clear = all(centre + half <= a or centre - half >= b for a, b in spans + below.get(y, []))
-            if fid in emphasised or clear:
+            off_tokens = all(centre + half <= a or centre - half >= b for a, b in below.get(y, []))
+            if clear or (fid in emphasised and off_tokens):     # never over a token: the card names it
                 spans.append((centre - half, centre + half))
                 shown.add(fid)
         return shown

@@ -89,7 +89,7 @@ def test_a_figure_by_a_wall_is_still_struck_from_its_open_sides():
     for name, bmap in (("open", "\n".join(["." * 16] * 12)), ("walled", walled)):
         ctx = context_for(make_battle("bfrpg", spec, bmap), "me")
         v, parts = Threats(ctx).exposure((7, 4, 6, 0), exact=True)
-        losses[name] = dict(parts)["Foot soldier (foe)"]      # two foot soldiers: told apart by id
+        losses[name] = dict(parts)["Foot soldier 2"]      # two foot soldiers: numbered (the foe is the second)
     assert losses["open"] > losses["walled"] > 0.6 * losses["open"], losses
 
 

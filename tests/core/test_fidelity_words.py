@@ -6,16 +6,22 @@ from game.core.values.actions import Attack, Push
 from battles import OPEN, fig, make_battle, until_turn
 
 
-def test_figures_sharing_a_name_are_told_apart_by_their_ids():
+def test_figures_sharing_a_name_are_numbered():
     """Two Foot soldiers: the refusal said "it is not Foot soldier's turn; it is Foot soldier's"."""
     b = make_battle("bfrpg", OPEN, [fig("red1", "red", 1, 1, "E"), fig("blue1", "blue", 2, 1, "W"),
                                     fig("hero", "blue", 4, 4, name="Hero")])
     assert {f.id: f.label for f in b.figures.values()} == {
-        "red1": "Foot soldier (red1)", "blue1": "Foot soldier (blue1)", "hero": "Hero"}
+        "red1": "Foot soldier 1", "blue1": "Foot soldier 2", "hero": "Hero"}
     waiting = next(fid for fid in ("red1", "blue1") if fid != b.current)
     words = b.check(Attack(waiting, target=b.current)).words
-    assert words == f"it is not Foot soldier ({waiting})'s turn; it is {b.figures[b.current].label}'s"
-    assert b.setup.figures[0].name == "Foot soldier (red1)"       # saves keep the names told apart
+    assert words == f"it is not {b.figures[waiting].label}'s turn; it is {b.figures[b.current].label}'s"
+    assert b.setup.figures[0].name == "Foot soldier 1"       # saves keep the names told apart
+
+
+def test_a_number_another_figure_is_called_by_is_passed_over():
+    b = make_battle("bfrpg", OPEN, [fig("a", "red", 1, 1, name="Goblin"), fig("b", "red", 2, 1, name="Goblin 1"),
+                                    fig("c", "blue", 4, 4, name="Goblin")])
+    assert [b.figures[i].label for i in "abc"] == ["Goblin 2", "Goblin 1", "Goblin 3"]
 
 
 def test_figures_with_names_of_their_own_keep_them():

@@ -150,7 +150,7 @@ def test_summary_is_a_pure_function_of_events():
     s1 = summarize(figures, events, final, rounds=3, winner="blue")
     s2 = summarize(figures, [e.to_json() for e in events], final, rounds=3, winner="blue")
     assert s1 == s2
-    assert s1["headline"] == "blue wins in 3 round(s)"
+    assert s1["headline"] == "blue wins in 3 rounds"
     assert s1["casualties"] == [{"id": "b", "name": "B", "side": "red", "how": "dead"}]
     n = s1["notable"]
     assert n["parting shots provoked"] == 1 and "parting shots struck" not in n

@@ -30,7 +30,7 @@ def test_json_lines_script_plays_actions_and_prints_events(tmp_path, capsys):
     out = SHOTS / "play-script-jsonl.png"
     assert main(["play", "--headless", "--script", str(script), "--screenshot", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "turns to face S" in printed and "ends its turn" in printed
+    assert "turns to face S" in printed and "ends the turn" in printed
     assert out.exists()
 
 

@@ -317,8 +317,8 @@ def figure_fell(battle, fid: str) -> list[Event]:
         s.pending_fallen.append(fid)
         rule = rs.cite(rs.section("round")["ties_rule"])
         events.append(Event(kind=EventKind.SIMULTANEOUS, rule=rule, actor=fid,
-                            text=f"{battle.figures[fid].label} acts on the same initiative number and still gets its "
-                                 f"action before it falls{rs.choice_words(rule)}"))
+                            text=f"{battle.figures[fid].label} acts on the same initiative number and still acts "
+                                 f"before falling{rs.choice_words(rule)}"))
     release_all(battle, fid)
     rider_falls(battle, fid)                        # a fallen rider lets go of its mount
     events.extend(throw_rider(battle, fid, "fell"))  # a fallen mount throws its rider

@@ -49,6 +49,21 @@ def on_edge(battle, step) -> bool:
     return step.x in (0, battle.map.width - 1) or step.y in (0, battle.map.height - 1)
 
 
+def _going(fig: Figure, mode: str, end_altitude_ft: int) -> str:
+    """'moves (walk)'; a flyer in the air 'flies' (its walk and run are its paces)."""
+    if fig.flyer != "none" and (fig.altitude_ft or end_altitude_ft) and mode in ("walk", "run", "jog"):
+        return "flies" if mode == "walk" else f"flies ({mode})"
+    return f"moves ({mode})"
+
+
+def _altitude_words(start_ft: int, end_ft: int) -> str:
+    if end_ft > start_ft:
+        return f", climbing from {start_ft} to {end_ft} ft"
+    if end_ft < start_ft:
+        return f", coming down from {start_ft} to {end_ft} ft"
+    return f", at {end_ft} ft up" if end_ft else ""
+
+
 def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=None,
          record_mode: str | None = None) -> list[Event]:
     """Walk a planned move: parting shots as the mover leaves, closing reach attacks at the end."""
@@ -57,7 +72,8 @@ def walk(battle, fig: Figure, planned: PlannedMove, mode: str, allowed_shots=Non
     start_pos = fig.pos
     events = [Event(
         kind=EventKind.MOVE, rule=path.steps[-1].rule or battle.ruleset.cite("movement"), actor=fig.id,
-        text=f"{fig.label} moves ({mode}) to {end.x},{end.y} facing {FACINGS[end.facing]}, {feet(path.total_ft)} ft",
+        text=f"{fig.label} {_going(fig, mode, end.altitude_ft)} to {end.x},{end.y} facing {FACINGS[end.facing]}, "
+             f"{feet(path.total_ft)} ft{_altitude_words(fig.altitude_ft, end.altitude_ft)}",
         squares=tuple((s.x, s.y) for s in path.steps),
         data={"mode": mode, "cost_ft": path.total_ft, "steps": [s.to_json() for s in path.steps]},
     )]

@@ -208,7 +208,7 @@ class Engagement:
             if left_at is None:
                 continue
             words = {
-                "leave-reach": f"{mover.label} turns its back on {foe.label} and moves out of its reach",
+                "leave-reach": f"{mover.label} turns away from {foe.label} and moves out of {foe.label}'s reach",
                 "leave-zone": f"{mover.label} retreats out of {foe.label}'s {self.zone_ft} ft melee zone",
                 "hasty-disengage": f"{mover.label} disengages hastily from {foe.label}",
             }[trigger]

@@ -83,14 +83,26 @@ class Figure:
 
 
 def named_apart(figures) -> tuple:
-    """The figures with every name two or more of them share told apart by the id ("Foot soldier (red2)"),
-    so that words naming a figure ("it is not Foot soldier's turn") never name two. Figures named apart
-    already come back as they are."""
+    """The figures with every name two or more of them share numbered in their order ("Goblin 1",
+    "Goblin 2"), so that words naming a figure ("it is not Goblin 1's turn") never name two; a number
+    another figure's own name already has is passed over. Figures named apart already come back as
+    they are. The id stays the figure's handle on the command line (the token card shows it)."""
     figures = tuple(figures)
     counts: dict = {}
     for f in figures:
         counts[f.label] = counts.get(f.label, 0) + 1
     if all(n == 1 for n in counts.values()):
         return figures
-    return tuple(replace(f, name=f"{f.label} ({f.id})") if counts[f.label] > 1 and f.label != f.id else f
-                 for f in figures)
+    taken = set(counts)
+    numbered: dict = {}
+    out = []
+    for f in figures:
+        if counts[f.label] > 1:
+            n = numbered.get(f.label, 0) + 1
+            while f"{f.label} {n}" in taken:
+                n += 1
+            numbered[f.label] = n
+            taken.add(f"{f.label} {n}")
+            f = replace(f, name=f"{f.label} {n}")
+        out.append(f)
+    return tuple(out)

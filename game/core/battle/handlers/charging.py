@@ -140,7 +140,7 @@ def apply_charge(battle, plan: ChargePlan) -> list[Event]:
             words += ", whatever the initiative"
         tst.set_vs_charge = False
         events.extend(resolve(battle, bd, EventKind.SET_WEAPON_STRIKE, rule=rs.cite(mods["set_rule"]),
-                              reason=f"{target.label} has its {target.ready_weapon} set against the charge and {words}",
+                              reason=f"{target.label} has the {target.ready_weapon} set against the charge and {words}",
                               consume=False))
         if first and not battle.able(fig.id):
             charger_attacks = False
@@ -222,4 +222,4 @@ def apply_set(battle, plan: SetPlan) -> list[Event]:
     if not plan.out_of_turn:
         battle.state.done.add(fig.id)
     return [Event(kind=EventKind.SET, rule=rule, actor=fig.id,
-                  text=f"{fig.label} sets its {fig.ready_weapon} against a charge and holds its action ({rule})")]
+                  text=f"{fig.label} sets the {fig.ready_weapon} against a charge and holds the action ({rule})")]

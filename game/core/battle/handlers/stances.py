@@ -144,7 +144,7 @@ def apply_hold(battle, plan: HoldPlan) -> list[Event]:
         else:
             later = rounds.Slot(slot.number - 1, [])
             s.slots.append(later)
-        words = f"{fig.label} holds its action until initiative {later.number}"
+        words = f"{fig.label} holds the action until initiative {later.number}"
     slot.members.remove(fig.id)
     later.members.append(fig.id)
     battle.state_of(fig.id).initiative = [later.number]

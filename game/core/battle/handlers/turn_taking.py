@@ -67,7 +67,7 @@ def apply_end_turn(battle, plan: EndTurnPlan) -> list[Event]:
                                actor=fig.id, text=f"{fig.label} has declared")]
     s.done.add(fig.id)
     return events + [Event(kind=EventKind.END_TURN, rule=battle.ruleset.cite("turn-order"), actor=fig.id,
-                           text=f"{fig.label} ends its turn")]
+                           text=f"{fig.label} ends the turn")]
 
 
 def check_gm_place(battle, action: GmPlace) -> PlacePlan:
