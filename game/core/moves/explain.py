@@ -8,6 +8,7 @@ one figure, mode and position and resumes them square by square (hovering square
 """
 from __future__ import annotations
 
+from ..values.bodies import cells, is_square_body
 from ..values.errors import RulesError
 from ..values.figure import Figure
 from ..values.geometry import DIRECTION_DELTAS, FACINGS, step_cost_ft, turn_octants
@@ -117,6 +118,30 @@ class Explainer:
         grid = self.planner.grid
         return grid.index(*target) in got
 
+    def _body_misfit(self, target) -> str | None:
+        """A body of more than one square whose cells cannot all stand with its corner on target: which
+        cells are walls (a square the body covers from another corner may still be reached)."""
+        fig, grid = self.figure, self.planner.grid
+        if fig.footprint == (1, 1) or not is_square_body(fig.footprint):
+            return None
+        x, y = target
+        blocked = [(cx, cy) for cx, cy in cells(x, y, fig.facing, fig.footprint)
+                   if not grid.in_bounds(cx, cy) or not grid.passable[grid.index(cx, cy)]]
+        if not blocked:
+            return None
+        names = " and ".join(f"{cx},{cy}" for cx, cy in blocked[:4]) + (" and more" if len(blocked) > 4 else "")
+        w, h = fig.footprint
+        words = (f"{fig.label}'s {w * 5} x {h * 5} ft body does not fit with its corner square on {x},{y}: "
+                 f"{names} {'is a wall or off the map' if len(blocked) == 1 else 'are walls or off the map'}")
+        # The body may still cover the square from another corner: say why it cannot get there either.
+        fitting = [(x - dx, y - dy) for dx, dy in cells(0, 0, fig.facing, fig.footprint)
+                   if all(grid.in_bounds(cx, cy) and grid.passable[grid.index(cx, cy)]
+                          for cx, cy in cells(x - dx, y - dy, fig.facing, fig.footprint))]
+        if fitting:
+            corner = min(fitting, key=lambda a: (max(abs(a[0] - fig.x), abs(a[1] - fig.y)), a[1], a[0]))
+            words += f"; covering it from {corner[0]},{corner[1]}: {self._general(corner, None, None)}"
+        return words
+
     def _altitude_refusal(self, target, altitude_ft) -> str | None:
         fig, grid, rules = self.figure, self.planner.grid, self.rules
         x, y = target
@@ -179,6 +204,9 @@ class Explainer:
             if altitude_ft is not None and self._search("free").path_to(target) is not None:
                 return self._altitude_unreachable(target, altitude_ft)
             if not self.connected(target, ledges=True):
+                misfit = self._body_misfit(target)
+                if misfit is not None:
+                    return misfit
                 if fig.flyer == "none" and self.connected(target, ledges=False):
                     return (f"{x},{y} cannot be reached: ledges or drops too high to step (more than "
                             f"{self.planner.climb_step_ft} ft) close every way there")
