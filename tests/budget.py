@@ -51,3 +51,17 @@ def guarded(fn, hang_s: float = HANG_S) -> Run:
     worker.join(hang_s)
     assert not worker.is_alive(), f"still running after {hang_s:.0f} s: it hangs"
     return run
+
+
+def guarded_traced(fn, trace: bool = True) -> tuple[Run, int]:
+    """`guarded(fn)` with its peak traced memory in bytes (0 when `trace` is off: tracing makes
+    Python-heavy work several times slower)."""
+    import tracemalloc
+    if not trace:
+        return guarded(fn), 0
+    tracemalloc.start()
+    try:
+        run = guarded(fn)
+        return run, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

@@ -64,15 +64,16 @@ def slots(folder: Path) -> list[Slot]:
 
 def save(folder: Path, number: int, battle, name: str) -> Slot:
     """Save the battle into slot `number` and record its label; OSError or RulesError on failure."""
-    from ..io.saves import save_battle, write_atomically
+    from ..io.saves import folder_lock, save_battle, write_atomically
     if not 1 <= number <= SLOTS:
         raise RulesError(f"there is no save slot {number} (slots are 1 to {SLOTS})")
     folder.mkdir(parents=True, exist_ok=True)
     path = save_battle(battle, folder / f"slot-{number}.json")
-    index = _index(folder)
-    index[str(number)] = {"name": name, "title": battle.setup.title, "ruleset": battle.ruleset.id,
-                          "round": battle.round, "saved": datetime.now().strftime("%Y-%m-%d %H:%M")}
-    write_atomically(folder / INDEX, json.dumps(index, indent=1, sort_keys=True).encode("utf-8"))
+    with folder_lock(folder, ".index.lock"):  # another fivefoot saving at once must not lose this label
+        index = _index(folder)
+        index[str(number)] = {"name": name, "title": battle.setup.title, "ruleset": battle.ruleset.id,
+                              "round": battle.round, "saved": datetime.now().strftime("%Y-%m-%d %H:%M")}
+        write_atomically(folder / INDEX, json.dumps(index, indent=1, sort_keys=True).encode("utf-8"))
     return Slot(number, path, True, name, battle.setup.title, battle.ruleset.id, battle.round,
                 index[str(number)]["saved"])
 

@@ -71,7 +71,7 @@ MAX_ROUNDS = 1_000          # --max-rounds
 MAX_SEED = 2 ** 63 - 1      # --seed, as a save stores it
 MAX_WORKERS = 256           # --workers with --oversubscribe (without it, at most the CPUs)
 MAX_WINDOW = (8192, 8192)   # play --size: 256 MiB of window surface
-MAX_FRAMES = 10_000_000     # play --frames
+MAX_FRAMES = 1_000_000_000  # play --frames (months of frames: a bound on typos, not on patience)
 
 
 def bounded(flag: str, value: int, low: int, high: int, what: str = "") -> int:

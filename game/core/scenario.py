@@ -14,7 +14,7 @@ from .values.geometry import FACINGS, parse_facing
 from .mounts import seated, too_small_words
 from .values.bodies import SHAPES_WORDS, cells, footprint_problem, occupancy
 from .ruleset import COMBAT_STAT_FIELDS, CONDITION_NAMES, FLYER_KINDS, SIZES, Ruleset
-from .ruleset.schema import Field, check_value, key_text, plain_name, validate
+from .ruleset.schema import MAX_FIGURE_WEAPONS, MAX_FIGURES, Field, check_value, key_text, plain_name, validate
 from .scenario_objectives import OBJECTIVE_SCHEMA, ROUND_LIMIT_FIELD
 
 _UNSET = None
@@ -45,7 +45,8 @@ FIGURE_SCHEMA = {
     "turning_ft": Field("int", "turning distance (overrides the template)", _UNSET, minimum=0, maximum=120),
     "flyer": Field("str", "none, winged, floater or incorporeal (overrides the template)", _UNSET, choices=FLYER_KINDS),
     "size": Field("str", "size category (overrides the template)", _UNSET, choices=SIZES),
-    "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET, check=_names),
+    "weapons": Field("list[str]", "weapons; the first is ready (overrides the template)", _UNSET, check=_names,
+                     most=MAX_FIGURE_WEAPONS),
     "footprint": Field("list[int]", "squares the body covers, [across, along] the facing (overrides the template)",
                        _UNSET, lengths=(2,), check=footprint_problem, words=SHAPES_WORDS),
     "running": Field("bool", "has already run this round (no sidestep)", False),
@@ -94,7 +95,7 @@ SCENARIO_SCHEMA = {
         "ascii": Field("str", "an inline ASCII map (legend in docs/scenarios.md)", ""),
         "asset_root": Field("str", "folder the map may read tilesets from, relative to the scenario", ""),
     },
-    "figures": Field("list[table]", "the figures on the map", entry=FIGURE_SCHEMA),
+    "figures": Field("list[table]", "the figures on the map", entry=FIGURE_SCHEMA, most=MAX_FIGURES),
     "actions": Field("list[table]", "scripted actions (see docs/scenarios.md, Scripted actions)", entry=ACTION_ENTRY_SCHEMA),
     "objectives": Field("list[table]", "what each side plays for (see docs/scenarios.md, Objectives)",
                         entry=OBJECTIVE_SCHEMA),

@@ -15,6 +15,7 @@ import os
 import stat
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.battle import Battle
@@ -33,6 +34,24 @@ def save_battle(battle: Battle, path: str | Path) -> Path:
     text = json.dumps(data, separators=(",", ":"), sort_keys=True)
     write_atomically(path, text.encode("utf-8"))
     return path
+
+
+@contextmanager
+def folder_lock(folder: Path, name: str = ".lock"):
+    """Hold an exclusive lock on `folder` (a lock file in it) while the body runs: two processes that
+    read, change and write the same index one after the other instead of at once (POSIX flock;
+    where there is none, no lock)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: saves stay atomic, only concurrent index updates may race
+        yield
+        return
+    handle = open(folder / name, "a+b")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
 
 
 def write_atomically(path: Path, payload: bytes) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 from ..core.values.ascii_map import parse_ascii_map
 from ..core.values.errors import DataFileError, RulesError
 from ..core.scenario import Scenario, build_figures, validate_scenario_data
-from ..core.ruleset.schema import shown
+from ..core.ruleset.schema import MAX_FIGURES, shown
 from .objectives import map_objectives
 from .rulesets import load_ruleset
 from .toml_file import read_toml
@@ -89,12 +89,34 @@ def _load_map(checked: dict, path: Path, named_root=None):
     if root is not None and not root.is_dir():
         raise DataFileError(path, "map.asset_root", f"{shown(spec['asset_root'])} is not a folder ({root}); the path is "
                             "relative to the scenario's folder")
+    if root is not None and named_root is None:
+        _check_scenario_root(root, path, map_path, spec["asset_root"])
     return load_map(map_path, asset_root=named_root if named_root is not None else root)
+
+
+def _check_scenario_root(root: Path, path: Path, map_path: Path, written: str) -> None:
+    """A scenario may set its map's asset root only within the folders a map maker expects: the
+    scenario's own folder tree, or as far as the map's default root may reach anyway (its Tiled
+    project's folder, or up to tiled/roots.MAX_CLIMB folders above the map, never home or /). A
+    downloaded scenario naming "/" would let its map open any file; the command line's
+    --asset-root, the user's own choice, may name any folder."""
+    from .tiled.roots import default_root
+    allowed = [path.parent.resolve(), default_root(map_path.resolve()).ceiling]
+    if not any(root.is_relative_to(folder) for folder in allowed):
+        raise DataFileError(
+            path, "map.asset_root",
+            f"{shown(written)} ({root}) lies outside the scenario's folder and the folders the map's files may come "
+            f"from ({allowed[1]}); a scenario may not let its map read files there. Name the folder yourself "
+            "with --asset-root DIR on the command line if you trust the scenario",
+        )
 
 
 def scenario_from_map(path: Path, ruleset_id: str | None = None, asset_root=None) -> Scenario:
     from .tiled import load_map
     bmap = load_map(path, asset_root)
+    if len(bmap.spawns) > MAX_FIGURES:
+        raise DataFileError(path, "spawns", f"{len(bmap.spawns):,} spawn objects; a battle has at most {MAX_FIGURES} "
+                                            "figures, so that every command stays within seconds")
     ruleset = _ruleset(ruleset_id or bmap.default_ruleset or "bfrpg", path)
     entries = []
     counts: dict[str, int] = {}

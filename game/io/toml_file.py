@@ -48,8 +48,20 @@ def read_text(path: str | Path, max_bytes: int = MAX_DATA_FILE_BYTES, what: str 
     return text[1:] if text.startswith(BOM) else text
 
 
+# Table headers ([x] and [[x]] lines) one data file may hold, counted before the file is parsed: a
+# bundled ruleset has a few hundred, a 400-figure scenario under a thousand; 10^5 weapons would
+# take seconds to parse before their count could be refused.
+MAX_TOML_TABLES = 5_000
+_TABLE_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
 def read_toml(path: str | Path) -> dict:
     text = read_text(path, what="data file")
+    tables = len(_TABLE_HEADER.findall(text))
+    if tables > MAX_TOML_TABLES:
+        raise DataFileError(path, "", f"has {tables:,} table headers ([...] lines); a data file holds at most "
+                                      f"{MAX_TOML_TABLES:,} (docs/cli.md, Limits), so that every command stays "
+                                      "within seconds")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

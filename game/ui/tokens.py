@@ -220,7 +220,9 @@ def draw_wedge(screen, cx, cy, facing: int, radius: int, cell: int) -> None:
 
 def _initials(label: str) -> str:
     # a name told apart by its id ("Foot soldier (red2)") keeps the name's initials
-    words = [w for w in label.replace("_", " ").split() if w and not w.startswith("(")]
+    # only printable characters make initials (a name from a file may hold escapes, bidi overrides)
+    words = ["".join(filter(str.isprintable, w)) for w in label.replace("_", " ").split() if not w.startswith("(")]
+    words = [w for w in words if w]
     if not words:
         return "?"
     if len(words) == 1:

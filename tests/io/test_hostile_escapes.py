@@ -113,6 +113,14 @@ def test_a_save_without_its_ruleset_figures_or_map_is_refused(tmp_path, capsys, 
     assert f"{key}: missing required key" in err and err.count("\n") == 1
 
 
+def test_a_save_longer_than_the_action_cap_is_refused_before_replaying(tmp_path, capsys):
+    still = {"action": "move", "figure": "a", "to": [0, 0]}
+    path = _save(tmp_path, lambda data: data.__setitem__("actions", [still] * 100_001))
+    run = guarded(lambda: main(["check", str(path)]))
+    assert run.value == 2 and run.cpu_s < 10
+    assert "actions: must be a list of at most 100000 actions" in capsys.readouterr().err
+
+
 # --- wrongly accepted, and the design questions ---------------------------------------------
 
 @pytest.mark.parametrize("field", ["width", "tilewidth"])
@@ -145,3 +153,55 @@ def test_a_dtd_with_declarations_is_refused_so_attlist_defaults_never_apply(tmp_
     doctype = '<!DOCTYPE map [<!ATTLIST layer name CDATA "Walls">]>\n'
     text = tmx(tile_layer("", grid(4, 3)).replace(' name=""', "")).replace("<map ", doctype + "<map ", 1)
     refused(write_map(tmp_path, text), "a DTD with declarations of its own")
+
+
+# --- caps on battles, rulesets and saves; a scenario's asset root ------------------------------
+
+def _figures_toml(count: int, weapons: int = 1) -> str:
+    carried = ", ".join(['"sword"'] * weapons)
+    return "".join(f'[[figures]]\nid = "f{i}"\nside = "{"red" if i % 2 else "blue"}"\ntemplate = "foot"\n'
+                   f"x = {i % 40}\ny = {i // 40}\nweapons = [{carried}]\n" for i in range(count))
+
+
+def test_a_scenario_of_ten_thousand_figures_is_refused_at_once(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    rows = "\n".join("." * 100 for _ in range(100))
+    path.write_text(f'ruleset = "bfrpg"\n[map]\nascii = """\n{rows}\n"""\n' + _figures_toml(10_000))
+    run = guarded(lambda: main(["threats", str(path)]))
+    assert run.value == 2 and run.cpu_s < 10
+    assert "has 10,001 table headers ([...] lines); a data file holds at most 5,000" in capsys.readouterr().err
+
+
+def test_a_scenario_of_more_figures_than_a_battle_holds_is_refused(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    rows = "\n".join("." * 40 for _ in range(20))
+    path.write_text(f'ruleset = "bfrpg"\n[map]\nascii = """\n{rows}\n"""\n' + _figures_toml(401))
+    assert main(["check", str(path)]) == 2
+    assert "figures: 401 entries; at most 400 are allowed" in capsys.readouterr().err
+
+
+def test_a_figure_carrying_a_hundred_weapons_is_refused(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text('ruleset = "bfrpg"\n[map]\nascii = """\n....\n....\n"""\n' + _figures_toml(2, weapons=100))
+    assert main(["check", str(path)]) == 2
+    assert "weapons: 100 entries; at most 20 are allowed" in capsys.readouterr().err
+
+
+def test_a_ruleset_of_a_hundred_thousand_weapons_is_refused(tmp_path, capsys):
+    path = tmp_path / "r.toml"
+    weapons = "".join(f'[weapons.w{i}]\ndamage = "1d6"\n' for i in range(1_001))
+    path.write_text('id = "big"\nname = "Big"\nbase = "bfrpg"\n' + weapons)
+    assert main(["check", "maps/charge_demo.toml", "--ruleset", str(path)]) == 2
+    assert "at most 1,000 are allowed" in capsys.readouterr().err
+
+
+def test_a_scenario_may_not_open_its_map_to_every_file(tmp_path, capsys):
+    write_world(tmp_path)
+    write_map(tmp_path, tmx(GROUND))
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('ruleset = "bfrpg"\n[map]\nfile = "m.tmx"\nasset_root = "/"\n[[figures]]\nid = "a"\n'
+                        'side = "blue"\ntemplate = "foot"\nx = 0\ny = 0\n')
+    assert main(["check", str(scenario)]) == 2
+    err = capsys.readouterr().err
+    assert "map.asset_root" in err and "--asset-root DIR on the command line" in err and err.count("\n") == 1
+    assert main(["check", str(scenario), "--asset-root", "/"]) == 0  # the user's own choice

@@ -102,7 +102,9 @@ def test_objects_cover_the_squares_the_numpy_rasteriser_gave(shape, x, y, w, h, 
     reference_grid = Grid(30, 25, *tile, "m.tmx")
     want = reference_covered(thing, (3.5, -7.25), reference_grid).full(25, 30)
     assert mine == want.tolist()
-    assert grid.work == reference_grid.work  # the same work is charged against hostile maps
+    # Hostile maps are charged at least the work the reference charged: a polygon's edge-by-row steps and a
+    # polyline's samples now cost grid.STEP_COST each (issue 29: the budget at about a second of CPU)
+    assert grid.work >= reference_grid.work
 
 
 def test_a_layer_of_over_256_kinds_of_square_lands_as_the_numpy_rasteriser_put_it(tmp_path):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from game.cli import main
-from game.core.values.actions import Attack, EndTurn, Move
+from game.core.values.actions import Attack, Move
 from game.core.values.errors import RulesError
 from game.io.paths import MAPS_DIR
 from game.play.edge import split_level, with_edge

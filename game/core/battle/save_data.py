@@ -14,7 +14,7 @@ from ..values.refusals import ActionRefused
 from ..ruleset import FLYER_KINDS, SIZES, Ruleset
 from ..scenario import FIGURE_SCHEMA, TEMPLATE_FIELDS, figure_from_entry, seat_riders
 from ..scenario_objectives import OBJECTIVE_SCHEMA, ROUND_LIMIT_FIELD, build_objectives
-from ..ruleset.schema import Field, check_value, key_text, validate
+from ..ruleset.schema import MAX_FIGURE_WEAPONS, MAX_FIGURES, MAX_SAVED_ACTIONS, Field, check_value, key_text, validate
 from .state import BattleSetup
 
 SAVE_FORMAT = "fivefoot-battle"
@@ -28,7 +28,8 @@ SAVED_FIGURE_SCHEMA = {
     "turning_ft": Field("int", "turning distance", 0, minimum=0, maximum=120),
     "flyer": Field("str", "none, winged, floater or incorporeal", "none", choices=FLYER_KINDS),
     "size": Field("str", "size category", "medium", choices=SIZES),
-    "weapons": Field("list[str]", "weapons; the first is ready", [], check=FIGURE_SCHEMA["weapons"].check),
+    "weapons": Field("list[str]", "weapons; the first is ready", [], check=FIGURE_SCHEMA["weapons"].check,
+                     most=MAX_FIGURE_WEAPONS),
 }
 MAP_LAYERS = tuple(LAYER_KINDS)
 # A saved objective: the scenario's keys, its squares given as one flat list x0, y0, x1, y1, ...
@@ -76,7 +77,7 @@ SAVE_SCHEMA = {
         "source": Field("str", "where the map came from", ""),
         "layers": Field("table", "every terrain layer, rows of squares"),
     },
-    "figures": Field("list[table]", "the figures as the battle started", entry=SAVED_FIGURE_SCHEMA),
+    "figures": Field("list[table]", "the figures as the battle started", entry=SAVED_FIGURE_SCHEMA, most=MAX_FIGURES),
     "actions": Field("list[table]", "the action log", entry={}),
     "rejudged_from": Field("table", "the battle before a ruleset switch", None),
     "objectives": Field("list[table]", "what each side plays for", entry=SAVED_OBJECTIVE_SCHEMA),
@@ -87,7 +88,6 @@ SAVE_SCHEMA = {
 # What each map layer may hold (the rest of a square's values would make no map).
 LAYER_RANGES = {"cover": (0, 4), "concealment": (0, 4), "elevation_ft": (-10_000, 10_000),
                 "obstacle_height_ft": (-1, 10_000)}
-MAX_SAVED_ACTIONS = 1_000_000
 
 
 def setup_from_save_data(data: dict, where: str = "save") -> tuple[BattleSetup, list]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..values.bodies import SHAPES_WORDS, footprint_problem
-from .schema import Field, plain_name, section_name, shown
+from .schema import MAX_FIGURE_WEAPONS, Field, plain_name, section_name, shown
 
 PACES = ("walk", "jog", "run")
 PARTING_SHOT_TRIGGERS = ("leave-reach", "leave-zone", "hasty-disengage", "withdraw-from-melee")
@@ -218,7 +218,8 @@ TEMPLATE_SCHEMA = {
     "size": Field("str", "size category", "medium", choices=SIZES),
     "footprint": Field("list[int]", "squares the body covers, [across, along] the facing", [1, 1], lengths=(2,),
                        check=footprint_problem, words=SHAPES_WORDS),
-    "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"], check=_names),
+    "weapons": Field("list[str]", "weapons carried; the first is the ready one", ["sword"], check=_names,
+                     most=MAX_FIGURE_WEAPONS),
     **COMBAT_STAT_FIELDS,
 }
 

@@ -23,6 +23,13 @@ _SPACE = re.compile(r"\s")                  # what str.isspace() calls a space
 _QUOTED_KEY_CHARS = re.compile(r"[\s.\[\]\"']")  # a key holding one is quoted in a dotted path
 
 
+# Caps on what data files may hold, so that every command stays within seconds (docs/cli.md, "Limits").
+MAX_FIGURES = 400               # figures in one battle: 200 a side (a scenario, a map's spawns, a save)
+MAX_WEAPONS = 1_000             # weapons, and templates, in one ruleset file or layer
+MAX_FIGURE_WEAPONS = 20         # weapons one figure carries
+MAX_SAVED_ACTIONS = 100_000     # actions a save replays on loading
+
+
 @dataclass(frozen=True)
 class Field:
     """What one key of a data file may hold, and its default."""
@@ -43,6 +50,8 @@ class Field:
     # What the check accepts, in words, where the kind and range cannot say it (dice, fractions).
     words: str = ""
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    # Tables and lists: at most this many entries (a cap that keeps every command within seconds).
+    most: int | None = None
 
     @property
     def required(self) -> bool:
@@ -202,6 +211,9 @@ def check_value(value: Any, spec: Field, path: str, where: str, partial: bool = 
         raise DataFileError(path, where, f"wrong type: {_kind_of(value)} ({shown(value)}); expected {spec.allowed()}")
     if spec.lengths and len(value) not in spec.lengths:
         raise DataFileError(path, where, f"{len(value)} entries ({shown(value)}); expected {spec.allowed()}")
+    if spec.most is not None and len(value) > spec.most:
+        raise DataFileError(path, where, f"{len(value):,} entries; at most {spec.most:,} are allowed ({spec.doc}), "
+                                         "so that every command stays within seconds")
     if spec.kind == "table":
         if spec.entry is None:
             return dict(value)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..values.cover import COVER_DEGREES
 from ..values.geometry import DIAGONAL_RULES
 from .fields import BUSY_MEANINGS, MOUNT_COSTS, SAVES, _dice_or_empty, ESCAPES, GRAPPLES, OVERBEARS, PUSHES, SCATTERS, TRIPS, ABILITIES, CHARGE_MEASURES, CITATIONS, CONDITION_NAMES, COVER_MODES, CRITICALS, DECLARABLE, DEFENSE_SCHEMA, FALLING, FUMBLES, HP_CONDITIONS, INITIATIVE_KINDS, INTO_MELEE, PACES, PARTING_SHOT_TRIGGERS, PHASES, RESOLUTIONS, SECTION_WORDS, STAND_COSTS, SURPRISE_METHODS, TEMPLATE_SCHEMA, TIE_RULES, WEAPON_SCHEMA, _choice_name, _citation, _dice_field, _dice_list, _fraction_field, _names, _phase_order, _section, _section_list, _segments
-from .schema import Field, plain_name, section_name, shown
+from .schema import MAX_WEAPONS, Field, plain_name, section_name, shown
 
 SCHEMA = {
     "id": Field("str", "ruleset id, also the file name; set in the file itself, never taken from its base",
@@ -498,8 +498,8 @@ SCHEMA = {
         "splash_hits_target": Field("bool", "a grenade's direct hit also deals its splash to the one hit, with no save",
                                     False),
     },
-    "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA),
-    "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA),
+    "weapons": Field("table", "weapons by name", entry=WEAPON_SCHEMA, most=MAX_WEAPONS),
+    "templates": Field("table", "figure templates by name (the bestiary)", entry=TEMPLATE_SCHEMA, most=MAX_WEAPONS),
     "remove": {
         "weapons": Field("list[str]", "weapons of the base this ruleset does not have", [], check=_names),
         "templates": Field("list[str]", "templates of the base this ruleset does not have", [], check=_names),

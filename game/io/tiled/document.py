@@ -26,6 +26,9 @@ from .tilesets import MAX_TILESETS, TileLookup, Tileset
 MAX_TILE_PIXELS = 1024
 MAX_LAYERS = 1000
 MAX_TOTAL_TILES = 16_000_000  # summed over tile layers: bounds memory to ~64 MB of GIDs
+# Non-empty tiles of visible tile layers, summed: each is a picture the window keeps and draws
+# (game/io/tiled/art), a few hundred bytes each, so this bounds `play`'s memory for the map.
+MAX_DRAWN_TILES = 2_000_000
 # Tile objects and image layers, each counted by the squares it is drawn over (clipped to the
 # map), may cover the map this many times over: it bounds the renderer's work per square.
 MAX_PICTURE_COVER = 64
@@ -123,7 +126,7 @@ def default_asset_root(path: str | os.PathLike) -> Path:
 def read_document(path: str | os.PathLike, asset_root: str | os.PathLike | None = None) -> TiledDocument:
     ref = map_file(path)
     assets = Assets(asset_root_for(ref, asset_root), ref.shown)
-    map_el = load_tree(ref, "map", "map")
+    map_el = load_tree(ref, "map", "map", assets.budget)
     return _Reader(ref, assets).read(map_el)
 
 
@@ -133,6 +136,7 @@ class _Reader:
         self.shown = ref.shown
         self.assets = assets
         self.total_tiles = 0
+        self.drawn_tiles = 0
         self.layer_count = 0
         self.chunks: Chunks | None = None        # an infinite map's tiles (tiled/chunks)
         self.shift = (0.0, 0.0)                  # pixels every layer moves (an infinite map's box)
@@ -248,10 +252,11 @@ class _Reader:
                 self._children(element, (*groups, group), here_visible, here_opacity, here_offset)
             elif element.tag == "layer":
                 own_offset = (here_offset[0] - self.shift[0], here_offset[1] - self.shift[1])
-                self.doc.layers.append(TileLayer(
-                    name, where, self._tile_data(element, where), properties, groups,
-                    here_visible, here_opacity, own_offset,
-                ))
+                gids = self._tile_data(element, where)
+                if here_visible:
+                    self._count_drawn(gids, where)
+                self.doc.layers.append(TileLayer(name, where, gids, properties, groups, here_visible, here_opacity,
+                                                 own_offset))
             elif element.tag == "objectgroup":
                 objects = [
                     parse_object(child, self.ref, self.doc.tilesets, self.assets, where)
@@ -291,6 +296,16 @@ class _Reader:
         gids = decode_layer_data(element.find("data"), doc.width, doc.height, self.shown, where)
         self._check_gids(gids, where)
         return gids
+
+    def _count_drawn(self, gids: UInt32Layer, where: str) -> None:
+        import numpy as np
+        self.drawn_tiles += int(np.count_nonzero(gids.numpy() & GID_MASK))
+        if self.drawn_tiles > MAX_DRAWN_TILES:
+            raise DataFileError(
+                self.shown, where,
+                f"the visible tile layers draw more than {MAX_DRAWN_TILES:,} tiles in all, more than fivefoot's "
+                "window holds for one map; hide layers that only help editing (the eye icon), or merge layers",
+            )
 
     def _count_tiles(self, where: str) -> None:
         self.total_tiles += self.doc.width * self.doc.height

@@ -142,10 +142,18 @@ def read_head(ref: FileRef, size: int) -> bytes:
         return handle.read(size)
 
 
-def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
-    """Parse `data` with defusedxml, capping element count and depth."""
+def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str, budget=None) -> Element:
+    """Parse `data` with defusedxml, capping element count and depth; `budget` (tiled/assets.LoadBudget),
+    when given, counts the elements against the whole load's."""
     _require_utf8_if_declared(ref, data)
     _refuse_huge_items(ref, data)
+    if budget is not None:
+        budget.before_parsing(ref, data)
+    elements_left = MAX_XML_ELEMENTS if budget is None else min(MAX_XML_ELEMENTS, budget.elements_left)
+    # Start tags counted in the bytes before parsing (no text or attribute holds a raw '<'): a file over
+    # its element cap is refused without spending the parse
+    if data.count(b"<") - data.count(b"</") - data.count(b"<!") - data.count(b"<?") > elements_left:
+        _too_many_elements(ref, what, elements_left, budget)
     depth = count = 0
     root = None
     try:
@@ -157,11 +165,8 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
             count += 1
             if root is None:
                 root = element
-            if count > MAX_XML_ELEMENTS:
-                raise DataFileError(
-                    ref.shown, "",
-                    f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex",
-                )
+            if count > elements_left:
+                _too_many_elements(ref, what, elements_left, budget)
             if depth > MAX_XML_DEPTH:
                 raise DataFileError(
                     ref.shown, "", f"nests XML elements more than {MAX_XML_DEPTH} deep; is it really a Tiled file?"
@@ -188,12 +193,22 @@ def parse_xml(ref: FileRef, data: bytes, expected_root: str, what: str) -> Eleme
             ref.shown, f"line {line}, column {column}",
             f"is not well-formed XML ({reason}); the file may be truncated or damaged. Re-save it from Tiled.",
         ) from None
+    if budget is not None:
+        budget.elements_left -= count
     if root is None or root.tag != expected_root:
         found = "nothing" if root is None else f"<{root.tag[:40]}>"
         raise DataFileError(
             ref.shown, "", f"is not a Tiled {what}: its top element is {found}, expected <{expected_root}>"
         )
     return root
+
+
+def _too_many_elements(ref: FileRef, what: str, elements_left: int, budget) -> None:
+    if elements_left < MAX_XML_ELEMENTS:
+        budget.too_many_elements(ref)
+    raise DataFileError(
+        ref.shown, "", f"has more than {MAX_XML_ELEMENTS:,} XML elements; fivefoot refuses {what} files this complex"
+    )
 
 
 class _Parser(DefusedXMLParser):

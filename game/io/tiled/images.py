@@ -26,6 +26,8 @@ def image_size(ref: FileRef, referrer: str, where: str, written: str) -> tuple[i
             referrer, where,
             f"the image '{written}' is not a PNG, GIF, BMP or JPEG file (or its header is damaged)",
         )
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        _check_gif_frames(ref, referrer, where, written, size)
     width, height = size
     if not (1 <= width <= MAX_IMAGE_SIDE and 1 <= height <= MAX_IMAGE_SIDE):
         raise DataFileError(
@@ -75,3 +77,51 @@ def _jpeg_size(head: bytes) -> tuple[int, int] | None:
             return None
         pos += 2 + length
     return None
+
+
+MAX_GIF_BYTES = 32 * 1024 * 1024
+
+
+def _check_gif_frames(ref: FileRef, referrer: str, where: str, written: str, size: tuple[int, int]) -> None:
+    """Every frame of a GIF must lie within the size its header gives: a decoder allocates each frame at
+    its own size, so a 120-byte file saying 32x32 could hold a 12000x12000 frame (576 MB decoded)."""
+    def refuse(problem: str):
+        raise DataFileError(referrer, where, f"the image '{written}' {problem}")
+
+    with open(ref.real, "rb") as handle:
+        data = handle.read(MAX_GIF_BYTES + 1)
+    if len(data) > MAX_GIF_BYTES:
+        refuse(f"is a GIF over {MAX_GIF_BYTES // (1024 * 1024)} MiB; fivefoot reads smaller ones")
+    pos = 13 + (3 << ((data[10] & 7) + 1) if len(data) > 10 and data[10] & 0x80 else 0)
+    frame = 0
+    while pos < len(data):
+        kind = data[pos]
+        if kind == 0x3B:  # the trailer
+            return
+        if kind == 0x21:  # an extension: its label, then data sub-blocks
+            pos = _skip_sub_blocks(data, pos + 2)
+        elif kind == 0x2C:  # an image descriptor: a frame
+            if pos + 10 > len(data):
+                break
+            left, top, width, height = struct.unpack("<HHHH", data[pos + 1:pos + 9])
+            frame += 1
+            if left + width > size[0] or top + height > size[1]:
+                refuse(f"has a frame (#{frame}) of {width}x{height} pixels at {left},{top}, outside the "
+                       f"{size[0]}x{size[1]} its header says; re-save the image")
+            flags = data[pos + 9]
+            pos += 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+            pos = _skip_sub_blocks(data, pos + 1)  # after the LZW code size
+        else:
+            break
+        if pos < 0:
+            break  # truncated: the decoder stops there too; only the frames' sizes matter here
+
+
+def _skip_sub_blocks(data: bytes, pos: int) -> int:
+    """The position after the data sub-blocks starting at `pos` (-1 if the data ends first)."""
+    while pos < len(data):
+        length = data[pos]
+        pos += 1 + length
+        if length == 0:
+            return pos
+    return -1

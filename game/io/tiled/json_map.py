@@ -26,7 +26,10 @@ _BOOL_ATTRS = ("infinite", "visible", "repeatx", "repeaty")  # the fields Tiled 
 _TILE_ATTRS = ("id", "type", "class", "x", "y", "width", "height")
 
 
-def json_to_tree(ref: FileRef, data: bytes, expected_root: str, what: str) -> Element:
+def json_to_tree(ref: FileRef, data: bytes, expected_root: str, what: str, budget=None) -> Element:
+    _refuse_amplification(ref, data)
+    if budget is not None:
+        budget.before_parsing(ref, data)
     try:
         document = json.loads(data)
     except UnicodeDecodeError:
@@ -38,14 +41,42 @@ def json_to_tree(ref: FileRef, data: bytes, expected_root: str, what: str) -> El
             ref.shown, f"line {getattr(err, 'lineno', '?')}",
             f"is not valid JSON ({getattr(err, 'msg', err)}); the file may be truncated. Re-save it from Tiled.",
         ) from None
-    return _Translator(ref, what).root(document, expected_root)
+    translator = _Translator(ref, what, budget)
+    try:
+        root = translator.root(document, expected_root)
+    except (TypeError, AttributeError, KeyError, IndexError) as err:  # a field of a kind no check foresaw
+        raise DataFileError(ref.shown, "", f"holds a value of a kind Tiled never writes ({type(err).__name__}: "
+                                           f"{str(err)[:80]}); re-save it from Tiled") from None
+    if budget is not None:
+        budget.elements_left -= translator.count
+    return root
+
+
+# What json.loads may build from one file, counted in its bytes before it builds anything: every JSON
+# array or object is a '[' or '{' (one in a string only makes the count an overestimate), every value
+# at most a ',' or ':' more. 32 MiB of '[],' would otherwise be 10 million lists, 850 MB.
+MAX_JSON_CONTAINERS = 1_000_000
+MAX_JSON_VALUES = 17_000_000        # a tile number each: the 16 million tiles a map may hold, and room
+
+
+def _refuse_amplification(ref: FileRef, data: bytes) -> None:
+    containers = data.count(b"[") + data.count(b"{")
+    values = data.count(b",") + data.count(b":")
+    if containers > MAX_JSON_CONTAINERS or values > MAX_JSON_VALUES:
+        raise DataFileError(
+            ref.shown, "",
+            f"holds more than {MAX_JSON_CONTAINERS:,} JSON arrays and objects or {MAX_JSON_VALUES:,} values; "
+            "fivefoot refuses files this complex (a Tiled map holds far fewer). Is it really a Tiled file?",
+        )
 
 
 class _Translator:
-    def __init__(self, ref: FileRef, what: str):
+    def __init__(self, ref: FileRef, what: str, budget=None):
         self.shown = ref.shown
         self.what = what
         self.count = 0
+        self.budget = budget
+        self.limit = MAX_XML_ELEMENTS if budget is None else min(MAX_XML_ELEMENTS, budget.elements_left)
 
     def root(self, document, expected_root: str) -> Element:
         if not isinstance(document, dict):
@@ -75,8 +106,12 @@ class _Translator:
 
     def element(self, parent, tag: str) -> Element:
         self.count += 1
-        if self.count > MAX_XML_ELEMENTS:
+        if self.count > self.limit:
+            if self.limit < MAX_XML_ELEMENTS:
+                self.budget.too_many_elements(FileRef(self.shown, None))
             raise DataFileError(self.shown, "", f"has more than {MAX_XML_ELEMENTS:,} items; fivefoot refuses files this complex")
+        if tag == "object" and self.budget is not None:
+            self.budget.count_objects(1, self.shown)
         return Element(tag) if parent is None else SubElement(parent, tag)
 
     def obj(self, value, where: str) -> dict:
@@ -198,7 +233,7 @@ class _Translator:
         for layer in self.array(layers, "layers"):
             layer = self.obj(layer, "layers")
             kind = layer.get("type")
-            if kind not in _LAYER_TAGS:
+            if not isinstance(kind, str) or kind not in _LAYER_TAGS:
                 raise DataFileError(self.shown, "layers", f"layer type {str(kind)[:40]!r} is unknown")
             where = f"layer '{short(str(layer.get('name', '?')))}'"
             element = self.element(parent, _LAYER_TAGS[kind])

@@ -97,6 +97,10 @@ def _decode_xml(holder, width: int, height: int, shown: str, where: str) -> UInt
 
 def _decode_csv(text: str, width: int, height: int, shown: str, where: str) -> UInt32Layer:
     count = width * height
+    if text.count(",") > count:  # counted before splitting: 32 MiB of commas would be 16 million strings
+        raise DataFileError(
+            shown, where, f"has more than {count} tile numbers in its CSV data, expected {width} x {height} = {count}"
+        )
     tokens = _SPACES.sub("", text).split(",")
     if tokens and tokens[-1] == "":
         tokens.pop()  # Tiled may end a row (and so the data) with a comma

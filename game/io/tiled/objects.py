@@ -46,6 +46,8 @@ class Template:
     ref: FileRef
     element: object
     tileset: Tileset | None
+    properties: dict = field(default_factory=dict)  # read once, copied into each instance
+    size: int = 1                                   # its object's elements: what each instance costs
 
 
 def parse_template(root, ref: FileRef, assets) -> Template:
@@ -57,7 +59,8 @@ def parse_template(root, ref: FileRef, assets) -> Template:
     if tileset_el is not None:
         firstgid = int_attr(tileset_el, "firstgid", ref.shown, "<tileset>", 1, GID_MASK)
         tileset = assets.tileset(tileset_el, ref, firstgid, "template tileset")
-    return Template(ref, objects[0], tileset)
+    return Template(ref, objects[0], tileset, read_properties(objects[0], ref.shown, "template object"),
+                    sum(1 for _ in objects[0].iter()))
 
 
 def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where: str) -> MapObject:
@@ -70,8 +73,9 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     template = None
     if element.get("template"):
         template = assets.template(element.get("template"), ref, where)
+        assets.budget.count_instance(template.size, shown)  # each instance copies the template, counted first
         attributes = {**template.element.attrib, **attributes}
-        properties.update(read_properties(template.element, template.ref.shown, "template object"))
+        properties.update(template.properties)
         if shape_el is None:
             shape_el = _shape_element(template.element)
     properties.update(read_properties(element, shown, where))
@@ -105,6 +109,8 @@ def parse_object(element, ref: FileRef, lookup: TileLookup, assets, layer_where:
     elif shape_el is not None:
         obj.shape = shape_el.tag
         if shape_el.tag in ("polygon", "polyline"):
+            if assets is not None:  # counted before each point is read
+                assets.budget.count_points((shape_el.get("points") or "").count(" ") + 1, shown)
             obj.points = parse_points(shape_el.get("points"), shape_el.tag, shown, where)
     return obj
 

@@ -18,12 +18,16 @@ class Grid:
     """Map size in squares and pixels per square; tracks a work budget against hostile shapes.
 
     Work is counted in squares looked at (an object's bounding box, clipped to the map), plus
-    rows times vertices for polygons and a fixed cost per object, so neither a few huge shapes
-    nor a flood of small ones can take more than about a second.
+    each step of a Python loop (the rows a polygon's edges cross, a polyline's samples) at
+    STEP_COST and a fixed cost per object, each charged before it is done, so neither a few huge
+    shapes nor a flood of small ones can take more than about a second.
     """
 
     WORK_BUDGET = 50_000_000
     OBJECT_COST = 64  # an object's fixed Python overhead, in squares' worth of work
+    # One step of a Python loop (a polygon edge crossing a row, a polyline sample): what the budget
+    # pays for in about 10 ns of work (a square of a box), so a whole budget is at most a second.
+    STEP_COST = 100
 
     def __init__(self, width: int, height: int, tile_width: int, tile_height: int, shown: str):
         self.width, self.height = width, height
@@ -161,10 +165,14 @@ def _polygon(vertices: list[tuple[float, float]], grid: Grid, where: str) -> Cov
     left, right = _column_range(min(xs_), max(xs_), grid)
     if last <= first or right <= left:
         return NOTHING_COVERED
-    grid.spend((last - first) * (len(vertices) + right - left), where)
     th = grid.tile_height
+    edges = list(zip(vertices, vertices[1:] + vertices[:1]))
+    # Charged before the work: the squares of its box, and each row each edge crosses (the loop below)
+    steps = sum(min(last, math.ceil(max(y0, y1) / th - 0.5) + 1) - max(first, math.ceil(min(y0, y1) / th - 0.5) - 1)
+                for (_, y0), (_, y1) in edges if y0 != y1)
+    grid.spend((last - first) * (right - left) + grid.STEP_COST * (max(0, steps) + len(vertices)), where)
     crossings: dict[int, list[float]] = {}
-    for (x0, y0), (x1, y1) in zip(vertices, vertices[1:] + vertices[:1]):
+    for (x0, y0), (x1, y1) in edges:
         if y0 == y1:
             continue  # level: never crosses a centre line
         low, high = (y0, y1) if y0 < y1 else (y1, y0)
@@ -242,7 +250,7 @@ def _polyline(points: list[tuple[float, float]], grid: Grid, where: str) -> Cove
     cells: set[tuple[int, int]] = set()
     for (ax, ay), (bx, by) in zip(points[:-1], points[1:]):
         samples = int(math.hypot(bx - ax, by - ay) / step) + 2
-        grid.spend(samples, where)
+        grid.spend(grid.STEP_COST * samples, where)
         dt = 1.0 / (samples - 1)
         dx, dy = bx - ax, by - ay
         for i in range(samples):
