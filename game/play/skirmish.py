@@ -177,7 +177,8 @@ def generate(spec: SkirmishSpec, ruleset) -> dict:
     spots = placements(rows, len(force), width, height)
     force = force[:len(spots)]
     figures = []
-    for side in SIDES:
+    # Who is set up first breaks ties (spelljammer's declarations follow it): each side first on every other seed.
+    for side in (SIDES if spec.seed % 2 == 0 else SIDES[::-1]):
         for i, (template, (x, y)) in enumerate(zip(force, spots), start=1):
             if side == "red":
                 x, y = _mirror(x, y, width, height)
