@@ -10,10 +10,20 @@ from ..combat.odds import AttackOdds
 from .facade import Battle, BattleSetup, FigureStatus
 from .foresight import Foresight
 from .limits import Limits, MoveLimit, Reachable
-from .odds_map import ODDS_MEASURES, OddsMap, OddsSquare, square_words
 from .preview import Preview
 from .strikes import IntoMeleeRisk
 from .view import BattleView
+
+# The odds map's values load when first asked for: most commands (reach, path, check) never need them.
+_ODDS_MAP_NAMES = ("ODDS_MEASURES", "OddsMap", "OddsSquare", "square_words")
+
+
+def __getattr__(name: str):
+    if name in _ODDS_MAP_NAMES:
+        from . import odds_map
+        return getattr(odds_map, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["AttackContext", "AttackOdds", "Battle", "BattleSetup", "BattleView", "Breakdown", "FigureStatus",
            "Foresight", "IntoMeleeRisk", "Limits", "MoveLimit", "ODDS_MEASURES", "OddsMap", "OddsSquare", "Preview",
