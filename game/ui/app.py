@@ -134,6 +134,7 @@ class App:
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
         self.callout_boxes: list = []    # where they were last drawn
+        self.message_box = None          # where the messages were last drawn
         self.rejudged = RulesetBattles()  # the position under every bundled ruleset (compare panel, odds map)
         self.compare_state = CompareState(self.rejudged)
         self.odds = OddsView()           # the odds map (O): who attacks whom, under which ruleset

@@ -53,8 +53,10 @@ def draw_status(screen, app) -> None:
 
 def draw_messages(screen, app) -> None:
     """The newest messages (two at most, each whole) in one strip at the foot of the map, above the
-    compare panel when it is down there."""
+    compare panel or the lesson's bar when one is down there, at the top where the foot would cover
+    more figures."""
     toasts = app.ui.toasts[-2:]
+    app.message_box = None
     if not toasts:
         return
     area = app.map_rect
@@ -65,11 +67,18 @@ def draw_messages(screen, app) -> None:
             rows.append((line, toast.error))
     h = 8 + 19 * len(rows)
     box = pygame.Rect(area.x + 12, area.bottom - h - 10, area.w - 24, h)
-    for panel in (app.compare_state.box if app.ui.compare else None, app.lesson_box):
-        if panel is not None and box.colliderect(panel):   # a panel is down there: the messages go above it
+    panels = [p for p in (app.compare_state.box if app.ui.compare else None, app.lesson_box) if p is not None]
+    for panel in panels:
+        if box.colliderect(panel):   # a panel is down there: the messages go above it
             box.bottom = panel.y - 6 if panel.y - h - 6 >= area.y else box.bottom
             if box.colliderect(panel):
                 box.y = panel.bottom + 6
+    # Over figures at the foot of the map: the top of the map instead, if it covers fewer of them.
+    tokens = [token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    top = pygame.Rect(box.x, area.y + 6 + (44 if app.animator.banner is not None else 0), box.w, h)
+    box = min((box, top), key=lambda r: (sum(1 for p in panels if r.colliderect(p)),
+                                         sum(1 for t in tokens if r.colliderect(t))))
+    app.message_box = box
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((16, 16, 22, 215))
     screen.blit(shade, box)

@@ -200,3 +200,13 @@ def test_play_lesson_opens_the_window_at_a_step(tmp_path, size, capsys):
     assert main(["play", "--lesson", str(LESSONS / "06-reach.toml"), "--step", "2", "--size",
                  f"{size[0]}x{size[1]}", "--screenshot", str(out)]) == 0
     assert out.exists()
+
+
+def test_a_message_keeps_off_the_lesson_bar_and_the_figures():
+    app = make_app("corridor.toml", size=(1024, 700), cell=None)
+    open_lesson(app, load_lesson(LESSONS / "04-parting-shots.toml"), step=3)
+    app.toast("a message long enough to wrap over two lines of the strip at the foot of the map " * 2)
+    app.frame([])
+    tokens = [token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    assert app.message_box is not None and not app.message_box.colliderect(app.lesson_box)
+    assert not any(app.message_box.colliderect(t) for t in tokens)
