@@ -16,6 +16,7 @@ import pygame
 from ..core.values.errors import RulesError
 from ..client.lessonview import LessonShow, Recording
 from . import theme
+from .hud import token_rect
 
 BAR_TEXT = 14
 PAD = 10
@@ -251,14 +252,9 @@ def _buttons(app) -> list[tuple[str, str]]:
 
 def _place(app, low, high):
     """The foot of the map, unless the top covers fewer figures."""
-    tokens = [_token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
+    tokens = [token_rect(app, f) for f in app.battle.figures.values() if app.battle.able(f.id)]
     low_hits = sum(1 for r in tokens if low.colliderect(r))
     if not low_hits:
         return low
     high_hits = sum(1 for r in tokens if high.colliderect(r))
     return high if high_hits < low_hits else low
-
-
-def _token_rect(app, fig):
-    from .hud import token_rect
-    return token_rect(app, fig)

@@ -50,11 +50,10 @@ class TileArtLayer:
         if source not in self._sheets:
             try:
                 sheet = pygame.image.load(str(source))
+                sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
                 key = self.art.transparent.get(source)
                 if key is not None:       # Tiled's transparent colour: see-through, as Tiled draws it
-                    sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
                     see_through(sheet, key)
-                sheet = sheet.convert_alpha() if pygame.display.get_surface() is not None else sheet
             except (pygame.error, MemoryError, OSError):
                 sheet = None
             self._sheets[source] = sheet
