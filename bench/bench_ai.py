@@ -9,7 +9,10 @@ played through the resolver; only the AI's own time is measured. Prints median a
 AI turn. The goals at 10 a side: hard under 1 s, every other level under 500 ms; with
 --per-side 100 (a 100x100 map, the roster repeated in ranks) the goal is a worst turn under
 300 ms (issue "faster where players wait").
-Times are CPU time (process_time), so other work on a shared machine adds little.
+Times are CPU time (process_time), so other work on a shared machine adds little; each is also
+printed as a ratio to an anchor measured in the same run (the median of 3 runs of a fixed piece of
+resolver work on the same battle: every blue figure's attack breakdown on every red one, and three
+planner searches), so runs on different machines or loads compare.
 """
 from __future__ import annotations
 
@@ -80,6 +83,24 @@ def setup(ruleset_id: str, seed: int = 3, size: int = 60, per_side: int = 10) ->
     return BattleSetup(bmap, rs, tuple(figures), seed, "bench", "")
 
 
+def anchor_ms(ruleset_id: str = "bfrpg") -> float:
+    """CPU ms of a fixed piece of resolver work on a fresh bench battle (median of 3): 100 attack
+    breakdowns and 3 planner searches."""
+    times = []
+    for _ in range(3):
+        battle = Battle(setup(ruleset_id))
+        blue = [f for f in battle.figures.values() if f.side == "blue"]
+        red = [f for f in battle.figures.values() if f.side == "red"]
+        t0 = time.process_time()
+        for a in blue:
+            for b in red:
+                battle.explain_attack(a.id, b.id)
+        for f in blue[:3]:
+            battle.search(f, "walk")
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
+
+
 def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size: int | None = None,
         warm: bool = False) -> list[float]:
     """CPU ms of every AI turn (all choose calls of one figure's turn) over `rounds` rounds; `warm`:
@@ -129,7 +150,10 @@ def main(argv=None) -> int:
     levels = ("naive", "easy", "normal", "hard") if args.difficulty == "all" else (args.difficulty,)
     size = 60 if args.per_side <= 10 else 100
     print(f"AI turn time (CPU), {args.per_side} figures a side, {size}x{size} map, {args.rounds} round(s)")
-    print(f"{'ruleset':<12} {'level':<7} {'turns':>5} {'median ms':>10} {'p90 ms':>8} {'max ms':>8}")
+    anchor = anchor_ms(rulesets[0])
+    print(f"anchor: {anchor:.1f} ms (100 attack breakdowns and 3 planner searches, {rulesets[0]})")
+    print(f"{'ruleset':<12} {'level':<7} {'turns':>5} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
+          f"{'median/anchor':>13} {'max/anchor':>10}")
     worst: dict[str, float] = {}
     for rid in rulesets:
         for level in levels:
@@ -139,7 +163,9 @@ def main(argv=None) -> int:
             turns.sort()
             p90 = turns[min(len(turns) - 1, int(len(turns) * 0.9))]
             worst[level] = max(worst.get(level, 0.0), turns[-1])
-            print(f"{rid:<12} {level:<7} {len(turns):>5} {statistics.median(turns):>10.1f} {p90:>8.1f} {turns[-1]:>8.1f}")
+            med = statistics.median(turns)
+            print(f"{rid:<12} {level:<7} {len(turns):>5} {med:>10.1f} {p90:>8.1f} {turns[-1]:>8.1f} "
+                  f"{med / anchor:>13.2f} {turns[-1] / anchor:>10.2f}")
     for level, ms in worst.items():
         goal = GOALS_MS.get(level, 500) if args.per_side <= 10 else 300
         print(f"worst {level} turn: {ms:.0f} ms ({'within' if ms <= goal else 'OVER'} the {goal} ms goal"

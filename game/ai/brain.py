@@ -160,7 +160,7 @@ class AI:
             if self.level.search_plans:
                 searched = search_ahead(ctx, threats, plans)
         decision = Decision(figure_id, battle.round, self.difficulty, plans, (time.perf_counter() - t0) * 1000,
-                            searched=searched)
+                            searched=searched, moves=ctx.cache.get("search moves", 0) if searched else 0)
         self.last_decision = decision
         self.decisions[figure_id] = decision
         return decision

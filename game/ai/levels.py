@@ -26,7 +26,7 @@ class Level:
     exact_plans: int = 6        # best plans re-scored with the resolver's odds for every foe's blow
     sight_squares: int = 3      # ... and archers' shots at the first few of their squares
     search_plans: int = 0       # best plans searched through the resolver (hard)
-    search_foes: int = 0        # foes whose replies are searched, nearest first
+    search_foes: int = 0        # foes whose replies are searched in each branch, nearest first
     holds: bool = False         # holds its action until a foe has acted, to strike first when it comes
     morale: bool = False        # weighs the morale check a kill would force (break the enemy, avoid a rout)
     focus_fire: bool = False    # its best plans weigh the friends still to strike their target this round
@@ -39,7 +39,7 @@ LEVELS: dict[str, Level] = {
                   foresight=False, exact_plans=0),
     "normal": Level("normal", morale=True, focus_fire=True),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
-                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=4, holds=True, morale=True,
+                   exact_plans=8, sight_squares=4, search_plans=5, search_foes=3, holds=True, morale=True,
                    focus_fire=True),
 }
 DIFFICULTIES = tuple(LEVELS)

@@ -1,22 +1,14 @@
-"""Hard's look-ahead: the best few plans played on copies of the battle, answered by the foes'
-own best replies.
+"""Hard's look-ahead: the best few plans each put on a copy of the battle and searched there.
 
 For each of the best plans, a copy of the battle (`Battle.clone()`, its dice reseeded from the
 AI's own generator so the real rolls to come stay unknown) is put in the state the plan leaves:
 the figure placed where it ends (the game master's place action, through `apply`) and its stance
-taken (set, defend, through `apply`). In that copy every foe near enough to matter looks for its
-best blow at my side as if starting a turn of its own: a strike from where it stands, from the
-best squares its planner search reaches beside each of my figures (behind and beside them
-first), a charge down a legal lane, a shot; each blow is the resolver's odds in the copy, so a
-figure that moved is struck where it now stands, a set spear waits for a charger and a defended
-figure is harder to hit.
-
-What those answers would do to the whole side, not only to this figure, replaces the plan's
-exposure (normal's assumption that every foe in reach strikes this figure). Each answer counts
-as surely as it comes before this figure's next turn: a foe still to act this round answers for
-sure; one that has acted answers first next round about half the time. A foe the plan is likely
-to fell answers less. The plans searched stay ahead of those that were not, re-ranked among
-themselves.
+taken (set, defend, through `apply`). search.expectimax then plays, in each outcome of the plan's
+blow, the turns that come before the figure's next one on that copy (friends still to act, foes'
+replies). What it finds replaces the plan's assumed exposure (and the focus-fire guess: the
+friends' blows are played). The plans searched, best first while the decision's budget lasts,
+stay ahead of those that were not, re-ranked among themselves. `focus_fire` is normal's guess at
+the friends still to strike a plan's target this round.
 """
 from __future__ import annotations
 
@@ -25,31 +17,41 @@ from ..core.values.geometry import FACINGS, bearing_octant
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan, rank_key
 from .odds import kill_chance
-from .threat import CAUTION, Threats, strike_square
-
-REPLY_SQUARES = 2           # squares a foe is thought to strike each of my figures from
-LATER_NEXT_ROUND = 0.5      # a foe that has acted this round strikes before my next turn about half the time
+from .search import Budget, actors, expectimax, nodes_for
+from .threat import Threats, strike_square
 
 
 def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
-    """Search the first plans ahead; re-rank them. Returns how many were searched."""
+    """Search the first plans ahead (search.expectimax), best first while the decision's budget
+    lasts; re-rank them. Returns how many were searched."""
     level = ctx.level
     top = [p for p in plans[: level.search_plans] if p.end is not None]
     if not top or not ctx.enemies:
         return 0
     searched = 0
     copies: dict = {}
+    order = actors(ctx)
+    budget = Budget(nodes_for(ctx))
     for plan in top:
         board = _board_after(ctx, plan, copies)
         if board is None:
             continue
-        focus_fire(ctx, plan)
-        loss, parts = _replies(ctx, board, plan)
-        quick = plan.data.get("exposure", 0.0)
-        plan.add("the foes' best replies (searched ahead)", quick - loss)
-        plan.data["replies"] = parts
+        got = expectimax(ctx, board, plan, order, budget)
+        if got is None:
+            break                                  # the budget is spent: the rest are not searched
+        value, parts, summary, on_me = got
+        _drop_focus(plan)
+        exposure = plan.data.get("exposure", 0.0)
+        if any(name.startswith("alone against") for name, _v in plan.reasons) and on_me < exposure:
+            # Alone within reach of two or more foes: however the foes' next blows fall, it keeps
+            # the exposure counted for it (they are free to turn on it the round after).
+            value += on_me - exposure
+        plan.add(f"searched ahead: {summary}", exposure + value)
+        plan.data["replies"] = [(name, round(-v, 2)) for name, v in parts if v < 0]
+        plan.data["search"] = summary
         plan.data["searched"] = True
         searched += 1
+    ctx.cache["search moves"] = budget.spent
     # The searched plans lead, re-ranked among themselves; one whose copy could not be set up (the
     # resolver refused to place it there) is not searched and follows them.
     n = level.search_plans
@@ -59,11 +61,27 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     return searched
 
 
-def _board_after(ctx: Context, plan: Plan, copies: dict):
-    """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None."""
+def _drop_focus(plan: Plan) -> None:
+    """The search plays the friends still to strike: the focus-fire guess is taken out again."""
+    for name, v in list(plan.reasons):
+        if "friend(s) still to strike" in name:
+            plan.reasons.remove((name, v))
+            plan.score -= v
+
+
+def _key(plan: Plan) -> tuple:
     stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
     announced = plan.actions[0] if plan.kind == "announce" else None
-    key = (plan.end, stance, announced, plan.data.get("target") if plan.kind == "charge" else None)
+    return (plan.end, stance, announced, plan.data.get("target") if plan.kind == "charge" else None)
+
+
+def _board_after(ctx: Context, plan: Plan, copies: dict):
+    """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None.
+    (A charger stands at the lane's end; the copy does not lower its defence for the charge, which
+    a copy can only show by rolling the charge.)"""
+    stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
+    announced = plan.actions[0] if plan.kind == "announce" else None
+    key = _key(plan)
     if key in copies:
         return copies[key]
     me = ctx.me
@@ -80,54 +98,8 @@ def _board_after(ctx: Context, plan: Plan, copies: dict):
         board.apply(place)
     if stance is not None and board.check(stance) is None:
         board.apply(stance)
-    if plan.kind == "charge":
-        # It stands at the lane's end at the ruleset's charge defence (the blow itself not rolled).
-        board = board.hypothetical(charging={me.id: plan.data["target"]})
     copies[key] = board
     return board
-
-
-def _reply_weight(ctx: Context, foe) -> float:
-    if ctx.rs.d100:
-        return 0.75
-    return 1.0 if ctx.battle.turn_still_to_come(foe.id) else LATER_NEXT_ROUND
-
-
-def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
-    """What the foes' best answers in `board` would take from my side, in my side's values."""
-    mine = [board.figures[f.id] for f in [ctx.me] + ctx.allies if board.able(f.id)]
-    if not mine:
-        return 0.0, []               # felled on its own number and still acting: nothing left to hit
-    near = []
-    for e in ctx.enemies:
-        if not board.able(e.id):
-            continue
-        d = min(ctx.flat(e.pos, f.pos) for f in mine)
-        if ctx.is_archer(e) or d <= max(_strike_reach(ctx, e), _charge_reach(ctx, e)):
-            near.append((d, e.id, e))
-    near.sort(key=lambda t: t[:2])
-    total, parts = 0.0, []
-    target = plan.data.get("target")
-    for _d, _id, foe in near[: ctx.level.search_foes]:
-        weight = _reply_weight(ctx, foe)
-        if foe.id == target:
-            weight *= 1 - plan.data.get("p_fell", plan.data.get("p_kill", 0.0))
-        if weight <= 0:
-            continue
-        reply = _best_reply(ctx, board, foe, mine)
-        if reply is None:
-            # No blow found in the copy (its search of squares came up empty): keep what the plan's
-            # exposure already counted for this foe rather than call it harmless.
-            kept = sum(v for name, v in plan.data.get("exposure_parts", ()) if name == foe.label)
-            if kept > 0:
-                total += kept
-                parts.append((f"{foe.label}: strikes it (not searched)", round(kept, 2)))
-            continue
-        value, label = reply
-        v = value * weight * CAUTION
-        total += v
-        parts.append((f"{foe.label}: {label}", round(v, 2)))
-    return total, parts
 
 
 def focus_fire(ctx: Context, plan: Plan) -> None:
@@ -178,93 +150,6 @@ def _friend_blow(ctx: Context, friend, foe):
 
 def _strike_reach(ctx: Context, e) -> float:
     return ctx.strike_budget(e) + ctx.reach_ft(e) + 5
-
-
-def _charge_reach(ctx: Context, e) -> float:
-    if not ctx.rs.section("charge")["allowed"]:
-        return 0.0
-    return ctx.charge_limits(e)[1] + 5
-
-
-def _best_reply(ctx: Context, board, foe, mine) -> tuple[float, str] | None:
-    """The foe's best blow at my side in `board`, as if it started its turn now: (value it would
-    take from my side, what it is), or None. Its blows are the resolver's odds: in the copy for the
-    figure whose plan is searched, in the battle as it stands for its friends (what they face
-    barely depends on where it ends; asked once per decision)."""
-    foe = foe.fresh_round()
-    best = None
-    for victim in mine:
-        if victim.id == ctx.me.id:
-            got = _blows_at(ctx, board, foe, victim)
-        else:
-            key = ("blows", foe.id, victim.id)
-            if key not in ctx.cache:
-                ctx.cache[key] = _blows_at(ctx, ctx.battle, foe, victim)
-            got = ctx.cache[key]
-        if got is not None and (best is None or got[0] > best[0] + 1e-9):
-            best = got
-    return best
-
-
-def _blows_at(ctx: Context, board, foe, victim) -> tuple[float, str] | None:
-    """The foe's best blow at one of my figures in `board`: a strike, a move and a strike, a charge, a shot."""
-    best = None
-
-    def consider(odds, label):
-        nonlocal best
-        if odds is None or not odds.allowed:
-            return
-        v = ctx.damage_value(victim, odds)
-        if best is None or v > best[0] + 1e-9:
-            best = (v, label)
-
-    gap = ctx.flat(foe.pos, victim.pos)
-    if ctx.is_archer(foe):
-        if gap <= ctx.long_range_ft(foe):
-            consider(ctx.odds(foe, victim, battle=board), f"shoots {victim.label}")
-        return best
-    if gap <= ctx.reach_ft(foe):
-        consider(ctx.odds(foe, victim, battle=board), f"strikes {victim.label}")
-    elif gap <= _strike_reach(ctx, foe):
-        reach = ctx.search("walk", budget=ctx.strike_budget(foe), fig=foe)
-        taken = {f.pos for f in board.figures.values() if board.able(f.id) and f.id != foe.id}
-        squares = []
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                sq = (victim.x + dx, victim.y + dy)
-                entry = reach.stop(sq, ctx.strike_budget(foe)) if reach is not None else None
-                if (dx or dy) and entry is not None and sq not in taken:
-                    squares.append((_square_rank(board, victim, sq, entry.cost_ft), sq, entry.cost_ft))
-        for _rank, sq, cost in sorted(squares)[:REPLY_SQUARES]:
-            placed = foe.moved_to(sq[0], sq[1], bearing_octant(sq, victim.pos))
-            consider(ctx.odds(placed, victim, placed=(placed,), after_move=cost, battle=board),
-                     f"moves to {sq[0]},{sq[1]} and strikes {victim.label}")
-    if _charge_reach(ctx, foe) and gap <= _charge_reach(ctx, foe) and not board.state_of(victim.id).set_vs_charge:
-        # (a rules-aware foe never charges a set weapon: it would take the set blow first)
-        lane = _lane(ctx, board, foe, victim)
-        if lane is not None:
-            end = lane.squares[-1]
-            charger = foe.moved_to(end[0], end[1], bearing_octant(foe.pos, victim.pos))
-            consider(ctx.odds(charger, victim, placed=(charger,), charge=True, battle=board), f"charges {victim.label}")
-    return best
-
-
-def _square_rank(board, victim, sq, cost: float) -> tuple:
-    """Squares the foe would strike from: behind the victim first, then its flanks, then cheap ones
-    (the octant the resolver judges rear and flank by)."""
-    arc = board.facing_arc(victim, sq)
-    return (-min(arc, 8 - arc), cost, sq)
-
-
-def _lane(ctx: Context, board, foe, victim):
-    """The foe's legal charge lane onto the victim in the board (it may face it first), or None."""
-    least, _most, _ = ctx.charge_limits(foe)
-    if ctx.flat(foe.pos, victim.pos) < least or not board.charge_lane_may_open(foe, victim):
-        return None                                  # the resolver's cheap first look: surely no lane
-    if ctx.rs.section("facing")["stationary_turns_free"]:
-        foe = foe.moved_to(foe.x, foe.y, bearing_octant(foe.pos, victim.pos))
-    lane = board.hypothetical(foe).positioning().charge_lane(foe.id, victim.id)
-    return lane if lane.legal and lane.squares else None
 
 
 __all__ = ["focus_fire", "search_ahead"]
