@@ -49,6 +49,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         plan.add(f"searched ahead: {summary}", exposure + value)
         plan.data["replies"] = [(name, round(-v, 2)) for name, v in parts if v < 0]
         plan.data["search"] = summary
+        plan.data["search_words"] = _words(plan, len(order))
         plan.data["searched"] = True
         searched += 1
     ctx.cache["search moves"] = budget.spent
@@ -59,6 +60,13 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     head.sort(key=lambda p: (not p.data.get("searched"), *rank_key(p)))
     plans[:n] = head
     return searched
+
+
+def _words(plan: Plan, moves: int) -> str:
+    """What the search weighed, short enough for the window's panel."""
+    if plan.data.get("target") is not None and plan.data.get("odds") is not None:
+        return f"weighs its blow's outcomes and the {moves} moves after"
+    return f"weighs the {moves} moves after"
 
 
 def _drop_focus(plan: Plan) -> None:

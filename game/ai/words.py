@@ -116,8 +116,8 @@ def plan_words(plan, figures) -> str:
     """The plan in a player's words: what it goes for, then what it risks or keeps clear of.
     `figures`: id -> Figure (for names)."""
     parts = [_lead(plan, figures), *_risk(plan, figures)]
-    if plan.data.get("search"):
-        parts.append("searched ahead: " + plan.data["search"])
+    if plan.data.get("search_words"):
+        parts.append(plan.data["search_words"])
     if plan.data.get("refused"):
         parts.append(f"refused: {plan.data['refused']}")
     return "; ".join(dict.fromkeys(p for p in parts if p))

@@ -79,7 +79,7 @@ def test_hard_searches_the_moves_to_come_and_says_so():
     assert all(p.data.get("search") for p in searched)
     assert "searched" in d.explain() and "moves of friends and foes" in d.explain()
     best = d.best
-    assert "searched ahead: " in best.words(b.figures)
+    assert "moves after" in best.words(b.figures)
     # The plans searched lead, best first.
     scores = [p.score for p in searched]
     assert scores == sorted(scores, reverse=True)
