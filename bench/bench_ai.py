@@ -142,12 +142,12 @@ def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--ruleset", default="bfrpg", help="ruleset id or 'all'")
-    p.add_argument("--difficulty", default="all", help="naive, easy, normal, hard or all")
+    p.add_argument("--difficulty", default="all", help="naive, easy, normal, hard, a list (normal,hard) or all")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--per-side", type=int, default=10, help="figures a side (over 10: a 100x100 map)")
     args = p.parse_args(argv)
     rulesets = bundled_ruleset_ids() if args.ruleset == "all" else [args.ruleset]
-    levels = ("naive", "easy", "normal", "hard") if args.difficulty == "all" else (args.difficulty,)
+    levels = ("naive", "easy", "normal", "hard") if args.difficulty == "all" else tuple(args.difficulty.split(","))
     size = 60 if args.per_side <= 10 else 100
     print(f"AI turn time (CPU), {args.per_side} figures a side, {size}x{size} map, {args.rounds} round(s)")
     anchor = anchor_ms(rulesets[0])
