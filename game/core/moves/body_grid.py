@@ -30,25 +30,31 @@ class BodyGrid(FlatGrid):
         self.elevation = base.elevation
         self.top = [NEVER] * size      # off the map (some cell is) or over a wall without a height: never
         self.lowest = list(base.elevation)
-        for y in range(self.height):
-            for x in range(self.width):
-                i = base.index(x, y)
-                squares = [(x + dx, y + dy) for dx, dy in rel]
-                if not all(base.in_bounds(cx, cy) for cx, cy in squares):
-                    continue
-                idxs = [base.index(cx, cy) for cx, cy in squares]
-                floors = [base.elevation[j] for j in idxs]
-                level = max(floors) - min(floors) <= climb_step
-                open_ = all(base.passable[j] for j in idxs)
-                self.passable[i] = open_ and level
-                self.wall[i] = any(base.wall[j] for j in idxs)
-                self.difficult[i] = any(base.difficult[j] for j in idxs)
-                if not self.passable[i]:
+        # Anchors whose cells are all on the map: a rectangle. Built a row of anchors at a time from
+        # the base grid's rows shifted by each cell's offset (a 400 x 400 map is 160000 anchors).
+        xs, ys = [dx for dx, _dy in rel], [dy for _dx, dy in rel]
+        x0, x1 = max(0, -min(xs)), min(self.width, self.width - max(xs))
+        shifts = [dy * self.stride + dx for dx, dy in rel]
+        passable, wall, difficult, elevation, top = base.passable, base.wall, base.difficult, base.elevation, base.top
+        for y in range(max(0, -min(ys)), min(self.height, self.height - max(ys))):
+            a, b = base.index(x0, y), base.index(x1, y)
+            if a >= b:
+                break
+            cols = [range(a + d, b + d) for d in shifts]
+            floors = list(zip(*(elevation[c.start:c.stop] for c in cols)))
+            open_ = map(all, zip(*(passable[c.start:c.stop] for c in cols)))
+            row = [o and max(f) - min(f) <= climb_step for o, f in zip(open_, floors)]
+            self.passable[a:b] = row
+            self.wall[a:b] = map(any, zip(*(wall[c.start:c.stop] for c in cols)))
+            self.difficult[a:b] = map(any, zip(*(difficult[c.start:c.stop] for c in cols)))
+            for k, ok in enumerate(row):
+                if not ok:
                     # A flyer's body must be above every cell: the highest of what each one needs.
-                    needs = [base.elevation[j] if base.passable[j] else base.top[j] for j in idxs]
-                    self.top[i] = max(needs)
-                    if self.top[i] != NEVER:
-                        self.lowest[i] = self.top[i]
+                    i = a + k
+                    need = max(elevation[i + d] if passable[i + d] else top[i + d] for d in shifts)
+                    self.top[i] = need
+                    if need != NEVER:
+                        self.lowest[i] = need
         self.any_difficult = any(self.difficult)
         self.offsets = base.offsets
         self.tables = {}
