@@ -173,7 +173,9 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     level, pos = result.k_level, result.k_pos
     elevation = rules.grid.elevation
     goal_level = None
-    while level < len(buckets):
+    # Aimed at a goal: keys (cost + the bound still to go) past the budget cannot end on it (turner.py).
+    last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
+    while level < last_level:
         bucket = buckets[level]
         while pos < len(bucket):
             k = bucket[pos]
@@ -243,8 +245,8 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     goal_level = None
     while heap:
         key, k = pop(heap)
-        if goal_level is not None and key > goal_level + EPS:
-            push(heap, (key, k))
+        if (goal_level is not None and key > goal_level + EPS) or (reached is not None and key > budget):
+            push(heap, (key, k))    # the goal's level is done, or no key left is within the budget
             return
         if k in settled:
             continue
@@ -418,8 +420,8 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
         if len(settled) >= limit:
             return
         key, state = pop(heap)
-        if goal_level is not None and key > goal_level + EPS:
-            push(heap, (key, state))
+        if (goal_level is not None and key > goal_level + EPS) or (reached is not None and key > budget):
+            push(heap, (key, state))    # the goal's level is done, or no key left is within the budget
             return
         if state in settled:
             continue

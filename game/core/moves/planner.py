@@ -18,6 +18,7 @@ from ..values.geometry import DELTA_TO_DIRECTION, turn_octants
 from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup
+from .costs import least_cost
 from .grid import flat_grid
 from . import turner
 from .path import MoveParams, Path, ReachEntry
@@ -255,6 +256,15 @@ class SearchResult:
             return
         if not self.planner.map.in_bounds(*target):
             return
+        idx, reached = self._goal_test(target, facing, altitude_ft)
+        if self._beyond_budget():
+            return  # even the open-ground way there costs more than the move has: no end to find
+        with self._lock:
+            if not self.complete and self.best_state(target, facing, altitude_ft) is None:
+                self._advance(idx, reached)
+
+    def _goal_test(self, target, facing, altitude_ft):
+        """(the target's index, does a state end the move there as asked)."""
         rules, grid = self.rules, self.planner.grid
         idx = grid.index(*target)
         floor = grid.elevation[idx]
@@ -265,11 +275,27 @@ class SearchResult:
             if altitude_ft is not None and state[4] - floor != altitude_ft:
                 return False
             return facing is None or facing in rules.end_facings(state)
-        if self._heuristic is not None and self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS:
-            return  # even the open-ground way there costs more than the move has: no end to find
-        with self._lock:
-            if not self.complete and self.best_state(target, facing, altitude_ft) is None:
-                self._advance(idx, reached)
+        return idx, reached
+
+    def _beyond_budget(self) -> bool:
+        rules = self.rules
+        return self._heuristic is not None and \
+            self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS
+
+    def least_cost(self, target, facing=None, altitude_ft=None) -> float | None:
+        """What the cheapest way to end on target as asked costs, or None when there is none within
+        the budget: path_to(...).total_ft, found by a search aimed at this goal that stops at the
+        first end it settles, without the way itself (costs.py; the explanations read only this)."""
+        if self.goal is not None and tuple(self.goal) == (tuple(target), facing, altitude_ft) \
+                and not self.complete and self.planner.map.in_bounds(*target):
+            if self._beyond_budget():
+                return None
+            idx, reached = self._goal_test(target, facing, altitude_ft)
+            found = least_cost(self, idx, reached)
+            if found is not None:
+                return found[0]
+        path = self.path_to(target, facing, altitude_ft)
+        return None if path is None else path.total_ft
 
     def _advance(self, goal_idx, reached) -> None:
         if self.walker:
@@ -529,6 +555,20 @@ class SearchResult:
         route = route_of(self.rules, chain, facing)
         path, states = self.rules.trace(route)
         return path
+
+
+def projected_states(rules: MoveRules) -> float:
+    """About how many states a whole search of this move settles, for choosing between one whole
+    search and searches aimed at each end: the squares within the budget (a disc, or the map when
+    smaller) times the states one square holds (a free-turning walker's two parities; a turning
+    figure's facings, parities and straight runs; a flyer's heights as well). A guess, never an answer."""
+    grid = rules.grid
+    radius = rules.budget / 5 + 1
+    squares = min(3.2 * radius * radius, grid.width * grid.height)
+    per_square = 2 if rules.collapse and not rules.flying else 16
+    if rules.flying:
+        per_square *= rules.max_above / 5 + 1
+    return squares * per_square
 
 
 def route_of(rules: MoveRules, chain: list, facing: int | None) -> list[tuple[int, int, int, int]]:

@@ -138,7 +138,10 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     level, pos = result.n_level, result.n_pos
     elevation = rules.grid.elevation
     goal_level = None
-    while level < len(buckets):
+    # Aimed at a goal: once the key (cost + the bound still to go) passes the budget, no state left
+    # can end on the goal within it, and the search stops there (resumable: nothing is dropped).
+    last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
+    while level < last_level:
         bucket = buckets[level]
         if pos == 0:
             bucket.sort()   # equally cheap states in state order, as a heap of (cost, state) pops them
