@@ -14,7 +14,7 @@ path_to's total. tests/core/test_hover_answers.py holds the explanations built o
 """
 from __future__ import annotations
 
-from .dijkstra import _walker_state_row, general_steps, walker_state_steps, walker_steps
+from .dijkstra import _walker_state_row, advance_general, general_steps, walker_state_steps, walker_steps
 from .rules import EPS
 from .turner import _row, _table, decode, start_key
 
@@ -30,7 +30,20 @@ def least_cost(result, goal_idx: int, reached) -> tuple[int] | None:
         return (_walker_cost(result, goal_idx, reached),)
     if result.n_width is not None:
         return (_turner_cost(result, goal_idx, reached),)
-    return None
+    if not result.walker and result.rules.diagonal != "euclidean":
+        return (_general_cost(result, goal_idx, reached),)
+    return None     # a heap of float costs (euclidean): the path's own sum, step by step, is the number
+
+
+def _general_cost(result, goal_idx, reached):
+    """The general search's loop (flyers, long bodies, withdrawals), on a fresh copy of the search
+    (it stops inside a cost level, so it is never resumed) whose heap holds (key, -cost, state)."""
+    fresh = type(result)(result.planner, result.figure, result.rules, result.occupants, result.goal)
+    key, start = fresh.t_heap[0]
+    fresh.t_heap = [(key, 0.0, start)]
+    fresh.first_end = None
+    advance_general(fresh, goal_idx, reached, fresh._heuristic, first_end=True)
+    return None if fresh.first_end is None else fresh.t_settled[fresh.first_end]
 
 
 def _buckets(rules) -> tuple[list, float]:

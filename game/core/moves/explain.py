@@ -234,15 +234,13 @@ class Explainer:
             return (f"too far: {where} is more than {_ft(self.bound)} ft away by any way there, {who} has "
                     f"{_ft(rules.budget)} ft ({self.mode})")
         no_limits = anywhere
-        # On the ground the free search is a relaxation of the one with turning rules in whole feet:
-        # no path keeping to them costs less than `anywhere`, so a square too far without them is
-        # too far, and the search with them (the dearest: it may run to the bound) is not needed.
-        too_far = no_limits > rules.budget + 1e-9
-        if too_far and fig.flyer == "none":
+        # The free search is a relaxation of the one with turning rules (every move keeping to them
+        # is a move without them, at the same cost; a flyer's climbs and dives alike): no path keeping
+        # to them costs less than `anywhere`, so a square too far without them is too far, and the
+        # search with them (the dearest: it may run to the bound) is not needed.
+        if no_limits > rules.budget + 1e-9:
             return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
         with_turning = self._cost("unlimited", target, facing, altitude_ft)
-        if too_far and (with_turning is None or with_turning >= no_limits):
-            return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
         reason = self._turning_reason(target, facing, altitude_ft, with_turning)
         lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, (6, 2))]
         if self.mode in ("run", "jog") and (x, y) in lateral:
