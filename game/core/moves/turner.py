@@ -259,7 +259,7 @@ def turner_states_at(result, idx: int) -> list[int]:
 
 
 def turner_entries(result) -> dict:
-    """The reachable set from the integer states: what planner._collect_entries makes of the same
+    """The reachable set from the integer states: what entries.collect_entries makes of the same
     states as tuples (a ground figure: altitude 0; end facings by the turning rules)."""
     from .path import ReachEntry
     rules = result.rules
