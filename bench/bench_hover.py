@@ -55,17 +55,20 @@ FIGURES = (
 def build_map(walls: bool) -> BattleMap:
     bmap = BattleMap.empty(SIZE, SIZE)
     if walls:
-        rng = np.random.default_rng(30)
-        blocked = rng.random((SIZE, SIZE)) < WALLS
-        bmap.blocks_move[:] = blocked
-        bmap.blocks_sight[:] = blocked
+        blocked = np.random.default_rng(30).random((SIZE, SIZE)) < WALLS
+        bmap.blocks_move.numpy()[:] = blocked
+        bmap.blocks_sight.numpy()[:] = blocked
     return bmap
 
 
-def clear_around(bmap: BattleMap, x: int, y: int) -> None:
-    """Room for the figure to stand (a 2x2 body too)."""
-    bmap.blocks_move[y - 1:y + 3, x - 1:x + 3] = False
-    bmap.blocks_sight[y - 1:y + 3, x - 1:x + 3] = False
+def room_at(bmap: BattleMap, rng: random.Random) -> tuple[int, int]:
+    """A square near the middle with room for the figure to stand (a 2x2 body too): the map is
+    never changed once planned on (its grid is built once)."""
+    while True:
+        x = SIZE // 2 + rng.randint(-20, 20)
+        y = SIZE // 2 + rng.randint(-20, 20)
+        if not bmap.blocks_move.numpy()[y - 1:y + 3, x - 1:x + 3].any():
+            return x, y
 
 
 def anchor_ms(planner: Planner) -> float:
@@ -82,9 +85,7 @@ def hover_case(bmap, rs, figure, budget, args, rng) -> tuple[list, list]:
     times, firsts = [], []
     r = budget // 5 + 4
     for _ in range(args.positions):
-        x = SIZE // 2 + rng.randint(-20, 20)
-        y = SIZE // 2 + rng.randint(-20, 20)
-        clear_around(bmap, x, y)
+        x, y = room_at(bmap, rng)
         fig = Figure("f", "a", x, y, facing=rng.randrange(8), move_ft=move, turning_ft=turning, flyer=flyer,
                      altitude_ft=altitude, footprint=footprint)
         pos = Positioning(bmap, rs, [fig])    # a change: the resolver's view of the new moment
