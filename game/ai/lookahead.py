@@ -17,7 +17,7 @@ from ..core.values.geometry import FACINGS, bearing_octant
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan, rank_key
 from .odds import kill_chance
-from .search import Budget, actors, expectimax, nodes_for
+from .search import Budget, actors, expectimax, nodes_for, spend
 from .threat import Threats, strike_square
 
 
@@ -53,6 +53,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         plan.data["searched"] = True
         searched += 1
     ctx.cache["search moves"] = budget.spent
+    spend(ctx, budget)
     # The searched plans lead, re-ranked among themselves; one whose copy could not be set up (the
     # resolver refused to place it there) is not searched and follows them.
     n = level.search_plans

@@ -37,6 +37,7 @@ from .threat import CAUTION, Threats
 
 NODES = 36              # figures' decisions one choice may search (a small field)
 NODES_BIG = 16          # ... where more than BIG_FIELD figures fight
+TURN_NODES = 48         # ... and over all the choices of one figure's turn
 BIG_FIELD = 24
 FRIENDS = 1             # friends still to act this round searched in each branch, nearest the plan first
 LEAST_BRANCH = 0.1      # an outcome less likely than this is folded into the miss
@@ -48,7 +49,20 @@ REPLY = replace(LEVELS["normal"], name="normal (searched)", targets=2, attack_sq
 
 
 def nodes_for(ctx: Context) -> int:
-    return NODES if len(ctx.active) <= BIG_FIELD else NODES_BIG
+    """This choice's budget: NODES (NODES_BIG on a big field), and no more than what the figure's
+    turn has left of TURN_NODES (a turn of several choices, e.g. a strike and then another)."""
+    spent = ctx.memo.get(_turn_key(ctx), 0)
+    return max(0, min(NODES if len(ctx.active) <= BIG_FIELD else NODES_BIG, TURN_NODES - spent))
+
+
+def spend(ctx: Context, budget: "Budget") -> None:
+    """Count what this choice searched against the figure's turn."""
+    key = _turn_key(ctx)
+    ctx.memo[key] = ctx.memo.get(key, 0) + budget.spent
+
+
+def _turn_key(ctx: Context) -> tuple:
+    return ("search spent", ctx.me.id, ctx.round, ctx.phase)
 
 
 @dataclass
@@ -255,4 +269,4 @@ def _move(board, plan: Plan, fid: str) -> None:
         board.apply(place)
 
 
-__all__ = ["Budget", "actors", "expectimax", "nodes_for", "outcomes"]
+__all__ = ["Budget", "actors", "expectimax", "nodes_for", "outcomes", "spend"]

@@ -123,3 +123,15 @@ def test_the_same_battle_gives_the_same_search():
         d = ai.last_decision
         return [(p.label, round(p.score, 9), p.data.get("search")) for p in d.plans], d.moves
     assert decide() == decide()
+
+
+def test_a_turn_of_several_choices_shares_one_budget():
+    b = _line()
+    play_until_turn_of(b, "me")
+    memo: dict = {}
+    ctx = Context(LEVELS["hard"], b, "me", random.Random(1), memo)
+    assert search.nodes_for(ctx) == search.NODES
+    search.spend(ctx, search.Budget(0, spent=search.TURN_NODES - 5))
+    assert search.nodes_for(ctx) == 5                  # what the turn has left
+    search.spend(ctx, search.Budget(0, spent=10))
+    assert search.nodes_for(ctx) == 0
