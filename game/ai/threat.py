@@ -346,7 +346,7 @@ class Threats:
         ctx = self.ctx
         if len(steps) < 2:
             return 0.0
-        figures = list(ctx.positioning.figures)
+        figures = ctx.figures
         eng = ctx.engagement
         if shots is None and eng.draws_no_parting_shots(ctx.me, mode, figures):
             shots, stretches = [], False    # the path and every stretch of it draw none

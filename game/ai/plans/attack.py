@@ -68,9 +68,12 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
     my_reach = ctx.reach_ft(me)
     out = []
     targets = ctx.ranked_targets()[: min(ctx.level.targets, 3) if archer else ctx.level.targets]
+    ground = not me.big and me.flyer == "none"
     for e in targets:
         if archer:
             cands = _shoot_squares(ctx, reach, budget, e)[: max(2, ctx.level.shoot // 2)]
+        elif ground and not e.big and 5 * max(abs(me.x - e.x), abs(me.y - e.y)) > budget + my_reach:
+            continue    # every step costs at least 5 ft a square: no square within the budget is in reach of e
         else:
             cands = []
             for sq, entry in reach.stops(budget, leave=me.pos):
@@ -199,6 +202,8 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
     out = []
     live = ctx.me is ctx.battle.figures[me.id] and not ctx.fresh_turn and not announce
     for e in ctx.ranked_targets()[: max(3, ctx.level.targets)]:
+        if not ctx.battle.charge_lane_may_open(me, e):
+            continue        # the resolver's pre-filter: no lane can open (beyond the longest charge, a wall)
         action = Charge(figure=me.id, target=e.id)
         if announce and ctx.battle.check(action) is not None:
             continue
