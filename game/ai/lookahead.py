@@ -40,11 +40,14 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     searched = 0
     copies: dict = {}
     for plan in top:
-        board = _board_after(ctx, plan, copies)
+        # No foe able to answer where the plan leaves my side (a big field's far figures): no copy.
+        quiet = plan.kind != "announce" and not any(
+            _may_reply(ctx, e, [plan.end[:2]] + [a.pos for a in ctx.allies]) for e in ctx.enemies)
+        board = _board_after(ctx, plan, copies, copy=not quiet)
         if board is None:
             continue
         focus_fire(ctx, plan)
-        loss, parts = _replies(ctx, board, plan)
+        loss, parts = (0.0, []) if quiet else _replies(ctx, board, plan)
         quick = plan.data.get("exposure", 0.0)
         plan.add("the foes' best replies (searched ahead)", quick - loss)
         plan.data["replies"] = parts
@@ -59,21 +62,28 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     return searched
 
 
-def _board_after(ctx: Context, plan: Plan, copies: dict):
-    """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None."""
+def _board_after(ctx: Context, plan: Plan, copies: dict, copy: bool = True):
+    """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None;
+    `copy` False: the battle itself where the figure may be placed (nothing will be asked of it)."""
     stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
     announced = plan.actions[0] if plan.kind == "announce" else None
     key = (plan.end, stance, announced, plan.data.get("target") if plan.kind == "charge" else None)
     if key in copies:
         return copies[key]
     me = ctx.me
-    board = ctx.battle.clone()
-    board.rng.seed(ctx.rng.random())               # never the real dice to come
-    if announced is not None and board.check(announced) is None:
-        board.apply(announced)                     # announced from where it stands, before it runs
+    seed = ctx.rng.random()                        # never the real dice to come
     x, y, facing, alt = plan.end
+    place = None
     if (x, y, facing, alt) != (me.x, me.y, me.facing, me.altitude_ft):
         place = GmPlace(me.id, x=x, y=y, facing=FACINGS[facing], altitude_ft=alt if me.flyer != "none" else None)
+    if not copy:
+        copies[key] = None if place is not None and ctx.battle.check(place) is not None else ctx.battle
+        return copies[key]
+    board = ctx.battle.clone()
+    board.rng.seed(seed)
+    if announced is not None and board.check(announced) is None:
+        board.apply(announced)                     # announced from where it stands, before it runs
+    if place is not None:
         if board.check(place) is not None:
             copies[key] = None
             return None
@@ -99,12 +109,10 @@ def _replies(ctx: Context, board, plan: Plan) -> tuple[float, list]:
     if not mine:
         return 0.0, []               # felled on its own number and still acting: nothing left to hit
     near = []
+    spots = [f.pos for f in mine]
     for e in ctx.enemies:
-        if not board.able(e.id):
-            continue
-        d = min(ctx.flat(e.pos, f.pos) for f in mine)
-        if ctx.is_archer(e) or d <= max(_strike_reach(ctx, e), _charge_reach(ctx, e)):
-            near.append((d, e.id, e))
+        if board.able(e.id) and _may_reply(ctx, e, spots):
+            near.append((min(ctx.flat(e.pos, sq) for sq in spots), e.id, e))
     near.sort(key=lambda t: t[:2])
     total, parts = 0.0, []
     target = plan.data.get("target")
@@ -174,6 +182,14 @@ def _friend_blow(ctx: Context, friend, foe):
         return None
     placed = friend.moved_to(sq[0], sq[1], bearing_octant(sq, foe.pos))
     return ctx.best_odds(placed, foe, placed=(placed,), after_move=ctx.flat(friend.pos, sq))
+
+
+def _may_reply(ctx: Context, e, spots) -> bool:
+    """Foe e answers my side standing on these squares: an archer, or within its strike or charge reach."""
+    if ctx.is_archer(e):
+        return True
+    far = max(_strike_reach(ctx, e), _charge_reach(ctx, e))
+    return any(ctx.flat(e.pos, sq) <= far for sq in spots)
 
 
 def _strike_reach(ctx: Context, e) -> float:
