@@ -61,19 +61,20 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
     budget = min(ctx.mode_budget("walk"), ctx.attack_budget)
     if budget < 5:
         return []
-    reach = ctx.search("walk", budget=ctx.mode_budget("walk"))
-    if reach is None:
-        return []
     archer = ctx.is_archer(me)
     my_reach = ctx.reach_ft(me)
     out = []
     targets = ctx.ranked_targets()[: min(ctx.level.targets, 3) if archer else ctx.level.targets]
-    ground = not me.big and me.flyer == "none"
+    if not archer and not me.big and me.flyer == "none":
+        # Every step costs at least 5 ft a square: a one-square foe farther than the budget and the
+        # reach is struck from no square the walk reaches (so no search is asked for it).
+        targets = [e for e in targets if e.big or 5 * max(abs(me.x - e.x), abs(me.y - e.y)) <= budget + my_reach]
+    reach = ctx.search("walk", budget=ctx.mode_budget("walk")) if targets else None
+    if reach is None:
+        return []
     for e in targets:
         if archer:
             cands = _shoot_squares(ctx, reach, budget, e)[: max(2, ctx.level.shoot // 2)]
-        elif ground and not e.big and 5 * max(abs(me.x - e.x), abs(me.y - e.y)) > budget + my_reach:
-            continue    # every step costs at least 5 ft a square: no square within the budget is in reach of e
         else:
             cands = []
             for sq, entry in reach.stops(budget, leave=me.pos):
