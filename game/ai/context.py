@@ -314,7 +314,9 @@ class Context:
         hp = self.hp(target)
         felled = 0.5 * self.threat_rate(target) * HORIZON_ROUNDS
         if self.level.morale:
-            felled += self.rout_chance(target) * self.side_worth(target.side)
+            rout = self.rout_chance(target)
+            if rout:        # what the side is worth is asked of every figure on it: only when a rout may come
+                felled += rout * self.side_worth(target.side)
         return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * felled
 
     def into_melee_risk(self, bd):
