@@ -6,7 +6,8 @@ returns. With the collector running, the ones still alive at a young collection 
 soon force a full collection, which walks every object of the battle and the AI's memo: on a big
 field that was a third of hard's thinking (100 a side: about 100 ms a pass, every few turns).
 Held off, the short-lived answers die young; what a decision leaves behind (or any cycle it made)
-is collected once, young, as it hands its answer back, so that pass counts in the decision's time.
+is collected once, young, as it hands its answer back if it allocated enough for a young pass to be
+due (as one would be at the next allocation), so that pass counts in the decision's time.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 @contextmanager
 def collector_held():
     """Hold off the cyclic collector for the block (nested: the outermost block releases it); on
-    leaving, collect the young generation and let the collector run again."""
+    leaving, let it run again, collecting the young generation first where a pass is due."""
     if not gc.isenabled():
         yield
         return
@@ -26,4 +27,5 @@ def collector_held():
         yield
     finally:
         gc.enable()
-        gc.collect(0)
+        if gc.get_count()[0] > gc.get_threshold()[0]:
+            gc.collect(0)
