@@ -29,6 +29,7 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/bench_reachable.py
 	$(BIN)/python bench/bench_turning.py --quick
+	$(BIN)/python bench/bench_hover.py --quick
 
 clean:
 	rm -rf $(VENV) build *.egg-info

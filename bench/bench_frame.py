@@ -5,9 +5,11 @@
 Draws into an off-screen window (1920x1080 by default; no display needed) with 40 figures, a
 selected figure, a hovered path with parting shots, charge lanes, zones, threatened squares,
 line of sight, terrain markers and grid all switched on, in these views: a still camera at every
-zoom level, a camera panning every frame (new map chunks drawn within the per-frame budget),
-and frames while a figure walks its path with animation on. Prints median and 95th-percentile
-CPU time per frame, and each zoom's p95 against the target: the 32 px still frame's p95.
+zoom level, a camera panning every frame at every zoom (new map chunks drawn within the per-frame
+budget), zooming, and frames while a figure walks its path with animation on. Prints median and
+95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's, and
+panning's p95 against the anchor: pyscroll panning the same map by the same moves at the same
+square size in the same run (installed by the bench extra: pip install -e '.[bench]').
 """
 from __future__ import annotations
 
@@ -93,6 +95,67 @@ def shot(app, path, name) -> None:
         app.screenshot(str(out.with_name(f"{out.stem}-{name}{out.suffix}")))
 
 
+def pyscroll_panning(size, colours, figures, cell: int, frames: int) -> list[float] | None:
+    """The anchor: pyscroll (a well-kept scrolling-map library for pygame) panning the same map with
+    the same moves, its tiles drawn at `cell` px (native size, pyscroll's fastest path), the figures
+    as sprites of a PyscrollGroup. CPU milliseconds per frame; None when pyscroll is not installed
+    (`pip install -e '.[bench]'`)."""
+    try:
+        import pyscroll
+    except ImportError:
+        return None
+    import pygame
+    h, w = colours.shape[:2]
+    swatches: dict = {}
+
+    def swatch(rgb):
+        got = swatches.get(rgb)
+        if got is None:
+            got = swatches[rgb] = pygame.Surface((cell, cell)).convert()
+            got.fill(rgb)
+            pygame.draw.rect(got, (0, 0, 0), got.get_rect(), 1)    # the grid line
+        return got
+    ground = [[swatch(tuple(int(v) for v in colours[y, x])) for x in range(w)] for y in range(h)]
+
+    class Adapter(pyscroll.data.PyscrollDataAdapter):
+        tile_size = (cell, cell)
+        map_size = (w, h)
+        visible_tile_layers = [0]
+
+        def _get_tile_image(self, x, y, layer):
+            return ground[y][x] if 0 <= x < w and 0 <= y < h else None
+
+        def get_tile_images_by_rect(self, rect):     # the batch form pyscroll's docs ask data sources for
+            x1, y1 = max(0, rect[0]), max(0, rect[1])
+            x2, y2 = min(w - 1, rect[0] + rect[2]), min(h - 1, rect[1] + rect[3])
+            for y in range(y1, y2 + 1):
+                row = ground[y]
+                for x in range(x1, x2 + 1):
+                    yield x, y, 0, row[x]
+
+    renderer = pyscroll.BufferedRenderer(Adapter(), size, clamp_camera=True)
+    group = pyscroll.PyscrollGroup(map_layer=renderer)
+    token = pygame.Surface((cell, cell), pygame.SRCALPHA)
+    pygame.draw.circle(token, (40, 80, 200), (cell // 2, cell // 2), max(2, cell // 2 - 1))
+    for f in figures:
+        sprite = pygame.sprite.Sprite()
+        sprite.image, sprite.rect = token, token.get_rect(topleft=(f.x * cell, f.y * cell))
+        group.add(sprite)
+    screen = pygame.display.get_surface()
+    cx, cy = w * cell / 2, h * cell / 2
+    group.center((cx, cy))
+    group.draw(screen)
+    times = []
+    for i in range(frames):
+        cx -= 7 if (i // 60) % 2 == 0 else -7      # the same moves as the window's pan below
+        cy -= 3 if (i // 90) % 2 == 0 else -3
+        t = time.process_time()
+        group.center((cx, cy))
+        group.draw(screen)
+        times.append((time.process_time() - t) * 1000)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=240)
@@ -106,7 +169,7 @@ def main() -> int:
     from game.ui.camera import ZOOM_LEVELS
     size = tuple(int(v) for v in args.size.lower().split("x"))
     app = App(big_scenario(), sides={"blue": "human", "red": "human"}, size=size, background=False)
-    app.chunk_budget_s = 0.006  # as in the interactive window
+    app.chunk_budget_s = 0.002  # as in the interactive window
     for name in app.ui.overlays:
         app.set_overlay(name, True)
     me = app.battle.figures[app.battle.current]
@@ -138,7 +201,45 @@ def main() -> int:
     def pan(i):
         hover_at(i)
         app.camera.pan(7 if (i // 60) % 2 == 0 else -7, 3 if (i // 90) % 2 == 0 else -3)
-    report("panning every frame, 32 px", measure(app, args.frames, pan))
+
+    # Panning at every zoom against the anchor, pyscroll panning the same map by the same moves at
+    # the same square size, interleaved in rounds so that a busy moment falls on both alike.
+    from game.ui.maplayer import terrain_colours
+    colours = terrain_colours(app.battle.map)
+    figs = list(app.battle.figures.values())
+    ours: dict = {cell: [] for cell in ZOOM_LEVELS}
+    anchor: dict = {cell: [] for cell in ZOOM_LEVELS}
+    rounds = 3
+    for _ in range(rounds):
+        for cell in ZOOM_LEVELS:
+            app.camera.set_cell(cell)
+            app.camera.center_on((me.x + 0.5, me.y + 0.5))
+            app.settle()
+            ours[cell] += measure(app, max(60, args.frames // rounds), pan)
+            got = pyscroll_panning(size, colours, figs, cell, max(60, args.frames // rounds))
+            if got is not None:
+                anchor[cell] += got
+    worst_ratio = 0.0
+    for cell in ZOOM_LEVELS:
+        p95 = report(f"panning every frame, {cell} px", ours[cell])
+        if anchor[cell]:
+            p95_anchor = report(f"  pyscroll panning, {cell} px", anchor[cell])
+            worst_ratio = max(worst_ratio, p95 / p95_anchor)
+            print(f"  ratio p95 {p95 / p95_anchor:5.2f}x pyscroll")
+    if worst_ratio:
+        print(f"panning: worst p95 ratio to pyscroll {worst_ratio:.2f}x (target 1.0x)")
+    else:
+        print("panning: pyscroll not installed, no anchor (pip install -e '.[bench]')")
+
+    # Zooming as a mouse wheel does it: a notch every 8 frames (7.5 a second at 60 fps), in to the
+    # largest squares and back out to the smallest, again and again.
+    ladder = list(ZOOM_LEVELS) + list(ZOOM_LEVELS[-2:0:-1])
+
+    def zooming(i):
+        hover_at(i)
+        app.camera.set_cell(ladder[(i // 8) % len(ladder)])
+    app.camera.center_on((me.x + 0.5, me.y + 0.5))
+    report("zooming (a wheel notch every 8 frames)", measure(app, max(args.frames, 8 * len(ladder) * 2), zooming))
 
     # Every zoom, measured in interleaved rounds so that a busy moment of the machine falls on
     # all of them alike; the 32 px view is measured among them as the reference.

@@ -1,4 +1,4 @@
-"""Turning figures on open ground: reachable sets against a plain search, and the hover's answer.
+"""Turning figures on open ground: reachable sets against a plain search.
 
 Rows (CPU time, one process, interleaved pairs so that a busy machine slows both alike):
 - reachable sets (SearchResult.entries: every square with its least cost per end facing) of a
@@ -6,28 +6,23 @@ Rows (CPU time, one process, interleaved pairs so that a busy machine slows both
   walking and running) on an open 400x400 map, at every budget up to 480 ft, against the anchor:
   a plain Dijkstra with heapq over the same full states (square, facing, diagonal parity, feet
   straight), no pruning, no parents, the least cost per square; the ratio of each pair, its
-  median and 95th percentile, and the states each settles (growth: microseconds per state);
-- the hover's answer (Positioning.plan: the path, or why not in words) for squares around the
-  figure, the first after a change (a fresh position) included: median, p95 and the worst, in ms.
-Targets (issue 30): reach within 2x the anchor at every speed up to 480 ft; the hover within 16 ms
-at p95 up to 240 ft.
+  median and 95th percentile, and the states each settles (growth: microseconds per state).
+Target (issue 30): within 2x the anchor at every speed up to 480 ft. The hover's answer for the
+same figures (and big bodies and flyers, on open ground and among walls): bench/bench_hover.py.
 
-Run: .venv/bin/python bench/bench_turning.py [--pairs N] [--hovers N] [--quick]
+Run: .venv/bin/python bench/bench_turning.py [--pairs N] [--quick]
 """
 from __future__ import annotations
 
 import argparse
 import heapq
-import random
 import statistics
 import time
 
 from game.core.values.battlemap import BattleMap
-from game.core.values.errors import RulesError
 from game.core.values.figure import Figure
 from game.core.values.geometry import step_feet, turn_octants
 from game.core.moves.planner import Planner
-from game.core.moves.positioning import Positioning
 from game.io.rulesets import load_ruleset
 
 SIZE = 400
@@ -120,41 +115,10 @@ def reach_rows(args, bmap, rs) -> list:
     return rows
 
 
-def hover_rows(args, bmap, rs) -> list:
-    rows = []
-    rng = random.Random(30)
-    budgets = (60, 120) if args.quick else (60, 120, 240)
-    for label, turning, mode in FIGURES + (("walker", 0, "walk"),):
-        for budget in budgets:
-            move = budget // 2 if mode == "run" else budget
-            times, firsts = [], []
-            for position in range(args.positions):
-                facing = rng.randrange(8)
-                fig = Figure("f", "a", SIZE // 2, SIZE // 2, facing=facing, move_ft=move, turning_ft=turning)
-                pos = Positioning(bmap, rs, [fig])
-                r = budget // 5 + 3
-                for i in range(args.hovers):
-                    square = (SIZE // 2 + rng.randint(-r, r), SIZE // 2 + rng.randint(-r, r))
-                    t0 = time.process_time()
-                    try:
-                        pos.plan("f", square, mode=mode)
-                    except RulesError:
-                        pass
-                    ms = (time.process_time() - t0) * 1000
-                    times.append(ms)
-                    if i == 0:
-                        firsts.append(ms)
-            rows.append((f"{label} {mode} {budget} ft", statistics.median(times), p95(times), max(times),
-                         statistics.median(firsts)))
-    return rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=8, help="interleaved pairs at 60 ft (fewer for longer moves)")
-    parser.add_argument("--hovers", type=int, default=40, help="squares hovered per position")
-    parser.add_argument("--positions", type=int, default=3, help="positions (changes) per figure")
-    parser.add_argument("--quick", action="store_true", help="budgets up to 240 ft (120 ft for the hover)")
+    parser.add_argument("--quick", action="store_true", help="budgets up to 240 ft")
     args = parser.parse_args()
     rs = load_ruleset("bfrpg")
     bmap = BattleMap.empty(SIZE, SIZE)
@@ -162,11 +126,6 @@ def main() -> None:
     print(f"{'figure':<22} {'ours':>9} {'anchor':>9} {'ratio':>6} {'p95':>6} {'states':>8} {'us/state':>9}  target ratio 2")
     for label, ours, theirs, ratio, ratio95, states, per in reach_rows(args, bmap, rs):
         print(f"{label:<22} {ours:>9.1f} {theirs:>9.1f} {ratio:>6.2f} {ratio95:>6.2f} {states:>8} {per:>9.2f}")
-    print()
-    print("the hover's answer (Positioning.plan: path or why not), CPU ms")
-    print(f"{'figure':<22} {'median':>8} {'p95':>8} {'worst':>8} {'first':>8}  target p95 16")
-    for label, median, high, worst, first in hover_rows(args, bmap, rs):
-        print(f"{label:<22} {median:>8.1f} {high:>8.1f} {worst:>8.1f} {first:>8.1f}")
 
 
 if __name__ == "__main__":

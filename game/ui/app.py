@@ -130,7 +130,7 @@ class App:
         self._last_current = None
         self._cursor = None
         # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
-        self.chunk_budget_s = None if self.headless else 0.006
+        self.chunk_budget_s = None if self.headless else 0.002   # map chunks built a frame: ~1 ms each
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
         self.callout_boxes: list = []    # where they were last drawn
@@ -491,7 +491,8 @@ class App:
         """Run frames until background questions are answered, chunks drawn and animations played."""
         for _ in range(max_frames):
             self.frame([])
-            if not self.rules.busy() and not self.map_layer.pending(self.camera) and not self.animator.busy():
+            if not self.rules.busy() and not self.map_layer.pending(self.camera) \
+                    and not self.scene.areas.pending(self.camera) and not self.animator.busy():
                 break
             time.sleep(0.002)
         self.frame([])
@@ -509,12 +510,15 @@ class App:
         if self.start_screen:
             from .startscreen import draw_start
             draw_start(self, screen)
+            self.panel.shown = False
             return
         self.scene.draw(screen.subsurface(self.map_rect), self)
         hud.draw_status(screen, self)
         self.panel.draw(screen, self)
-        if self.ui.compare:
-            draw_compare(screen, self)
+        # What is drawn over the map stays on it (clipped: the panel's pixels are never touched, so
+        # the panel need not be drawn again while nothing in it changes); the boxes that may cover
+        # the panel mark it to be drawn again next frame.
+        screen.set_clip(self.map_rect)
         hud.draw_banner(screen, self)
         hud.draw_odds_title(screen, self)
         draw_lesson_bar(screen, self)
@@ -522,14 +526,25 @@ class App:
         hud.draw_pointer_box(screen, self)
         hud.draw_messages(screen, self)
         self.comforts.draw(screen, self)
+        screen.set_clip(None)
+        covers = False
+        if self.ui.compare:
+            draw_compare(screen, self)
+            covers = True
         if self.ui.legend_open:
             draw_legend_box(screen, self)
+            covers = True
         if self.ui.help_open:
             draw_guide(screen, self) if self.ui.help_page == "guide" else draw_help(screen, self.fonts)
+            covers = True
         if self.replay is None and self.battle.is_over and not self.animator.busy():
             self.result.draw(self, screen)
+            covers = True
         if self.dialog is not None:
             self.dialog.draw(self, screen)
+            covers = True
+        if covers:
+            self.panel.shown = False
 
     # ----- the panel's content (words from describe.py) -----
     def shown_events(self) -> int:

@@ -128,11 +128,16 @@ class Camera:
             return (x, y)
         return None
 
-    def visible_squares(self) -> tuple[int, int, int, int]:
-        """(x0, y0, x1, y1) half-open range of squares at least partly on screen, clipped to the map."""
+    def visible_squares(self, area=None) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1) half-open range of squares at least partly on screen (or in `area`, a
+        rect of the view: what a clipped drawing reaches), clipped to the map."""
         c = self.cell
-        x0 = max(0, math.floor(-self.ox / c))
-        y0 = max(0, math.floor(-self.oy / c))
-        x1 = min(self.map_w, math.ceil((self.view_w - self.ox) / c))
-        y1 = min(self.map_h, math.ceil((self.view_h - self.oy) / c))
+        left, top, right, bottom = 0, 0, self.view_w, self.view_h
+        if area is not None:
+            left, top = max(left, area[0]), max(top, area[1])
+            right, bottom = min(right, area[0] + area[2]), min(bottom, area[1] + area[3])
+        x0 = max(0, math.floor((left - self.ox) / c))
+        y0 = max(0, math.floor((top - self.oy) / c))
+        x1 = min(self.map_w, math.ceil((right - self.ox) / c))
+        y1 = min(self.map_h, math.ceil((bottom - self.oy) / c))
         return x0, y0, max(x0, x1), max(y0, y1)

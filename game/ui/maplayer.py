@@ -1,7 +1,7 @@
 """The static map layer: terrain drawn once per zoom level into cached chunks.
 
 A map of 200 x 200 squares at 64 px a square would be a 12800 px surface, so the map is cut
-into chunks of about 512 px, drawn on demand and kept in a bounded LRU cache. A chunk not yet
+into chunks of about 256 px, drawn on demand and kept in a bounded LRU cache. A chunk not yet
 drawn shows a scaled one-pixel-per-square thumbnail until it is ready, so zooming never stalls
 a frame. Maps from Tiled are drawn from their own pictures (game.io.tiled.tile_image_sources:
 tile layers, tile objects and image layers, in Tiled's order; see game/ui/tileart.py) when the
@@ -22,8 +22,8 @@ from ..core.values.errors import RulesError
 from . import theme
 from .tileart import TileArtLayer
 
-CHUNK_PX = 512
-MAX_CHUNKS = 160
+CHUNK_PX = 256
+MAX_CHUNKS = 400
 COVER_TEXT = ("", "¼", "½", "¾", "■")
 
 
@@ -80,12 +80,60 @@ def terrain_colours(bmap) -> np.ndarray:
     return np.clip(rgb, 0, 255).astype(np.uint8)
 
 
+# The bits of a square's look besides its colour (MapLayer._square_codes), in this order.
+_CODE_BITS = ("blocks_move", "blocks_sight", "door", "water", "cover", "concealment", "difficult", "odd")
+
+
+def _drawn_mask(cell: int) -> int:
+    """The code bits that make `_draw_square` draw more than the square's colour at this size:
+    walls, trunks and doors always; low walls from 8 px; water, brush, fog and rubble from 12 px."""
+    mask = 0b111
+    if cell >= 8:
+        mask |= 1 << 4
+    if cell >= 12:
+        mask |= (1 << 3) | (1 << 5) | (1 << 6)
+    return mask
+
+
+
+def _scaled(thumb, w: int, h: int, cell: int):
+    """`thumb` (one pixel a square) at `cell` px a square, every square a whole block of its pixel.
+    pygame's nearest-neighbour scale is exact up to 32x here; larger cells go in two exact steps."""
+    import pygame
+    if cell <= 32:
+        return pygame.transform.scale(thumb, (w * cell, h * cell))
+    steps = [k for k in range(2, 33) if cell % k == 0 and cell // k <= 32]
+    if not steps:       # no zoom level is such a size; exact the slow way
+        pixels = pygame.surfarray.array3d(thumb)
+        surf = pygame.Surface((w * cell, h * cell))
+        pygame.surfarray.blit_array(surf, np.repeat(np.repeat(pixels, cell, 0), cell, 1))
+        return surf
+    step = max(steps)
+    return pygame.transform.scale(pygame.transform.scale(thumb, (w * step, h * step)), (w * cell, h * cell))
+
+
+def _in_display_format(surf):
+    """`surf` in the window's pixel format (blits from it are plain copies); as it is when it
+    already is, or when there is no window."""
+    import pygame
+    display = pygame.display.get_surface()
+    if display is None or (surf.get_bitsize(), surf.get_masks()) == (display.get_bitsize(), display.get_masks()):
+        return surf
+    return surf.convert()
+
+
 class MapLayer:
     def __init__(self, bmap, tile_art=None):
         self.map = bmap
         self.art = TileArtLayer(tile_art, bmap.width, bmap.height) if tile_art is not None else None
         self.colours = terrain_colours(bmap)
         self._thumb = None
+        self._base_thumb = None
+        self._codes = None
+        self._marks = None
+        self._packed = None
+        self._has_heights = bool(bmap.elevation_ft.count_nonzero())
+        self._stamps: dict = {}
         self._chunks: OrderedDict = OrderedDict()
         self.show_grid = True
         self.show_markers = tile_art is None
@@ -110,21 +158,22 @@ class MapLayer:
         import pygame
         cell = camera.cell
         n = self.chunk_squares(cell)
-        x0, y0, x1, y1 = camera.visible_squares()
+        x0, y0, x1, y1 = camera.visible_squares(screen.get_clip())
         if x1 <= x0 or y1 <= y0:
             return
         start = time.perf_counter()
-        self.built_last_frame = 0
+        built = 0
         thumb = None
         for cy in range(y0 // n, (y1 - 1) // n + 1):
             for cx in range(x0 // n, (x1 - 1) // n + 1):
                 key = (cell, cx, cy, self.show_grid, self.show_markers)
                 surf = self._chunks.get(key)
                 if surf is None and (time_budget_s is None or time.perf_counter() - start < time_budget_s
-                                     or self.built_last_frame == 0):
+                                     or built == 0):
                     surf = self._build_chunk(cell, cx, cy, n)
                     self._chunks[key] = surf
-                    self.built_last_frame += 1
+                    built += 1
+                    self.built_last_frame += 1      # the scene sets it to 0 as a frame begins
                     if len(self._chunks) > MAX_CHUNKS:
                         self._chunks.popitem(last=False)
                 sx, sy = camera.to_screen(cx * n, cy * n)
@@ -139,6 +188,28 @@ class MapLayer:
                     part = thumb.subsurface(pygame.Rect(cx * n, cy * n, w, h))
                     screen.blit(pygame.transform.scale(part, (w * cell, h * cell)), (sx, sy))
 
+    def prefetch(self, camera) -> bool:
+        """Build one chunk of the ring just outside the view, if one is missing (the nearest to the
+        view's centre first), so that a pan finds its chunks ready; False when there was none."""
+        cell = camera.cell
+        n = self.chunk_squares(cell)
+        x0, y0, x1, y1 = camera.visible_squares()
+        if x1 <= x0 or y1 <= y0:
+            return False
+        cx0, cy0, cx1, cy1 = x0 // n - 1, y0 // n - 1, (x1 - 1) // n + 1, (y1 - 1) // n + 1
+        last_cx, last_cy = (self.map.width - 1) // n, (self.map.height - 1) // n
+        mid = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
+        missing = [(cx, cy) for cy in range(max(0, cy0), min(last_cy, cy1) + 1)
+                   for cx in range(max(0, cx0), min(last_cx, cx1) + 1)
+                   if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
+        if not missing:
+            return False
+        cx, cy = min(missing, key=lambda c: (c[0] - mid[0]) ** 2 + (c[1] - mid[1]) ** 2)
+        self._chunks[(cell, cx, cy, self.show_grid, self.show_markers)] = self._build_chunk(cell, cx, cy, n)
+        if len(self._chunks) > MAX_CHUNKS:
+            self._chunks.popitem(last=False)
+        return True
+
     def pending(self, camera) -> bool:
         """True while some visible chunk is still shown as a thumbnail."""
         cell = camera.cell
@@ -151,34 +222,95 @@ class MapLayer:
         return False
 
     def _build_chunk(self, cell: int, cx: int, cy: int, n: int):
+        """One chunk's picture. Whole squares are painted at once (the thumbnail scaled up, then one
+        stamp a kind of square blitted in a batch) so that a chunk costs about a millisecond at every
+        zoom: a chunk coming into view while panning fits within a frame. The pixels are those of
+        drawing each square in turn (`_draw_square`; tests/ui/test_map_chunks.py holds them equal)."""
         import pygame
         m = self.map
-        w = min(n, m.width - cx * n)
-        h = min(n, m.height - cy * n)
-        surf = pygame.Surface((w * cell, h * cell))
-        surf.fill(theme.FLOOR)
-        xs = range(cx * n, cx * n + w)
-        ys = range(cy * n, cy * n + h)
-        for y in ys:
-            for x in xs:
-                if self.art is None or not self.art.has_tiles[y, x]:  # the clean look under any pictures
-                    self._draw_square(surf, x, y, (x - cx * n) * cell, (y - cy * n) * cell, cell)
+        x0, y0 = cx * n, cy * n
+        w = min(n, m.width - x0)
+        h = min(n, m.height - y0)
+        surf = _scaled(self.base_thumbnail().subsurface(pygame.Rect(x0, y0, w, h)), w, h, cell)
+        codes = self._square_codes()[y0:y0 + h, x0:x0 + w]
+        ys, xs = np.nonzero(codes & _drawn_mask(cell))
+        if len(ys):
+            # One stamp per kind of square and colour; its key packs the code above the colour.
+            keys = (codes[ys, xs].astype(np.int64) << 24) | self._packed_colours()[y0 + ys, x0 + xs]
+            stamps = self._stamps.setdefault(cell, {})
+            unique, first = np.unique(keys, return_index=True)
+            for key, at in zip(unique.tolist(), first.tolist()):
+                if key not in stamps:
+                    stamps[key] = self._stamp(x0 + int(xs[at]), y0 + int(ys[at]), cell)
+            surf.fblits([(stamps[key], (i * cell, j * cell))
+                         for key, i, j in zip(keys.tolist(), xs.tolist(), ys.tolist())])
         if self.art is not None:
-            self.art.draw_chunk(surf, cx * n, cy * n, w, h, cell)
-        self._draw_elevation_edges(surf, xs, ys, cx * n, cy * n, cell)
-        if self.show_markers:
-            for y in ys:
-                for x in xs:
-                    self._draw_markers(surf, x, y, (x - cx * n) * cell, (y - cy * n) * cell, cell)
+            self.art.draw_chunk(surf, x0, y0, w, h, cell)
+        self._draw_elevation_edges(surf, x0, y0, w, h, cell)
+        if self.show_markers and cell >= 20 and self.fonts is not None:
+            marked = self._marked()[y0:y0 + h, x0:x0 + w]
+            for j, i in zip(*(v.tolist() for v in np.nonzero(marked))):
+                self._draw_markers(surf, x0 + i, y0 + j, i * cell, j * cell, cell)
         if self.show_grid and cell >= 8:
             colour = theme.GRID if cell >= 16 else theme.GRID_FAINT
             for i in range(w + 1):
                 pygame.draw.line(surf, colour, (i * cell, 0), (i * cell, h * cell))
             for j in range(h + 1):
                 pygame.draw.line(surf, colour, (0, j * cell), (w * cell, j * cell))
-        if pygame.display.get_surface() is not None:
-            surf = surf.convert()
-        return surf
+        return _in_display_format(surf)
+
+    def base_thumbnail(self):
+        """One pixel per square in the colour its square starts from: the terrain's colour, or the
+        floor under a Tiled tile (the clean look is drawn only where no tile layer draws)."""
+        if self._base_thumb is None:
+            if self.art is None:
+                self._base_thumb = self.thumbnail()
+            else:
+                import pygame
+                colours = self.colours.copy()
+                colours[self.art.has_tiles] = theme.FLOOR
+                surf = pygame.Surface((self.map.width, self.map.height))
+                pygame.surfarray.blit_array(surf, colours.transpose(1, 0, 2))
+                self._base_thumb = surf
+        return self._base_thumb
+
+    def _square_codes(self) -> np.ndarray:
+        """Per square, the bits its look depends on besides its colour (`_CODE_BITS`), and 0 where a
+        Tiled tile draws it; computed once per map."""
+        if self._codes is None:
+            m = self.map
+            h, w = m.height, m.width
+            parity = (np.add.outer(np.arange(h), np.arange(w)) % 2).astype(bool)
+            bits = (m.blocks_move.numpy(), m.blocks_sight.numpy(), m.door.numpy(), m.water.numpy(),
+                    m.cover.numpy() > 0, m.concealment.numpy() > 0, m.difficult.numpy(), parity)
+            codes = np.zeros((h, w), np.int32)
+            for k, bit in enumerate(bits):
+                codes |= bit.astype(np.int32) << k
+            if self.art is not None:
+                codes[self.art.has_tiles] = 0
+            self._codes = codes
+        return self._codes
+
+    def _stamp(self, x: int, y: int, cell: int):
+        """The picture of square (x, y) alone: the same for every square of its code and colour."""
+        import pygame
+        stamp = pygame.Surface((cell, cell))
+        self._draw_square(stamp, x, y, 0, 0, cell)
+        return _in_display_format(stamp)
+
+    def _packed_colours(self) -> np.ndarray:
+        """Each square's colour as one int (red << 16 | green << 8 | blue)."""
+        if self._packed is None:
+            c = self.colours.astype(np.int64)
+            self._packed = (c[..., 0] << 16) | (c[..., 1] << 8) | c[..., 2]
+        return self._packed
+
+    def _marked(self) -> np.ndarray:
+        """Squares that may carry a marker (cover, concealment, height); `_draw_markers` decides."""
+        if self._marks is None:
+            m = self.map
+            self._marks = (m.cover.numpy() > 0) | (m.concealment.numpy() > 0) | (m.elevation_ft.numpy() != 0)
+        return self._marks
 
     def _draw_square(self, surf, x: int, y: int, rx: int, ry: int, c: int) -> None:
         import pygame
@@ -239,25 +371,46 @@ class MapLayer:
             pygame.draw.rect(surf, theme.DOOR, (rx, ry, max(2, c // 6), c))
             pygame.draw.rect(surf, theme.DOOR, (rx + c - max(2, c // 6), ry, max(2, c // 6), c))
 
-    def _draw_elevation_edges(self, surf, xs, ys, bx: int, by: int, c: int) -> None:
+    def _draw_elevation_edges(self, surf, x0: int, y0: int, w: int, h: int, c: int) -> None:
         """A dark ledge line wherever the floor height changes between two squares."""
         import pygame
-        elev = self.map.elevation_ft
-        if not elev.count_nonzero():
+        if not self._has_heights:
             return
+        elev = self.map.elevation_ft.numpy()
         width = max(2, c // 10)
-        for y in ys:
-            for x in xs:
-                e = elev[y, x]
-                rx, ry = (x - bx) * c, (y - by) * c
-                if x + 1 < self.map.width and elev[y, x + 1] != e:
-                    pygame.draw.line(surf, theme.ELEVATION_EDGE, (rx + c - 1, ry), (rx + c - 1, ry + c), width)
-                if x > 0 and elev[y, x - 1] != e:
-                    pygame.draw.line(surf, theme.ELEVATION_EDGE, (rx, ry), (rx, ry + c), width)
-                if y + 1 < self.map.height and elev[y + 1, x] != e:
-                    pygame.draw.line(surf, theme.ELEVATION_EDGE, (rx, ry + c - 1), (rx + c, ry + c - 1), width)
-                if y > 0 and elev[y - 1, x] != e:
-                    pygame.draw.line(surf, theme.ELEVATION_EDGE, (rx, ry), (rx + c, ry), width)
+        block = elev[y0:y0 + h, x0:x0 + w]
+        # Which side of each square of the chunk meets a square of another height (inside the map).
+        right = np.zeros_like(block, bool)
+        left = np.zeros_like(block, bool)
+        below = np.zeros_like(block, bool)
+        above = np.zeros_like(block, bool)
+        if x0 + w < self.map.width:
+            right[:, :] = block != elev[y0:y0 + h, x0 + 1:x0 + w + 1]
+        else:
+            right[:, :-1] = block[:, :-1] != block[:, 1:]
+        if x0 > 0:
+            left[:, :] = block != elev[y0:y0 + h, x0 - 1:x0 + w - 1]
+        else:
+            left[:, 1:] = block[:, 1:] != block[:, :-1]
+        if y0 + h < self.map.height:
+            below[:, :] = block != elev[y0 + 1:y0 + h + 1, x0:x0 + w]
+        else:
+            below[:-1, :] = block[:-1, :] != block[1:, :]
+        if y0 > 0:
+            above[:, :] = block != elev[y0 - 1:y0 + h - 1, x0:x0 + w]
+        else:
+            above[1:, :] = block[1:, :] != block[:-1, :]
+        colour = theme.ELEVATION_EDGE
+        for j, i in zip(*(v.tolist() for v in np.nonzero(right | left | below | above))):
+            rx, ry = i * c, j * c
+            if right[j, i]:
+                pygame.draw.line(surf, colour, (rx + c - 1, ry), (rx + c - 1, ry + c), width)
+            if left[j, i]:
+                pygame.draw.line(surf, colour, (rx, ry), (rx, ry + c), width)
+            if below[j, i]:
+                pygame.draw.line(surf, colour, (rx, ry + c - 1), (rx + c, ry + c - 1), width)
+            if above[j, i]:
+                pygame.draw.line(surf, colour, (rx, ry), (rx + c, ry), width)
 
     def _draw_markers(self, surf, x: int, y: int, rx: int, ry: int, c: int) -> None:
         """The rules' view of a square: cover degree, elevation, concealment."""

@@ -8,6 +8,8 @@ tileset, green forest included; threatened squares are hatched in the foe's side
 """
 from __future__ import annotations
 
+import time
+
 from collections import OrderedDict
 
 import numpy as np
@@ -16,8 +18,8 @@ from . import theme
 
 
 OUTLINED = {"walk": theme.REACH_WALK_EDGE, "run": theme.REACH_RUN_EDGE, "charge": theme.REACH_CHARGE_EDGE}
-CHUNK_PX = 512
-MAX_CHUNKS = 96
+CHUNK_PX = 256
+MAX_CHUNKS = 240
 
 
 class Stamps:
@@ -114,20 +116,27 @@ class AreaLayers:
             self._layers = [(style, arr) for style, arr in layers if len(arr)]
             self._chunks.clear()
 
-    def draw(self, screen, camera) -> None:
+    def draw(self, screen, camera, time_budget_s: float | None = None) -> None:
+        """Blit the visible chunks; build missing ones within the time budget (None: build all; at
+        least one a call). A chunk left unbuilt is not drawn: `pending` says so, and the scene
+        draws the view whole again until none is."""
         if not self._layers:
             return
         c = camera.cell
         n = max(4, CHUNK_PX // c)
-        x0, y0, x1, y1 = camera.visible_squares()
+        x0, y0, x1, y1 = camera.visible_squares(screen.get_clip())
         if x1 <= x0 or y1 <= y0:
             return
         self.built_last_frame = 0
+        start = time.perf_counter()
         for cy in range(y0 // n, (y1 - 1) // n + 1):
             for cx in range(x0 // n, (x1 - 1) // n + 1):
                 key = (c, cx, cy)
                 surf = self._chunks.get(key, False)
                 if surf is False:
+                    if time_budget_s is not None and self.built_last_frame and \
+                            time.perf_counter() - start >= time_budget_s:
+                        continue
                     surf = self._build(c, cx, cy, n)
                     self._chunks[key] = surf
                     self.built_last_frame += 1
@@ -135,6 +144,16 @@ class AreaLayers:
                         self._chunks.popitem(last=False)
                 if surf is not None:
                     screen.blit(surf, camera.to_screen(cx * n, cy * n))
+
+    def pending(self, camera) -> bool:
+        """True while a visible chunk was left unbuilt (drawing within a time budget)."""
+        if not self._layers:
+            return False
+        c = camera.cell
+        n = max(4, CHUNK_PX // c)
+        x0, y0, x1, y1 = camera.visible_squares()
+        return any((c, cx, cy) not in self._chunks for cy in range(y0 // n, (y1 - 1) // n + 1)
+                   for cx in range(x0 // n, (x1 - 1) // n + 1))
 
     def _build(self, c: int, cx: int, cy: int, n: int):
         """One chunk of every layer, or None when no layer reaches it."""

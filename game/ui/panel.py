@@ -44,12 +44,15 @@ class Panel:
         self._log_max_scroll = 0
         self._turns_max_scroll = 0
         self._blocks: dict = {}   # name -> (key, surface, hits): parts redrawn only when what they show changes
+        self.shown = False        # the panel's pixels are on the screen as last blitted
+        self._shown_on = None
 
     def resize(self, rect: pygame.Rect) -> None:
         self.rect = rect
         self.surface = pygame.Surface(rect.size)
         self._key = None
         self._blocks = {}
+        self.shown = False
 
     def _block(self, name: str, key, y: int, height: int, draw) -> None:
         """Blit the part `name` at y, drawing it with draw(0) into its own surface when `key` changed."""
@@ -88,11 +91,16 @@ class Panel:
 
     # ----- drawing -----
     def draw(self, screen, app) -> None:
+        """Blit the panel when what it shows changed, or when something covered it since (the app
+        sets `shown` False then); else its pixels are still on the screen."""
         key = app.panel_key()
         if key != self._key:
             self._key = key
             self._render(app)
-        screen.blit(self.surface, self.rect)
+            self.shown = False
+        if not self.shown or screen is not self._shown_on:
+            screen.blit(self.surface, self.rect)
+            self.shown, self._shown_on = True, screen
 
     def _line(self, y: int, text: str, role: str = "text", size: int = 13, bold: bool = False, x: int = PAD) -> int:
         """One line, cut with an ellipsis to the panel's width."""

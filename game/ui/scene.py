@@ -32,6 +32,7 @@ class Scene:
         self._ground_key = None
         self._last_ground = None
         self._scroll = None        # (what the ground depends on but the camera's offset, ox, oy, its picture)
+        self._spare_ring = None    # the ring picture, kept to be drawn into again
         self._tokens: list = []
         self._tokens_key = None
         self._occupied_key = None
@@ -99,58 +100,91 @@ class Scene:
         """The map and the area overlays: drawn from their chunks when anything under them changed,
         else one blit of the last frame's (a still camera is the common case)."""
         cam = app.camera
+        app.map_layer.built_last_frame = 0
         key, layers = self.area_layers(app)
         ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), id(app.map_layer),
                                                app.map_layer.show_grid, app.map_layer.show_markers)
         if ground_key is not None and ground_key == self._ground_key:
             view.blit(self._ground, (0, 0))
+            app.map_layer.prefetch(cam)     # while the view holds still: the chunks a pan will need
             return
         self.areas.set_layers(key if key is not None else object(), layers)
         base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
-        if not self._scrolled(view, app, base):
-            view.fill(theme.BACKGROUND)
+        if self._scrolled(view, app, base):
+            pending = app.map_layer.pending(cam) or self.areas.pending(cam)
+        else:
+            if not _map_covers(cam):
+                view.fill(theme.BACKGROUND)
             app.map_layer.draw(view, cam, app.chunk_budget_s)
-            self.areas.draw(view, cam)
-            # What the next frame scrolls from when only the camera moves (panning).
-            self._scroll = (base, cam.ox, cam.oy, view.copy()) if base is not None else None
-        if self._scroll is not None and app.map_layer.pending(cam):
+            self.areas.draw(view, cam, app.chunk_budget_s)
+            pending = app.map_layer.pending(cam) or self.areas.pending(cam)
+            # What the next frame pans from when only the camera moves (not while chunks are still
+            # to come: that frame draws the view whole again anyway).
+            if base is not None and not pending:
+                self._start_ring(view, cam, base)
+        if self._scroll is not None and pending:
             self._scroll = None     # thumbnails on screen: the chunks drawn later must be drawn whole
+        elif not app.map_layer.built_last_frame:
+            app.map_layer.prefetch(cam)     # the chunks a pan will need next, one a frame
         # Kept once the view has held still for a frame (while panning, a copy would be wasted).
-        if ground_key is not None and ground_key == self._last_ground and not app.map_layer.pending(cam):
-            self._ground, self._ground_key = view.copy(), ground_key
+        if ground_key is not None and ground_key == self._last_ground and not pending:
+            if self._ground is not None and self._ground.get_size() == view.get_size():
+                self._ground.blit(view, (0, 0))         # the same picture again: no new surface
+            else:
+                self._ground = view.copy()
+            self._ground_key = ground_key
         else:
             self._ground_key = None
         self._last_ground = ground_key
 
     def _scrolled(self, view, app, base) -> bool:
-        """Pan the last frame's ground instead of drawing it again: scroll the picture by the
-        camera's move and draw only the strips it uncovers (clipped: chunks off them cost nothing).
+        """Pan the last frame's ground instead of drawing it again. The ground is kept in a ring
+        picture of the view's size where a world pixel always has the same place (its offset modulo
+        the size): a pan draws only the strips it uncovers, into the places the strips that left
+        had (clipped: chunks off them cost nothing), and the view is the ring read from its seam in
+        four blits. Nothing is ever scrolled, so every frame of a pan costs about the same.
         False when it cannot (anything but the camera's offset changed, or a jump past the view)."""
         got = self._scroll
         cam = app.camera
         if got is None or base is None or got[0] != base:
             return False
-        _base, ox, oy, picture = got
+        _base, ox, oy, ring = got
         dx, dy = int(cam.ox - ox), int(cam.oy - oy)
         w, h = view.get_size()
-        if abs(dx) >= w or abs(dy) >= h or picture.get_size() != (w, h):
+        if abs(dx) >= w or abs(dy) >= h or ring.get_size() != (w, h):
             return False
         import pygame
-        picture.scroll(dx, dy)
-        strips = []
         if dx:
-            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+            self._draw_into_ring(ring, pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h), app)
         if dy:
-            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
-        for strip in strips:
-            picture.set_clip(strip)
-            picture.fill(theme.BACKGROUND)
-            app.map_layer.draw(picture, cam, app.chunk_budget_s)
-            self.areas.draw(picture, cam)
-        picture.set_clip(None)
-        view.blit(picture, (0, 0))
-        self._scroll = (base, cam.ox, cam.oy, picture)
+            self._draw_into_ring(ring, pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)), app)
+        ring.set_clip(None)
+        _read_ring(ring, view, cam)
+        self._scroll = (base, cam.ox, cam.oy, ring)
         return True
+
+    def _draw_into_ring(self, ring, strip, app) -> None:
+        """Draw the view's `strip` into the ring, piece by piece where it crosses the ring's seam."""
+        import copy
+        cam = app.camera
+        for view_rect, ring_rect in _ring_pieces(ring.get_size(), cam, strip):
+            shifted = copy.copy(cam)       # the camera that puts the piece's squares where the ring keeps them
+            shifted.ox += ring_rect.x - view_rect.x
+            shifted.oy += ring_rect.y - view_rect.y
+            ring.set_clip(ring_rect)
+            ring.fill(theme.BACKGROUND)
+            app.map_layer.draw(ring, shifted, app.chunk_budget_s)
+            self.areas.draw(ring, shifted, app.chunk_budget_s)
+
+    def _start_ring(self, view, cam, base) -> None:
+        """The view as drawn whole, laid into a ring picture for the frames that pan from it."""
+        ring = self._scroll[3] if self._scroll is not None else self._spare_ring
+        if ring is None or ring.get_size() != view.get_size():
+            ring = view.copy()
+        self._spare_ring = ring
+        for view_rect, ring_rect in _ring_pieces(view.get_size(), cam, view.get_rect()):
+            ring.blit(view, ring_rect.topleft, view_rect)
+        self._scroll = (base, cam.ox, cam.oy, ring)
 
     def draw(self, view, app) -> None:
         ui, rules, cam = app.ui, app.rules, app.camera
@@ -340,3 +374,35 @@ class Scene:
             back = (40, 40, 48) if good else (150, 20, 20)
             marks.label(view, self.fonts, text, (x, y - int(c * 0.5) - rise), (255, 255, 255), back,
                         max(13, min(20, c // 2)), anchor="above")
+
+
+def _map_covers(cam) -> bool:
+    """True when the map fills the whole view (nothing of the background shows)."""
+    c = cam.cell
+    return cam.ox <= 0 and cam.oy <= 0 and cam.ox + cam.map_w * c >= cam.view_w and cam.oy + cam.map_h * c >= cam.view_h
+
+
+def _ring_pieces(size, cam, rect):
+    """(view rect, ring rect) pairs covering the view's `rect`: in the ring a view pixel X lies at
+    (X - camera offset) modulo the view's size, so a rect splits where that wraps."""
+    import pygame
+    w, h = size
+    a, b = int(-cam.ox) % w, int(-cam.oy) % h     # the ring's place of the view's top left pixel
+    xs = _split(rect.x, rect.right, w - a)
+    ys = _split(rect.y, rect.bottom, h - b)
+    for x0, x1 in xs:
+        for y0, y1 in ys:
+            view_rect = pygame.Rect(x0, y0, x1 - x0, y1 - y0)
+            ring_rect = pygame.Rect((x0 + a) % w, (y0 + b) % h, x1 - x0, y1 - y0)
+            yield view_rect, ring_rect
+
+
+def _split(lo: int, hi: int, seam: int) -> list[tuple[int, int]]:
+    """[lo, hi) cut at `seam` when it falls inside."""
+    return [(lo, seam), (seam, hi)] if lo < seam < hi else [(lo, hi)]
+
+
+def _read_ring(ring, view, cam) -> None:
+    """The view from the ring: its four pieces, each blitted to its place."""
+    for view_rect, ring_rect in _ring_pieces(view.get_size(), cam, view.get_rect()):
+        view.blit(ring, view_rect.topleft, ring_rect)

@@ -1,4 +1,4 @@
-"""Panning scrolls the last frame's ground and draws only the strips it uncovers (ui/scene.py:
+"""Panning keeps the ground in a ring picture and draws only the strips it uncovers (ui/scene.py:
 Scene._scrolled): what it shows is, pixel for pixel, what drawing the whole view again shows, for
 arrow keys, a middle-button drag and a jump, with the reach, threat and zone overlays on."""
 import pygame
@@ -42,3 +42,32 @@ def test_a_panned_view_is_the_view_drawn_whole(monkeypatch):
     step(app, release(centre, button=2))
     assert scrolled.count(True) >= 6     # the panned frames were scrolled, not drawn whole
     assert app.camera.ox != 0 or app.camera.oy != 0
+
+
+def test_a_long_pan_across_the_rings_seam_is_the_view_drawn_whole():
+    """Many pans in a row, more than a view's width and height in all, without a whole redraw
+    between them: the ring's seam passes every place of the view and is never seen."""
+    app = make_app("canyon.tmx", size=(1024, 700), cell=80)     # 40 x 30 squares, drawn from its tiles
+    app.chunk_budget_s = None
+    for name in ("reach", "threat", "zones"):
+        app.set_overlay(name, True)
+    app.select(app.battle.current)
+    app.frame([])
+    app.frame([])
+    app.camera.center_on((4, 4))
+    app.frame([])
+    app.frame([])
+    travelled = [0, 0]
+    moves = [(-37, -23)] * 30 + [(41, 0)] * 20 + [(0, 29)] * 20 + [(-17, 13)] * 10
+    for i, (dx, dy) in enumerate(moves):
+        before = (app.camera.ox, app.camera.oy)
+        app.camera.pan(dx, dy)
+        travelled[0] += abs(app.camera.ox - before[0])
+        travelled[1] += abs(app.camera.oy - before[1])
+        app.frame([])
+        if i % 3 == 2:
+            ring = app.scene._scroll
+            assert _shown(app) == _whole_view(app), (i, dx, dy)
+            app.scene._scroll = ring        # go on panning from the ring, not from the whole view
+    w, h = app.map_rect.size
+    assert travelled[0] > 2 * w and travelled[1] > 2 * h

@@ -173,7 +173,9 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     level, pos = result.k_level, result.k_pos
     elevation = rules.grid.elevation
     goal_level = None
-    while level < len(buckets):
+    # Aimed at a goal: keys (cost + the bound still to go) past the budget cannot end on it (turner.py).
+    last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
+    while level < last_level:
         bucket = buckets[level]
         while pos < len(bucket):
             k = bucket[pos]
@@ -243,8 +245,8 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     goal_level = None
     while heap:
         key, k = pop(heap)
-        if goal_level is not None and key > goal_level + EPS:
-            push(heap, (key, k))
+        if (goal_level is not None and key > goal_level + EPS) or (reached is not None and key > budget):
+            push(heap, (key, k))    # the goal's level is done, or no key left is within the budget
             return
         if k in settled:
             continue
@@ -377,10 +379,14 @@ def _general_row(rules, idx: int) -> tuple:
     return tuple(row)
 
 
-def advance_general(result, goal_idx, reached, heuristic, max_settled: int | None = None) -> None:
+def advance_general(result, goal_idx, reached, heuristic, max_settled: int | None = None,
+                    first_end: bool = False) -> None:
     """Settle states until the heap is empty (result.complete) or, with `reached`, until a state it
     accepts has settled and every state as cheap (by the heap's key) has too; with `max_settled`,
-    stop (to be resumed) once that many states have settled."""
+    stop (to be resumed) once that many states have settled. With `first_end` (costs.py: a search
+    asked only what the goal costs, never resumed) the heap holds (key, -cost, state), so that of
+    equally keyed states the farthest along goes first, and the search stops at the first state
+    `reached` accepts (result.first_end)."""
     rules = result.rules
     grid = rules.grid
     p = rules.params
@@ -417,9 +423,10 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
     while heap:
         if len(settled) >= limit:
             return
-        key, state = pop(heap)
-        if goal_level is not None and key > goal_level + EPS:
-            push(heap, (key, state))
+        entry = pop(heap)
+        key, state = entry[0], entry[-1]
+        if (goal_level is not None and key > goal_level + EPS) or (reached is not None and key > budget):
+            push(heap, entry)    # the goal's level is done, or no key left is within the budget
             return
         if state in settled:
             continue
@@ -443,6 +450,9 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
             seen.append((g, par, s))
         settled[state] = g
         if goal_level is None and idx == goal_idx and reached(state):
+            if first_end:
+                result.first_end = state
+                return
             goal_level = key
         if one_step and idx != start_idx:
             continue
@@ -489,7 +499,8 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    push(heap, (ng if heuristic is None else ng + heuristic(nidx, npar, nh), nstate))
+                    nkey = ng if heuristic is None else ng + heuristic(nidx, npar, nh)
+                    push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)
                     if got is None:
@@ -520,7 +531,8 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    push(heap, (ng if heuristic is None else ng + heuristic(idx, par, nstate[4]), nstate))
+                    nkey = ng if heuristic is None else ng + heuristic(idx, par, nstate[4])
+                    push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)
                     if got is None:

@@ -3,8 +3,12 @@
 Works by relaxing the move one rule at a time: if the square is reachable without the budget
 it is too far; if it is reachable with free turning it is the turning rules (and then which of
 them: the straight distance between facing changes, or the angle of one change); and so on.
-The relaxed searches do not depend on the square asked about, so an `Explainer` keeps them for
-one figure, mode and position and resumes them square by square (hovering squares is cheap).
+Each relaxed search is aimed at the square asked about (A*, stopping once the bound still to go
+says the square is out of its budget), and whether any way at all leads there is a flood of the
+map from both ends (flood.py) asked first: every answer settles only the states that may lie on
+the way there, so the first square hovered after a change costs what any other does. The paths
+are those a whole search finds (a search's chain does not depend on the order it settled states
+in); tests/core/test_hover_answers.py holds the words to the explainer that resumed whole searches.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from ..values.bodies import cells, is_square_body
 from ..values.errors import RulesError
 from ..values.figure import Figure
 from ..values.geometry import DIRECTION_DELTAS, FACINGS, step_cost_ft, turn_octants
+from .flood import Flood
 from .grid import NEVER
 from .path import plain_number
 
@@ -45,20 +50,13 @@ class Explainer:
             "any-time": dict(ignore_turning_distance=True),          # budget, turn at any step
         }[name]
 
-    def _search(self, name: str):
-        """A relaxed search, started once and resumed for each square asked about."""
-        got = self._searches.get(name)
-        if got is None:
-            got = self._searches[name] = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
-                                                                      **self._relax(name))
-        return got
-
     def _aimed(self, name: str, target, facing, altitude_ft):
         """The path a relaxed search with the turning rules finds to one end, by a search aimed at it
         (A*): carried to a far cost level, a search with turning rules settles a great many states;
         aimed at one square, only those that may lie on the way there (the same path: a search's
         chain does not depend on the order it settled states in). An aimed search that had to
-        settle every state it could (no way there) is a whole search: it answers every square after."""
+        settle every state it could (no way there) is a whole search: it answers every square after.
+        A search stopped at the budget's edge (the square out of its reach) settled only a part."""
         whole = self._searches.get(name)
         if whole is not None:
             return whole.path_to(target, facing, altitude_ft)
@@ -73,10 +71,30 @@ class Explainer:
                 self._searches[name] = search
         return self._paths[key]
 
+    def _cost(self, name: str, target, facing, altitude_ft) -> float | None:
+        """What the cheapest way to one end costs under a relaxed rule, or None when there is none:
+        where only the number is read (or whether there is a way), a search aimed at the end that
+        stops at the first end it settles (costs.py), without the way itself."""
+        whole = self._searches.get(name)
+        if whole is not None:
+            path = whole.path_to(target, facing, altitude_ft)
+            return None if path is None else path.total_ft
+        key = (name, tuple(target), facing, altitude_ft, "cost")
+        if key not in self._paths:
+            path = self._paths.get(key[:4], self)
+            if path is not self:
+                return None if path is None else path.total_ft
+            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+                                                   goal=(tuple(target), facing, altitude_ft), **self._relax(name))
+            if len(self._paths) > 256:
+                self._paths.clear()
+            self._paths[key] = search.least_cost(target, facing, altitude_ft)
+        return self._paths[key]
+
     def why(self, target, facing, altitude_ft, result=None) -> str:
         """Why the move cannot end on target (facing, altitude) as asked; `result` is the move's own search."""
-        if result is not None and "budget" not in self._searches:
-            self._searches["budget"] = result
+        if result is not None and result.complete and "budget" not in self._searches:
+            self._searches["budget"] = result    # a whole search answers every square (an aimed one, only its own)
         planner, fig, rules = self.planner, self.figure, self.rules
         x, y = target
         who = fig.label
@@ -114,9 +132,8 @@ class Explainer:
         ignores budget, facing and heights flown (a walker keeps to its climb step when `ledges`)?"""
         got = self._connected.get(ledges)
         if got is None:
-            got = self._connected[ledges] = _flood(self.rules, ledges)
-        grid = self.planner.grid
-        return grid.index(*target) in got
+            got = self._connected[ledges] = Flood(self.rules, ledges)
+        return got.joins(self.planner.grid.index(*target))
 
     def _body_misfit(self, target) -> str | None:
         """A body of more than one square whose cells cannot all stand with its corner on target: which
@@ -186,24 +203,27 @@ class Explainer:
                     f"{', '.join(rear)}: {x},{y} is not behind {who}")
         if facing is not None and facing != fig.facing:
             return f"a fighting withdrawal keeps the facing: {who} ends facing {fig.facing_name}, not {FACINGS[facing]}"
-        free = self._search("unlimited").path_to(target, None, altitude_ft)
+        joined = self.connected(target, ledges=True)
+        free = self._cost("unlimited", target, None, altitude_ft) if joined else None
         if free is None:
-            if self.connected(target, ledges=True):
+            if joined:
                 return (f"too far for a fighting withdrawal: {x},{y} is more than {_ft(self.bound)} ft back, "
                         f"{who} may back away {_ft(self.rules.budget)} ft")
             return f"{x},{y} is behind {who}, but walls, foes or drops close every way back to it"
-        return (f"too far for a fighting withdrawal: needs {_ft(free.total_ft)} ft, "
+        return (f"too far for a fighting withdrawal: needs {_ft(free)} ft, "
                 f"{who} may back away {_ft(self.rules.budget)} ft")
 
     def _general(self, target, facing, altitude_ft) -> str:
         fig, who, rules = self.figure, self.figure.label, self.rules
         x, y = target
         where = f"{x},{y}" + (f" at {altitude_ft} ft up" if altitude_ft is not None else "")
-        anywhere = self._search("free").path_to(target, None, altitude_ft)
+        # No way at all (the flood) needs no search; else the search without turning rules, aimed.
+        joined = self.connected(target, ledges=True)
+        anywhere = self._cost("free", target, None, altitude_ft) if joined else None
         if anywhere is None:
-            if altitude_ft is not None and self._search("free").path_to(target) is not None:
+            if joined and altitude_ft is not None and self._cost("free", target, None, None) is not None:
                 return self._altitude_unreachable(target, altitude_ft)
-            if not self.connected(target, ledges=True):
+            if not joined:
                 misfit = self._body_misfit(target)
                 if misfit is not None:
                     return misfit
@@ -213,16 +233,14 @@ class Explainer:
                 return f"{x},{y} cannot be reached: walls, foes or drops close every way there"
             return (f"too far: {where} is more than {_ft(self.bound)} ft away by any way there, {who} has "
                     f"{_ft(rules.budget)} ft ({self.mode})")
-        no_limits = anywhere.total_ft
-        # On the ground the free search is a relaxation of the one with turning rules in whole feet:
-        # no path keeping to them costs less than `anywhere`, so a square too far without them is
-        # too far, and the search with them (the dearest: it may run to the bound) is not needed.
-        too_far = no_limits > rules.budget + 1e-9
-        if too_far and fig.flyer == "none":
+        no_limits = anywhere
+        # The free search is a relaxation of the one with turning rules (every move keeping to them
+        # is a move without them, at the same cost; a flyer's climbs and dives alike): no path keeping
+        # to them costs less than `anywhere`, so a square too far without them is too far, and the
+        # search with them (the dearest: it may run to the bound) is not needed.
+        if no_limits > rules.budget + 1e-9:
             return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
-        with_turning = self._aimed("unlimited", target, facing, altitude_ft)
-        if too_far and (with_turning is None or with_turning.total_ft >= no_limits):
-            return f"too far: {where} needs {_ft(no_limits)} ft, {who} has {_ft(rules.budget)} ft ({self.mode})"
+        with_turning = self._cost("unlimited", target, facing, altitude_ft)
         reason = self._turning_reason(target, facing, altitude_ft, with_turning)
         lateral = [(fig.x + dx, fig.y + dy) for dx, dy in _deltas(fig.facing, (6, 2))]
         if self.mode in ("run", "jog") and (x, y) in lateral:
@@ -232,9 +250,8 @@ class Explainer:
     def _turning_reason(self, target, facing, altitude_ft, with_turning) -> str:
         fig, who, rules = self.figure, self.figure.label, self.rules
         x, y = target
-        arrival = self._search("budget").path_to(target, None, altitude_ft)
-        angle_only = self._aimed("any-angle", target, facing, altitude_ft) is not None
-        distance_only = self._aimed("any-time", target, facing, altitude_ft) is not None
+        # Asked for no end facing, the square is out of the move's reach: no arrival to read.
+        arrival = None if facing is None else self._aimed("budget", target, None, altitude_ft)
         if facing is not None and arrival is not None:
             # The square is in reach; the end facing is not. Name the rule that refuses the last
             # turn of the cheapest arrival: the angle of one change, or the straight distance.
@@ -247,11 +264,12 @@ class Explainer:
                 why = rules.straight_words(self._straight_on_arrival(arrival), turned, arrive.facing)
             if with_turning is None:
                 return f"{lead}, and {why}; no way there ends facing {FACINGS[facing]}"
-            return (f"{lead}, and {why}; ending facing {FACINGS[facing]} needs {_ft(with_turning.total_ft)} ft "
+            return (f"{lead}, and {why}; ending facing {FACINGS[facing]} needs {_ft(with_turning)} ft "
                     f"and it has {_ft(rules.budget)} ft")
+        distance_only = self._cost("any-time", target, facing, altitude_ft) is not None
         if distance_only:
             lead = rules.straight_words(rules.start[3] if rules.tracks_straight else 0, False, fig.facing)
-        elif angle_only:
+        elif self._cost("any-angle", target, facing, altitude_ft) is not None:
             lead = (f"{who} cannot turn sharply enough: a facing change turns at most "
                     f"{rules.params.max_turn * 45} degrees{rules.running_words()}")
         else:
@@ -259,7 +277,7 @@ class Explainer:
                     f"between facing changes, at most {rules.params.max_turn * 45} degrees each{rules.running_words()}")
         if with_turning is None:
             return f"{lead}; no path to {x},{y} keeps to its turning rules"
-        return (f"{lead}; keeping to its turning rules, {x},{y} needs {_ft(with_turning.total_ft)} ft and it has "
+        return (f"{lead}; keeping to its turning rules, {x},{y} needs {_ft(with_turning)} ft and it has "
                 f"{_ft(rules.budget)} ft")
 
     def _straight_on_arrival(self, path) -> float:
@@ -289,41 +307,6 @@ class Explainer:
         if fig.flyer != "none" and rules.rise_cost is None:
             return f"{fig.label} cannot rise under these rules, so it cannot be at {altitude_ft} ft over {x},{y}"
         return f"{fig.label} cannot be at {altitude_ft} ft over {x},{y}: walls or the ground close every way there"
-
-
-def _flood(rules, ledges: bool) -> set:
-    """Squares (flat indices) joined to the start by steps a figure could ever take (see Explainer.connected)."""
-    grid = rules.grid
-    offsets = grid.offsets
-    flying = rules.flying
-    p = rules.params
-    directions = range(8) if p.directions is None else [(rules.figure.facing + k) % 8 for k in p.directions]
-    seen = {rules.start_idx}
-    frontier = [rules.start_idx]
-    while frontier:
-        nxt = []
-        for idx in frontier:
-            for d in directions:
-                n = idx + offsets[d]
-                if n in seen:
-                    continue
-                if flying:
-                    if not grid.passable[n] and grid.top[n] == NEVER:
-                        continue
-                else:
-                    if not grid.passable[n] or n in rules.foes:
-                        continue
-                    if ledges and abs(grid.elevation[n] - grid.elevation[idx]) > rules.climb_step:
-                        continue
-                if d & 1 and not rules.corner_cutting:
-                    a, b = idx + offsets[(d + 7) % 8], idx + offsets[(d + 1) % 8]
-                    if (grid.top[a] == NEVER and not grid.passable[a]) or (grid.top[b] == NEVER and not grid.passable[b]) \
-                            or (not flying and (grid.wall[a] or grid.wall[b])):
-                        continue
-                seen.add(n)
-                nxt.append(n)
-        frontier = nxt
-    return seen
 
 
 def _deltas(facing: int, directions):

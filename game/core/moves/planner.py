@@ -3,8 +3,9 @@
 Dijkstra over search states (see rules.py for what a state holds), costs in feet. The step
 rules are those of rules.MoveRules, applied here in one inlined loop because this is where
 players wait; tests/core/test_planner_exhaustive.py and tests/core/test_follow.py hold the two together.
-A search may stop when a goal settles and be resumed later (the "why not" explanations keep
-unlimited searches and resume them square by square).
+A search may stop when a goal settles and be resumed later; one aimed at a goal (A*) stops too
+once no state left can end there within the budget. The reachable sets are built in entries.py,
+the explanations' costs without the way in costs.py.
 """
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ import threading
 from ..values.battlemap import BattleMap
 from ..values.errors import RulesError
 from ..values.figure import Figure
-from ..values.geometry import DELTA_TO_DIRECTION, turn_octants
+from ..values.geometry import DELTA_TO_DIRECTION
 from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup
+from .costs import least_cost
+from .entries import collect_entries, like_the_sweep, walker_entries
 from .grid import flat_grid
 from . import turner
 from .path import MoveParams, Path, ReachEntry
-from .rules import ALL_FACINGS, EPS, MoveRules, move_params
+from .rules import EPS, MoveRules, move_params
 
 
 class Planner:
@@ -255,6 +258,15 @@ class SearchResult:
             return
         if not self.planner.map.in_bounds(*target):
             return
+        idx, reached = self._goal_test(target, facing, altitude_ft)
+        if self._beyond_budget():
+            return  # even the open-ground way there costs more than the move has: no end to find
+        with self._lock:
+            if not self.complete and self.best_state(target, facing, altitude_ft) is None:
+                self._advance(idx, reached)
+
+    def _goal_test(self, target, facing, altitude_ft):
+        """(the target's index, does a state end the move there as asked)."""
         rules, grid = self.rules, self.planner.grid
         idx = grid.index(*target)
         floor = grid.elevation[idx]
@@ -265,11 +277,27 @@ class SearchResult:
             if altitude_ft is not None and state[4] - floor != altitude_ft:
                 return False
             return facing is None or facing in rules.end_facings(state)
-        if self._heuristic is not None and self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS:
-            return  # even the open-ground way there costs more than the move has: no end to find
-        with self._lock:
-            if not self.complete and self.best_state(target, facing, altitude_ft) is None:
-                self._advance(idx, reached)
+        return idx, reached
+
+    def _beyond_budget(self) -> bool:
+        rules = self.rules
+        return self._heuristic is not None and \
+            self._heuristic(rules.start_idx, rules.start[2], rules.start[4]) > rules.budget + EPS
+
+    def least_cost(self, target, facing=None, altitude_ft=None) -> float | None:
+        """What the cheapest way to end on target as asked costs, or None when there is none within
+        the budget: path_to(...).total_ft, found by a search aimed at this goal that stops at the
+        first end it settles, without the way itself (costs.py; the explanations read only this)."""
+        if self.goal is not None and tuple(self.goal) == (tuple(target), facing, altitude_ft) \
+                and not self.complete and self.planner.map.in_bounds(*target):
+            if self._beyond_budget():
+                return None
+            idx, reached = self._goal_test(target, facing, altitude_ft)
+            found = least_cost(self, idx, reached)
+            if found is not None:
+                return found[0]
+        path = self.path_to(target, facing, altitude_ft)
+        return None if path is None else path.total_ft
 
     def _advance(self, goal_idx, reached) -> None:
         if self.walker:
@@ -324,86 +352,10 @@ class SearchResult:
         return len(self.t_settled) * (self.params.budget_ft / reached) ** 3
 
     def _walker_entries(self) -> dict[tuple[int, int], ReachEntry]:
-        """A free-turning walker ends a move facing any way, on the ground: one cost per square."""
-        square = self.planner.grid.square
-        blocked = self.rules.ends_blocked
-        if self._heuristic is None:     # settled cheapest first: the first at a square is its cost
-            least: dict = {}
-            for k, cost in self.k_settled.items():
-                if k >> 1 not in least:
-                    least[k >> 1] = cost
-        else:
-            least = {}
-            for k, cost in self.k_settled.items():
-                if cost < least.get(k >> 1, 1e18):
-                    least[k >> 1] = cost
-        out = {}
-        new = ReachEntry.__new__
-        # cost -> ({facing: cost}, {0: cost}): squares at one cost share these two read-only
-        # dicts (nothing writes into an entry's dicts; whoever narrows them assigns new ones).
-        by_cost: dict = {}
-        for idx, cost in least.items():
-            shared = by_cost.get(cost)
-            if shared is None:
-                shared = by_cost[cost] = (dict.fromkeys(ALL_FACINGS, cost), {0: cost})
-            entry = new(ReachEntry)
-            entry.cost_ft = cost
-            entry.facings, entry.altitudes = shared
-            entry.can_end = idx not in blocked
-            out[square(idx)] = entry
-        return out
+        return walker_entries(self)
 
     def _collect_entries(self) -> dict[tuple[int, int], ReachEntry]:
-        rules = self.rules
-        grid = self.planner.grid
-        stride = grid.stride
-        elevation = grid.elevation
-        forced = rules.dive_end_height is not None
-        may_end = rules.may_end
-        start = rules.start
-        stationary = rules.stationary_free and not rules.must_dive
-        p = rules.params
-        turning = rules.turning - EPS
-        # End facings by (facing, may turn now): the same few tuples for every state.
-        keep = {f: (f,) for f in range(-1, 8)}
-        if p.keeps_facing or rules.must_dive:
-            keep[-1] = (self.figure.facing,)
-            turnable = keep
-        elif p.free_turning:
-            keep = turnable = {f: ALL_FACINGS for f in range(-1, 8)}
-        else:
-            keep[-1] = ALL_FACINGS
-            turnable = {f: tuple(g for g in range(8) if turn_octants(f, g) <= p.max_turn) for f in range(8)}
-            turnable[-1] = ALL_FACINGS
-        out: dict[tuple[int, int], ReachEntry] = {}
-        blocked = rules.ends_blocked
-        for state, cost in self.t_settled.items():
-            if forced and not may_end(state):
-                continue
-            idx, f, _par, s, h = state
-            y, x = divmod(idx, stride)
-            sq = (x - 1, y - 1)
-            entry = out.get(sq)
-            if entry is None:
-                entry = out[sq] = ReachEntry(cost_ft=cost, can_end=idx not in blocked)
-            elif cost < entry.cost_ft:
-                entry.cost_ft = cost
-            if state == start and stationary:
-                ends = ALL_FACINGS
-            else:
-                ends = turnable[f] if s >= turning else keep[f]
-            if rules.body is not None:
-                ends = rules.body.fitting(idx, ends, h)    # a long body swings about its head
-            facings = entry.facings
-            for e in ends:
-                if cost < facings.get(e, 1e18):
-                    facings[e] = cost
-            alt = h - elevation[idx]
-            if cost < entry.altitudes.get(alt, 1e18):
-                entry.altitudes[alt] = cost
-        if rules.body is not None:
-            out = rules.body.filter_entries(out, grid)
-        return out
+        return collect_entries(self)
 
     def end_states(self, target: tuple[int, int], facing: int | None, altitude_ft: int | None) -> list:
         """Settled states that may end the move on target as asked, cheapest first."""
@@ -531,6 +483,20 @@ class SearchResult:
         return path
 
 
+def projected_states(rules: MoveRules) -> float:
+    """About how many states a whole search of this move settles, for choosing between one whole
+    search and searches aimed at each end: the squares within the budget (a disc, or the map when
+    smaller) times the states one square holds (a free-turning walker's two parities; a turning
+    figure's facings, parities and straight runs; a flyer's heights as well). A guess, never an answer."""
+    grid = rules.grid
+    radius = rules.budget / 5 + 1
+    squares = min(3.2 * radius * radius, grid.width * grid.height)
+    per_square = 2 if rules.collapse and not rules.flying else 16
+    if rules.flying:
+        per_square *= rules.max_above / 5 + 1
+    return squares * per_square
+
+
 def route_of(rules: MoveRules, chain: list, facing: int | None) -> list[tuple[int, int, int, int]]:
     """The (x, y, facing, altitude) steps after the start along a chain of states, then a last turn."""
     grid = rules.grid
@@ -563,18 +529,6 @@ def _direction(dx: int, dy: int) -> int:
 # do not already promise more. `python bench/bench_startup.py --flights` measures both.
 SWEEP_AFTER_STATES = 200
 FIRST_SWEEP_AFTER_STATES = 2000
-
-
-def like_the_sweep(entries: dict) -> dict:
-    """A flight's entries as the sweep gives them (volume.py), so that the answer reads the same
-    whichever worked it out: end facings in facing order, altitudes in height order, and whole feet as
-    ints when every altitude reached is whole (a dive of twice 5 ft leaves the search at 40 - 10.0 ft)."""
-    whole = all(float(a).is_integer() for entry in entries.values() for a in entry.altitudes)
-    kind = int if whole else float
-    for entry in entries.values():
-        entry.facings = dict(sorted(entry.facings.items()))
-        entry.altitudes = {kind(a): c for a, c in sorted(entry.altitudes.items())}
-    return entries
 
 
 def _volume_entries(rules):

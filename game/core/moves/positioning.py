@@ -17,12 +17,15 @@ from .body_sight import body_sight
 from .engagement import Engagement, PartingShot
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
-from .planner import Planner
+from .planner import Planner, projected_states
 from .shots import fewest_shots
 
 # Ends one figure may have planned at one moment by searches aimed at each (A*) before a whole
-# search is run and answers the rest.
+# search is run and answers the rest, when a whole search is small (WHOLE_SEARCH_STATES, as
+# planner.projected_states guesses it): a turning figure's or a long move's whole search settles
+# tens of thousands of states, where an aimed one settles hundreds, so those keep aiming.
 AIMED_SEARCHES = 4
+WHOLE_SEARCH_STATES = 4000
 
 # Charges and the "why not" explanations load when first asked for: commands that only reach or
 # plan a move (reach, path) start without them (bench/bench_startup.py).
@@ -145,13 +148,12 @@ class Positioning:
             result = self._exhausted.get((fig, mode), result)
         if result is None or not (result.complete or (result.in_full and result.walker)):
             aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
-            if aimed > AIMED_SEARCHES:
+            # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            if aimed > AIMED_SEARCHES and projected_states(result.rules) <= WHOLE_SEARCH_STATES:
                 # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
                 result = self._search(fig, mode)
                 result.run()
-            else:
-                # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
-                result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None and result.complete and result.goal is not None:
             self._exhausted[(fig, mode)] = result

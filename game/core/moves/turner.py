@@ -138,7 +138,10 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     level, pos = result.n_level, result.n_pos
     elevation = rules.grid.elevation
     goal_level = None
-    while level < len(buckets):
+    # Aimed at a goal: once the key (cost + the bound still to go) passes the budget, no state left
+    # can end on the goal within it, and the search stops there (resumable: nothing is dropped).
+    last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
+    while level < last_level:
         bucket = buckets[level]
         if pos == 0:
             bucket.sort()   # equally cheap states in state order, as a heap of (cost, state) pops them
@@ -256,7 +259,7 @@ def turner_states_at(result, idx: int) -> list[int]:
 
 
 def turner_entries(result) -> dict:
-    """The reachable set from the integer states: what planner._collect_entries makes of the same
+    """The reachable set from the integer states: what entries.collect_entries makes of the same
     states as tuples (a ground figure: altitude 0; end facings by the turning rules)."""
     from .path import ReachEntry
     rules = result.rules

@@ -430,7 +430,7 @@ class _Volume:
         altitudes = self.level_values[None, :] - self.elevation[reached][:, None]
         ends = by_height[:, reached].T < _INF
         if (altitudes[ends] == np.round(altitudes[ends])).all():
-            altitudes = altitudes.astype(np.int64)   # whole feet as ints, as planner.like_the_sweep gives them too
+            altitudes = altitudes.astype(np.int64)   # whole feet as ints, as entries.like_the_sweep gives them too
         out = {}
         new = ReachEntry.__new__
         for idx, cost, frow, hrow, arow in zip(gidx.tolist(), costs, facing_rows, height_rows, altitudes.tolist()):

@@ -126,11 +126,25 @@ def parse_tileset(element, ref: FileRef, assets, where: str) -> Tileset:
                 "fivefoot uses the image (open and save the tileset in Tiled to fix)",
                 shown,
             )
-    for tile_el in element.findall("tile"):
-        tile = _tile(tile_el, ref, assets, where, tileset)
+    tile_els = element.findall("tile")
+    for position in _last_of_each_id(tile_els):
+        tile = _tile(tile_els[position], ref, assets, where, tileset)
         tileset.tiles[tile.local_id] = tile
     tileset.wang_names = _wang_names(element, shown, where)
     return tileset
+
+
+def _last_of_each_id(tile_els) -> list[int]:
+    """Positions of the <tile> elements to read: of several with one id only the last (it is the one
+    kept: Tiled never writes an id twice, and a file that repeats one 60,000 times costs no more
+    than its distinct tiles), in the order the ids first appear. An id that is not a plain number
+    is read where it stands, to be named as wrong."""
+    last: dict = {}
+    for position, tile_el in enumerate(tile_els):
+        text = (tile_el.get("id") or "").strip()
+        key = int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else ("odd", position)
+        last[key] = position
+    return list(last.values())
 
 
 def _wang_names(element, shown: str, where: str) -> dict[int, str]:

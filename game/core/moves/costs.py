@@ -1,0 +1,145 @@
+"""What the cheapest way to one end costs, without the way: the explanations' question.
+
+"Too far: needs 305 ft", "keeping to its turning rules, 12,4 needs 95 ft", "turning at any
+step it could get there": the "why not" reads how much the cheapest way to a square costs under a
+relaxed rule, or whether there is one, never which way it is. A path must be the one a whole
+search would give among equally cheap ones (planner.chain), so its search finishes the goal's
+whole cost level; a cost needs only the first end settled. Here a search aimed at the goal (A*
+with the same lower bound, over the same integer states and step tables as the walker's and the
+turner's loops) takes the states of one key (cost + bound) last in, first out, so it runs straight
+along the equally cheap ways toward the goal rather than across all of them, and stops at the
+first end it settles or when no key left is within the budget. The first end settled in key order
+is the cheapest (the bound is consistent and nothing at the goal is left to go), so the number is
+path_to's total. tests/core/test_hover_answers.py holds the explanations built on it to whole searches.
+"""
+from __future__ import annotations
+
+from .dijkstra import _walker_state_row, advance_general, general_steps, walker_state_steps, walker_steps
+from .rules import EPS
+from .turner import _row, _table, decode, start_key
+
+_NONE_YET = 1 << 62
+
+
+def least_cost(result, goal_idx: int, reached) -> tuple[int] | None:
+    """(cost,) of the cheapest end the `reached` test accepts on square goal_idx, (None,) when no end
+    is within the budget, or None when this kind of search has no loop here (the caller plans a path)."""
+    if result._heuristic is None:
+        return None
+    if result.walker and result.k_unit is not None:
+        return (_walker_cost(result, goal_idx, reached),)
+    if result.n_width is not None:
+        return (_turner_cost(result, goal_idx, reached),)
+    if not result.walker and result.rules.diagonal != "euclidean":
+        return (_general_cost(result, goal_idx, reached),)
+    return None     # a heap of float costs (euclidean): the path's own sum, step by step, is the number
+
+
+def _general_cost(result, goal_idx, reached):
+    """The general search's loop (flyers, long bodies, withdrawals), on a fresh copy of the search
+    (it stops inside a cost level, so it is never resumed) whose heap holds (key, -cost, state)."""
+    fresh = type(result)(result.planner, result.figure, result.rules, result.occupants, result.goal)
+    key, start = fresh.t_heap[0]
+    fresh.t_heap = [(key, 0.0, start)]
+    fresh.first_end = None
+    advance_general(fresh, goal_idx, reached, fresh._heuristic, first_end=True)
+    return None if fresh.first_end is None else fresh.t_settled[fresh.first_end]
+
+
+def _buckets(rules) -> tuple[list, float]:
+    """One list per 5 ft of key up to the budget (costs and bounds are whole 5-ft steps here)."""
+    budget = rules.budget + EPS
+    return [[] for _ in range(int(budget) // 5 + 1)], budget
+
+
+def _walker_cost(result, goal_idx, reached):
+    rules = result.rules
+    heuristic = result._heuristic
+    table, state_table = walker_steps(rules), walker_state_steps(rules)
+    foes = rules.foes or None
+    elevation = rules.grid.elevation
+    start = (rules.start_idx << 1) | rules.start[2]
+    first = int(heuristic(rules.start_idx, rules.start[2], 0))
+    buckets, budget = _buckets(rules)
+    if first // 5 >= len(buckets):
+        return None
+    best = {start: 0}
+    done = set()
+    buckets[first // 5].append(start)
+    for bucket in buckets:
+        while bucket:
+            k = bucket.pop()
+            if k in done:
+                continue
+            idx = k >> 1
+            if foes is not None and idx in foes:
+                continue
+            done.add(k)
+            g = best[k]
+            if idx == goal_idx and reached((idx, -1, k & 1, 0, elevation[idx])):
+                return g
+            steps = state_table[k]
+            if steps is None:
+                steps = state_table[k] = _walker_state_row(rules, table, k)
+            for nk, cost in steps:
+                ng = g + cost
+                if ng < best.get(nk, _NONE_YET):
+                    key = ng + heuristic(nk >> 1, nk & 1, 0)
+                    if key <= budget:
+                        best[nk] = ng
+                        buckets[int(key) // 5].append(nk)
+    return None
+
+
+def _turner_cost(result, goal_idx, reached):
+    rules = result.rules
+    heuristic = result._heuristic
+    width = result.n_width
+    table, rows = _table(rules, width), general_steps(rules)
+    foes = rules.foes or None
+    elevation = rules.grid.elevation
+    turning = rules.turning - EPS
+    cap = width - 1
+    start = start_key(rules, width)
+    first = int(heuristic(rules.start_idx, rules.start[2], 0))
+    buckets, budget = _buckets(rules)
+    if first // 5 >= len(buckets):
+        return None
+    best = {start: 0}
+    # The farthest straight run settled per (square, facing, parity): states of one record settle
+    # cheapest first (one bound for all of them), and one with a longer run settled at no more cost
+    # does all a shorter one can (it may turn as soon or sooner).
+    straightest: dict = {}
+    buckets[first // 5].append(start)
+    for bucket in buckets:
+        while bucket:
+            k = bucket.pop()
+            base, s = divmod(k, width)
+            if straightest.get(base, -1) >= s:
+                continue
+            idx = base >> 4
+            if foes is not None and idx in foes:
+                continue
+            straightest[base] = s
+            g = best[k]
+            if idx == goal_idx and reached(decode(k, width, elevation)):
+                return g
+            code = (base << 1) | (s >= turning)
+            steps = table.get(code)
+            if steps is None:
+                steps = table[code] = _row(rules, rows, width, code)
+            for cost, nb, dist, turned in steps:
+                ng = g + cost
+                if turned:
+                    ns = dist if dist < cap else cap
+                else:
+                    ns = s + dist
+                    if ns > cap:
+                        ns = cap
+                nk = nb + ns
+                if ng < best.get(nk, _NONE_YET):
+                    key = ng + heuristic(nb // width >> 4, (nb // width) & 1, 0)
+                    if key <= budget:
+                        best[nk] = ng
+                        buckets[int(key) // 5].append(nk)
+    return None
