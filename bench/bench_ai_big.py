@@ -1,11 +1,12 @@
 """The AI on big battles (issue 30, item 4): every level's worst turn at 100 a side, a whole round
 of AI time at 200 a side, and whether a turn's cost grows with figures far from it.
 
-    .venv/bin/python bench/bench_ai_big.py [--levels naive,easy,normal,hard] [--ruleset bfrpg]
+    .venv/bin/python bench/bench_ai_big.py [--levels naive,easy,normal,hard] [--ruleset bfrpg] [--rounds 1]
 
 In one run, per level: the anchor is the median AI turn at 10 a side (60x60 map); then one round
-at 100 a side (100x100 map: worst turn, median) and one round at 200 a side (140x140 map: the
-round's total AI time, worst turn, median). Reported as figures and as ratios to the anchor, and
+at 100 a side (100x100 map: worst turn, median; `--rounds N`: the worst over N rounds, the lines
+meeting in rounds 2-3) and one round at 200 a side (140x140 map: the round's total AI time, worst
+turn, median). Reported as figures and as ratios to the anchor, and
 the far-figures ratio: the median turn at 200 a side over the median at 100 a side (about 1 when a
 turn's cost does not grow with figures far from it; each decision weighs only the figures near
 it, game/ai/context.py `_keep_local`). Goals: worst turn at 100 a side within 300 ms, a round at
@@ -37,13 +38,15 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--levels", default="naive,easy,normal,hard")
     p.add_argument("--ruleset", default="bfrpg")
+    p.add_argument("--rounds", type=int, default=1, help="rounds played at 100 a side (the worst turn over them)")
     args = p.parse_args(argv)
-    print(f"AI on big battles ({args.ruleset}), CPU time; anchor = median turn at 10 a side in the same run")
+    print(f"AI on big battles ({args.ruleset}), CPU time; anchor = median turn at 10 a side in the same run; "
+          f"{args.rounds} round(s) at 100 a side")
     print(f"{'level':<7} {'anchor ms':>9} {'100: worst ms':>13} {'x anchor':>8} {'median':>7} "
           f"{'200: round s':>12} {'worst ms':>9} {'median':>7} {'far ratio':>9}  goals")
     for level in [lv.strip() for lv in args.levels.split(",") if lv.strip()]:
         anchor = statistics.median(play_round(args.ruleset, level, 10, rounds=2))
-        t100 = play_round(args.ruleset, level, 100)
+        t100 = play_round(args.ruleset, level, 100, rounds=args.rounds)
         t200 = play_round(args.ruleset, level, 200)
         worst100, med100 = max(t100), statistics.median(t100)
         total200, worst200, med200 = sum(t200) / 1000, max(t200), statistics.median(t200)

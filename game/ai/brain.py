@@ -13,6 +13,7 @@ import random
 import time
 
 from ..core.values.actions import Action, EndTurn
+from .collector import collector_held
 from .context import Context, this_turn
 from .decision import Decision, Plan, rank_key
 from .levels import DIFFICULTIES, LEVELS, level as level_named
@@ -48,6 +49,7 @@ class AI:
         self._memo_key = None
 
     # ----- the controller door -----
+    @collector_held()
     def choose(self, battle, figure_id: str) -> Action:
         """The next action for this figure. Works on the live battle or on a private copy of it:
         the plan in progress is recognised by the battle's seed and action log, not its identity."""

@@ -156,6 +156,12 @@ class Context:
         return float(bands[-1])
 
     @cached_property
+    def figures(self) -> list:
+        """The positioning's figures as one list for the decision: the resolver's parting-shot questions
+        keep their answers per list (a fresh list each path made them sort the field out again)."""
+        return list(self.positioning.figures)
+
+    @cached_property
     def standing(self) -> dict:
         """Who stands on each square (figures still in the fight; built once a decision)."""
         return {f.pos: f.id for f in self.active.values()}
@@ -308,7 +314,9 @@ class Context:
         hp = self.hp(target)
         felled = 0.5 * self.threat_rate(target) * HORIZON_ROUNDS
         if self.level.morale:
-            felled += self.rout_chance(target) * self.side_worth(target.side)
+            rout = self.rout_chance(target)
+            if rout:        # what the side is worth is asked of every figure on it: only when a rout may come
+                felled += rout * self.side_worth(target.side)
         return odds.expected(hp) * self.hp_worth(target) + odds.p_kill(hp) * felled
 
     def into_melee_risk(self, bd):
@@ -354,7 +362,11 @@ class Context:
         # paths already traced on it. The map and ruleset are held, so their ids stay theirs.
         searches = self.memo.setdefault("searches", {})
         bm, rs = self.battle.map, self.rs
-        same = (id(bm), id(rs), fig, mode, budget, ceiling, frozenset(self.positioning.occupants(fig.id).items()))
+        # Who stands where, by the figure values themselves (immutable; the entry holds them, so their
+        # ids stay theirs): the same objects stand in the same places. Hashing every occupant's
+        # fields instead cost more than the searches it saved on a big field.
+        standing = tuple(self.positioning.figures)
+        same = (id(bm), id(rs), fig, mode, budget, ceiling, tuple(map(id, standing)))
         kept = searches.get(same)
         if kept is not None:
             got = kept[0]
@@ -365,7 +377,7 @@ class Context:
                 got = None
             if len(searches) >= 64:
                 searches.clear()
-            searches[same] = (got, bm, rs)
+            searches[same] = (got, bm, rs, standing)
         self._searches[key] = got
         return got
 

@@ -33,7 +33,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     order = actors(ctx)
     budget = Budget(nodes_for(ctx))
     for plan in top:
-        board = _board_after(ctx, plan, copies)
+        board = _board_after(ctx, plan, copies, copy=bool(order) or plan.kind == "announce")
         if board is None:
             continue
         got = expectimax(ctx, board, plan, order, budget)
@@ -84,23 +84,30 @@ def _key(plan: Plan) -> tuple:
     return (plan.end, stance, announced, plan.data.get("target") if plan.kind == "charge" else None)
 
 
-def _board_after(ctx: Context, plan: Plan, copies: dict):
+def _board_after(ctx: Context, plan: Plan, copies: dict, copy: bool = True):
     """A copy of the battle in the state the plan leaves (figure placed, stance taken), or None.
     (A charger stands at the lane's end; the copy does not lower its defence for the charge, which
-    a copy can only show by rolling the charge.)"""
+    a copy can only show by rolling the charge.) `copy` False: no figure is near enough to act on
+    it (a big field's far figures), so the battle itself, where the figure may be placed."""
     stance = next((a for a in plan.actions if isinstance(a, (SetAgainstCharge, Defend, Stand))), None)
     announced = plan.actions[0] if plan.kind == "announce" else None
     key = _key(plan)
     if key in copies:
         return copies[key]
     me = ctx.me
-    board = ctx.battle.clone()
-    board.rng.seed(ctx.rng.random())               # never the real dice to come
-    if announced is not None and board.check(announced) is None:
-        board.apply(announced)                     # announced from where it stands, before it runs
+    seed = ctx.rng.random()                        # never the real dice to come
     x, y, facing, alt = plan.end
+    place = None
     if (x, y, facing, alt) != (me.x, me.y, me.facing, me.altitude_ft):
         place = GmPlace(me.id, x=x, y=y, facing=FACINGS[facing], altitude_ft=alt if me.flyer != "none" else None)
+    if not copy:
+        copies[key] = None if place is not None and ctx.battle.check(place) is not None else ctx.battle
+        return copies[key]
+    board = ctx.battle.clone()
+    board.rng.seed(seed)
+    if announced is not None and board.check(announced) is None:
+        board.apply(announced)                     # announced from where it stands, before it runs
+    if place is not None:
         if board.check(place) is not None:
             copies[key] = None
             return None

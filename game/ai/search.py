@@ -184,7 +184,7 @@ def expectimax(ctx: Context, board, plan: Plan, order, budget: Budget) -> tuple[
     if not budget.take(len(branches) * len(order)):
         return None
     total, parts, on_me = 0.0, {}, 0.0
-    for p, belief, name in branches:
+    for p, belief, name in branches if order else ():
         copy = board.clone()
         copy.rng.seed(ctx.rng.random())              # never the real dice to come
         v, got = _play(ctx, copy, belief, order)

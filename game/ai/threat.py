@@ -154,6 +154,13 @@ class Threats:
             self._cache["threat-ranges"] = got
         return got
 
+    def out_of_reach(self, move_ft: float) -> bool:
+        """No foe weighed can threaten me wherever a move of `move_ft` from here ends (each foe's
+        farthest threat, `_threat_ranges`, short of me by more than the move)."""
+        me = self.ctx.me
+        flat = self.ctx.flat
+        return all(flat(e.pos, me.pos) > farthest + move_ft for e, farthest in self._threat_ranges())
+
     def attention(self, e, me_there) -> float:
         """How much of foe e's blows at me at me_there my side loses because I stand there. A foe that
         can reach a friend of mine too strikes one of us anyway: standing there mostly moves its blow
@@ -346,7 +353,7 @@ class Threats:
         ctx = self.ctx
         if len(steps) < 2:
             return 0.0
-        figures = list(ctx.positioning.figures)
+        figures = ctx.figures
         eng = ctx.engagement
         if shots is None and eng.draws_no_parting_shots(ctx.me, mode, figures):
             shots, stretches = [], False    # the path and every stretch of it draw none

@@ -61,13 +61,17 @@ def move_attack_plans(ctx: Context, threats: Threats) -> list[Plan]:
     budget = min(ctx.mode_budget("walk"), ctx.attack_budget)
     if budget < 5:
         return []
-    reach = ctx.search("walk", budget=ctx.mode_budget("walk"))
-    if reach is None:
-        return []
     archer = ctx.is_archer(me)
     my_reach = ctx.reach_ft(me)
     out = []
     targets = ctx.ranked_targets()[: min(ctx.level.targets, 3) if archer else ctx.level.targets]
+    if not archer and not me.big and me.flyer == "none":
+        # Every step costs at least 5 ft a square: a one-square foe farther than the budget and the
+        # reach is struck from no square the walk reaches (so no search is asked for it).
+        targets = [e for e in targets if e.big or 5 * max(abs(me.x - e.x), abs(me.y - e.y)) <= budget + my_reach]
+    reach = ctx.search("walk", budget=ctx.mode_budget("walk")) if targets else None
+    if reach is None:
+        return []
     for e in targets:
         if archer:
             cands = _shoot_squares(ctx, reach, budget, e)[: max(2, ctx.level.shoot // 2)]
@@ -199,6 +203,8 @@ def charge_plans(ctx: Context, threats: Threats, announce: bool = False) -> list
     out = []
     live = ctx.me is ctx.battle.figures[me.id] and not ctx.fresh_turn and not announce
     for e in ctx.ranked_targets()[: max(3, ctx.level.targets)]:
+        if not ctx.battle.charge_lane_may_open(me, e):
+            continue        # the resolver's pre-filter: no lane can open (beyond the longest charge, a wall)
         action = Charge(figure=me.id, target=e.id)
         if announce and ctx.battle.check(action) is not None:
             continue

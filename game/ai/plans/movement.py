@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...core.values.actions import Attack, Disengage, EndTurn, Move
 from ...core.values.geometry import FACINGS, SQUARE_FT
-from ..context import Context
+from ..context import LOCAL_FROM, Context
 from ..decision import Plan
 from ..threat import Threats, add_exposure
 from .scoring import add_potential, careful_shot, cover_proxy, end_facing, score_attack, through_figures
@@ -125,6 +125,11 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
     target = ctx.ranked_targets()[0]
     engaged = [e for e in ctx.enemies if ctx.engagement.in_zone(me, e)]
     flyer = me.flyer != "none"
+    far = len(ctx.active) > LOCAL_FROM and threats.out_of_reach(max(ctx.mode_budget(m) for m in modes))
+    if far:
+        # A big field's figure that no foe can strike, shoot or charge wherever its longest move ends
+        # closes in at its longest pace: a shorter move's squares weigh the same (no risk) and close less.
+        modes = modes[-1:]
     for mode in modes:
         budget = ctx.mode_budget(mode)
         if budget < 5:
@@ -179,7 +184,8 @@ def approach_plans(ctx: Context, threats: Threats) -> list[Plan]:
             if flyer and end[3] >= 15:
                 plan.add("out of reach aloft", 0.1)
             out.append(plan)
-    out += regroup_plans(ctx, threats)
+    if not far:
+        out += regroup_plans(ctx, threats)
     return out
 
 

@@ -271,8 +271,13 @@ def check_over(battle) -> list[Event]:
     if s.over:
         return decided
     # A figure felled on its own initiative number still stands until it has acted (simultaneous).
-    standing = {f.side for f in s.figures.values() if (battle.able(f.id) and not s.states[f.id].has(ROUTED))
-                or s.states[f.id].acts_before_falling}
+    standing: set = set()
+    for f in s.figures.values():     # two sides standing are enough to go on (asked after every action)
+        if f.side not in standing and ((battle.able(f.id) and not s.states[f.id].has(ROUTED))
+                                       or s.states[f.id].acts_before_falling):
+            standing.add(f.side)
+            if len(standing) > 1:
+                break
     if len(standing) <= 1 and len(battle.sides()) > 1:
         s.over = True
         # The side still standing wins; one whose last figure only struck back as it fell (both sides

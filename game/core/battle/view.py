@@ -65,6 +65,12 @@ class BattleView(Questions):
     def able(self, figure_id: str) -> bool:
         return self._battle.able(figure_id)
 
+    @property
+    def base(self):
+        """(the battle this view reads, the ids of the figures it stands elsewhere): combat's index of
+        where the battle's figures stand serves the view, with those figures looked at wherever they stand."""
+        return self._battle, self._placed.keys()
+
     def positioning(self) -> Positioning:
         if self._positioning is None:
             live = self._battle.positioning()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from ..values.geometry import DIRECTION_DELTAS, bearing_octant, distance_ft
 from ..moves.body_sight import body_sight, centre
@@ -100,12 +101,17 @@ def _bodies_in_reach(battle, attacker, target, weapon_name) -> bool:
     return False
 
 
+FIGHT_BLOCK = 8             # squares a side of the blocks `fighting` files figures in on a big field
+FIGHT_INDEX_FROM = 40       # figures on the field from which it looks in the blocks near a figure only
+_FIGHT_INDEX: WeakKeyDictionary = WeakKeyDictionary()     # battle -> (its positioning then, the index)
+
+
 def fighting(battle, fig) -> list:
     """Able foes within melee reach of fig, or whose reach fig stands in."""
     out = []
     mine = melee_reach_ft(battle, fig)
     side, x, y, big = fig.side, fig.x, fig.y, fig.big
-    for other in battle.figures.values():
+    for other in _near_figures(battle, fig, mine):
         if other.side == side:
             continue
         # Far figures first, by their squares (see in_melee_reach): most of a field is, and that
@@ -118,6 +124,47 @@ def fighting(battle, fig) -> list:
         if in_melee_reach(battle, other, fig) or in_melee_reach(battle, fig, other):
             out.append(other)
     return out
+
+
+def _near_figures(battle, fig, mine: int):
+    """The figures `fighting` must look at, in the battle's order: on a big field those filed in the
+    blocks within the longest melee reach of fig, every body bigger than a square and a view's
+    figures standing elsewhere; the others are beyond any reach (the same answer as all of them)."""
+    figures = battle.figures
+    base, placed = getattr(battle, "base", (battle, ()))
+    if fig.big or len(figures) < FIGHT_INDEX_FROM or not isinstance(base.figures, dict):
+        return figures.values()
+    order, blocks, big, longest = _fight_index(base)
+    if any(fid not in order for fid in placed):
+        return figures.values()
+    r = max(mine, longest) // 5 + 1
+    ids = set(big)
+    ids.update(placed)
+    for bx in range((fig.x - r) // FIGHT_BLOCK, (fig.x + r) // FIGHT_BLOCK + 1):
+        for by in range((fig.y - r) // FIGHT_BLOCK, (fig.y + r) // FIGHT_BLOCK + 1):
+            ids.update(blocks.get((bx, by), ()))
+    return [figures[fid] for fid in sorted(ids, key=order.__getitem__)]
+
+
+def _fight_index(battle) -> tuple:
+    """(id -> place in the battle's order, block -> ids filed there, ids of bodies bigger than a
+    square, the longest melee reach on the field) for the battle as it stands: kept until its
+    positioning is worked out again (any move, fall or flight)."""
+    token = battle.positioning()
+    kept = _FIGHT_INDEX.get(battle)
+    if kept is not None and kept[0] is token:
+        return kept[1]
+    order, blocks, big, longest = {}, {}, [], 5
+    for i, f in enumerate(battle.figures.values()):
+        order[f.id] = i
+        if f.big:
+            big.append(f.id)
+        else:
+            blocks.setdefault((f.x // FIGHT_BLOCK, f.y // FIGHT_BLOCK), []).append(f.id)
+        longest = max(longest, melee_reach_ft(battle, f))
+    got = (order, blocks, big, longest)
+    _FIGHT_INDEX[battle] = (token, got)
+    return got
 
 
 def attack_kind(battle, attacker, target, weapon_name: str) -> str:
