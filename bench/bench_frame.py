@@ -202,6 +202,12 @@ def main() -> int:
         hover_at(i)
         app.camera.pan(7 if (i // 60) % 2 == 0 else -7, 3 if (i // 90) % 2 == 0 else -3)
 
+    def view_at(cell):
+        """The camera at `cell` px squares around the selected figure, every chunk drawn."""
+        app.camera.set_cell(cell)
+        app.camera.center_on((me.x + 0.5, me.y + 0.5))
+        app.settle()
+
     # Panning at every zoom against the anchor, pyscroll panning the same map by the same moves at
     # the same square size, interleaved in rounds so that a busy moment falls on both alike.
     from game.ui.maplayer import terrain_colours
@@ -212,9 +218,7 @@ def main() -> int:
     rounds = 3
     for _ in range(rounds):
         for cell in ZOOM_LEVELS:
-            app.camera.set_cell(cell)
-            app.camera.center_on((me.x + 0.5, me.y + 0.5))
-            app.settle()
+            view_at(cell)
             ours[cell] += measure(app, max(60, args.frames // rounds), pan)
             got = pyscroll_panning(size, colours, figs, cell, max(60, args.frames // rounds))
             if got is not None:
@@ -247,9 +251,7 @@ def main() -> int:
     rounds = 4
     for _ in range(rounds):
         for cell in ZOOM_LEVELS:
-            app.camera.set_cell(cell)
-            app.camera.center_on((me.x + 0.5, me.y + 0.5))
-            app.settle()
+            view_at(cell)
             for i in range(len(hover) * 20):
                 hover_at(i)
                 app.frame([])
