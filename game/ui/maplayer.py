@@ -236,7 +236,7 @@ class MapLayer:
         ys, xs = np.nonzero(codes & _drawn_mask(cell))
         if len(ys):
             # One stamp per kind of square and colour; its key packs the code above the colour.
-            keys = (codes[ys, xs].astype(np.int64) << 24) | self._packed_colours()[y0 + ys, x0 + xs]
+            keys = (codes[ys, xs].astype(np.int64) << 24) | self._packed_colours()[y0 + ys, x0 + xs].astype(np.int64)
             stamps = self._stamps.setdefault(cell, {})
             unique, first = np.unique(keys, return_index=True)
             for key, at in zip(unique.tolist(), first.tolist()):
@@ -280,12 +280,12 @@ class MapLayer:
         if self._codes is None:
             m = self.map
             h, w = m.height, m.width
-            parity = (np.add.outer(np.arange(h), np.arange(w)) % 2).astype(bool)
+            parity = (np.add.outer(np.arange(h, dtype=np.int32), np.arange(w, dtype=np.int32)) % 2).astype(bool)
             bits = (m.blocks_move.numpy(), m.blocks_sight.numpy(), m.door.numpy(), m.water.numpy(),
                     m.cover.numpy() > 0, m.concealment.numpy() > 0, m.difficult.numpy(), parity)
-            codes = np.zeros((h, w), np.int32)
+            codes = np.zeros((h, w), np.uint8)       # eight bits: one byte a square
             for k, bit in enumerate(bits):
-                codes |= bit.astype(np.int32) << k
+                codes |= bit.astype(np.uint8) << k
             if self.art is not None:
                 codes[self.art.has_tiles] = 0
             self._codes = codes
@@ -301,7 +301,7 @@ class MapLayer:
     def _packed_colours(self) -> np.ndarray:
         """Each square's colour as one int (red << 16 | green << 8 | blue)."""
         if self._packed is None:
-            c = self.colours.astype(np.int64)
+            c = self.colours.astype(np.int32)
             self._packed = (c[..., 0] << 16) | (c[..., 1] << 8) | c[..., 2]
         return self._packed
 
