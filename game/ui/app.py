@@ -488,10 +488,11 @@ class App:
         return 0
 
     def settle(self, max_frames: int = 600) -> None:
-        """Run frames until background questions are answered, chunks drawn and animations played."""
+        """Run frames until background questions are answered, chunks drawn (the view's and those just
+        around it) and animations played."""
         for _ in range(max_frames):
             self.frame([])
-            if not self.rules.busy() and not self.map_layer.pending(self.camera) \
+            if not self.rules.busy() and not self.map_layer.missing_around(self.camera) \
                     and not self.scene.areas.pending(self.camera) and not self.animator.busy():
                 break
             time.sleep(0.002)

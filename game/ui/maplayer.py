@@ -191,24 +191,32 @@ class MapLayer:
     def prefetch(self, camera) -> bool:
         """Build one chunk of the ring just outside the view, if one is missing (the nearest to the
         view's centre first), so that a pan finds its chunks ready; False when there was none."""
+        missing = self.missing_around(camera)
+        if not missing:
+            return False
+        cell = camera.cell
+        cx, cy = missing[0]
+        self._chunks[(cell, cx, cy, self.show_grid, self.show_markers)] = \
+            self._build_chunk(cell, cx, cy, self.chunk_squares(cell))
+        if len(self._chunks) > MAX_CHUNKS:
+            self._chunks.popitem(last=False)
+        return True
+
+    def missing_around(self, camera) -> list[tuple[int, int]]:
+        """The chunks of the view and the ring of chunks around it not built yet, nearest the view's
+        centre first."""
         cell = camera.cell
         n = self.chunk_squares(cell)
         x0, y0, x1, y1 = camera.visible_squares()
         if x1 <= x0 or y1 <= y0:
-            return False
+            return []
         cx0, cy0, cx1, cy1 = x0 // n - 1, y0 // n - 1, (x1 - 1) // n + 1, (y1 - 1) // n + 1
         last_cx, last_cy = (self.map.width - 1) // n, (self.map.height - 1) // n
         mid = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
         missing = [(cx, cy) for cy in range(max(0, cy0), min(last_cy, cy1) + 1)
                    for cx in range(max(0, cx0), min(last_cx, cx1) + 1)
                    if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
-        if not missing:
-            return False
-        cx, cy = min(missing, key=lambda c: (c[0] - mid[0]) ** 2 + (c[1] - mid[1]) ** 2)
-        self._chunks[(cell, cx, cy, self.show_grid, self.show_markers)] = self._build_chunk(cell, cx, cy, n)
-        if len(self._chunks) > MAX_CHUNKS:
-            self._chunks.popitem(last=False)
-        return True
+        return sorted(missing, key=lambda c: (c[0] - mid[0]) ** 2 + (c[1] - mid[1]) ** 2)
 
     def pending(self, camera) -> bool:
         """True while some visible chunk is still shown as a thumbnail."""
