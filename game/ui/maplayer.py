@@ -386,28 +386,15 @@ class MapLayer:
             return
         elev = self.map.elevation_ft.numpy()
         width = max(2, c // 10)
-        block = elev[y0:y0 + h, x0:x0 + w]
-        # Which side of each square of the chunk meets a square of another height (inside the map).
-        right = np.zeros_like(block, bool)
-        left = np.zeros_like(block, bool)
-        below = np.zeros_like(block, bool)
-        above = np.zeros_like(block, bool)
-        if x0 + w < self.map.width:
-            right[:, :] = block != elev[y0:y0 + h, x0 + 1:x0 + w + 1]
-        else:
-            right[:, :-1] = block[:, :-1] != block[:, 1:]
-        if x0 > 0:
-            left[:, :] = block != elev[y0:y0 + h, x0 - 1:x0 + w - 1]
-        else:
-            left[:, 1:] = block[:, 1:] != block[:, :-1]
-        if y0 + h < self.map.height:
-            below[:, :] = block != elev[y0 + 1:y0 + h + 1, x0:x0 + w]
-        else:
-            below[:-1, :] = block[:-1, :] != block[1:, :]
-        if y0 > 0:
-            above[:, :] = block != elev[y0 - 1:y0 + h - 1, x0:x0 + w]
-        else:
-            above[1:, :] = block[1:, :] != block[:-1, :]
+        # The chunk with one square more on every side; where the map ends there, the edge square
+        # again (no ledge beyond the map). Which side of each square meets another height:
+        ya, yb = max(0, y0 - 1), min(self.map.height, y0 + h + 1)
+        xa, xb = max(0, x0 - 1), min(self.map.width, x0 + w + 1)
+        ring = np.pad(elev[ya:yb, xa:xb], ((1 - (y0 - ya), 1 - (yb - y0 - h)), (1 - (x0 - xa), 1 - (xb - x0 - w))),
+                      mode="edge")
+        block = ring[1:-1, 1:-1]
+        right, left = block != ring[1:-1, 2:], block != ring[1:-1, :-2]
+        below, above = block != ring[2:, 1:-1], block != ring[:-2, 1:-1]
         colour = theme.ELEVATION_EDGE
         for j, i in zip(*(v.tolist() for v in np.nonzero(right | left | below | above))):
             rx, ry = i * c, j * c
