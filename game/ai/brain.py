@@ -149,17 +149,18 @@ class AI:
             plans = generate(ctx, threats)
             plans += weigh_objectives(ctx, threats, plans)
             plans.sort(key=rank_key)
-            for _ in range(2 if self.level.exact_plans else 0):
+            level = ctx.level                     # the level's own, or what it weighs on a big field
+            for _ in range(2 if level.exact_plans else 0):
                 # The best few get exact exposure; a plan that rises into them gets it too.
-                fresh = [p for p in plans[: self.level.exact_plans] if not p.data.get("exact")]
+                fresh = [p for p in plans[: level.exact_plans] if not p.data.get("exact")]
                 if not fresh:
                     break
-                rescore_exactly(ctx, threats, fresh, self.level.sight_squares)
-                if self.level.focus_fire:
+                rescore_exactly(ctx, threats, fresh, level.sight_squares)
+                if level.focus_fire:
                     for plan in fresh:
                         focus_fire(ctx, plan)
                 plans.sort(key=rank_key)
-            if self.level.search_plans:
+            if level.search_plans:
                 searched = search_ahead(ctx, threats, plans)
         decision = Decision(figure_id, battle.round, self.difficulty, plans, (time.perf_counter() - t0) * 1000,
                             searched=searched, moves=ctx.cache.get("search moves", 0) if searched else 0)

@@ -86,6 +86,7 @@ class Context:
         self._breakdowns: dict = {}
         self.cache: dict = {}                 # plan generators and threat keep their own answers here
         if len(self.active) > LOCAL_FROM:
+            self.level = level.on_field(len(self.active), LOCAL_FROM)
             self._keep_local()
 
     def _keep_local(self) -> None:

@@ -31,6 +31,12 @@ class Level:
     morale: bool = False        # weighs the morale check a kill would force (break the enemy, avoid a rout)
     focus_fire: bool = False    # its best plans weigh the friends still to strike their target this round
     naive: bool = False
+    # What it weighs where hundreds of figures fight (more than context.LOCAL_FROM in the fight), so
+    # that a round keeps within its time (docs/ai.md, Speed); None: the same as on a small field.
+    big_field: "Level | None" = None
+
+    def on_field(self, figures: int, local_from: int) -> "Level":
+        return self.big_field if self.big_field is not None and figures > local_from else self
 
 
 LEVELS: dict[str, Level] = {
@@ -40,7 +46,10 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", morale=True, focus_fire=True),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
                    exact_plans=8, sight_squares=4, search_plans=5, search_foes=3, holds=True, morale=True,
-                   focus_fire=True),
+                   focus_fire=True,
+                   # normal's breadth, fewer plans searched: the search still plays the blows near it
+                   big_field=Level("hard", exact_plans=6, search_plans=3, search_foes=2, holds=True, morale=True,
+                                   focus_fire=True)),
 }
 DIFFICULTIES = tuple(LEVELS)
 

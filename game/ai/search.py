@@ -36,8 +36,9 @@ from .plans.stance import hold_plan
 from .threat import CAUTION, Threats
 
 NODES = 36              # figures' decisions one choice may search (a small field)
-NODES_BIG = 16          # ... where more than BIG_FIELD figures fight
+NODES_BIG = 8           # ... where more than BIG_FIELD figures fight
 TURN_NODES = 48         # ... and over all the choices of one figure's turn
+ROUND_NODES_BIG = 64    # ... and, on a big field, over all the choices of the side's figures in a round
 BIG_FIELD = 24
 FRIENDS = 1             # friends still to act this round searched in each branch, nearest the plan first
 LEAST_BRANCH = 0.1      # an outcome less likely than this is folded into the miss
@@ -46,23 +47,34 @@ DECLARED_FOE = 0.75     # d100 declarations: a foe strikes before it about three
 # The foes' and friends' next blows: normal's generators, a little narrower (the breadth is the budget).
 REPLY = replace(LEVELS["normal"], name="normal (searched)", targets=2, attack_squares=2, approach=3, shoot=3,
                 withdraw=2, turn_facings=0, exact_plans=0, sight_squares=0, focus_fire=False)
+# On a big field each figure's reply is its best blow, where it stands or a move away, without
+# weighing what the foes would do to it there (a reply is asked of many figures a round).
+REPLY = replace(REPLY, big_field=replace(REPLY, foresight=False))
 
 
 def nodes_for(ctx: Context) -> int:
-    """This choice's budget: NODES (NODES_BIG on a big field), and no more than what the figure's
-    turn has left of TURN_NODES (a turn of several choices, e.g. a strike and then another)."""
-    spent = ctx.memo.get(_turn_key(ctx), 0)
-    return max(0, min(NODES if len(ctx.active) <= BIG_FIELD else NODES_BIG, TURN_NODES - spent))
+    """This choice's budget: NODES, and no more than what the figure's turn has left of TURN_NODES (a
+    turn of several choices, e.g. a strike and then another). On a big field NODES_BIG, and no more
+    than what the side's round has left of ROUND_NODES_BIG: a round's search costs the same however
+    many figures fight (the first to act near a foe spend it)."""
+    left = TURN_NODES - ctx.memo.get(_turn_key(ctx), 0)
+    if len(ctx.active) <= BIG_FIELD:
+        return max(0, min(NODES, left))
+    return max(0, min(NODES_BIG, left, ROUND_NODES_BIG - ctx.memo.get(_round_key(ctx), 0)))
 
 
 def spend(ctx: Context, budget: "Budget") -> None:
-    """Count what this choice searched against the figure's turn."""
-    key = _turn_key(ctx)
-    ctx.memo[key] = ctx.memo.get(key, 0) + budget.spent
+    """Count what this choice searched against the figure's turn and the side's round."""
+    for key in (_turn_key(ctx), _round_key(ctx)):
+        ctx.memo[key] = ctx.memo.get(key, 0) + budget.spent
 
 
 def _turn_key(ctx: Context) -> tuple:
     return ("search spent", ctx.me.id, ctx.round, ctx.phase)
+
+
+def _round_key(ctx: Context) -> tuple:
+    return ("search spent by the side", ctx.me.side, ctx.round)
 
 
 @dataclass

@@ -135,3 +135,37 @@ def test_a_turn_of_several_choices_shares_one_budget():
     assert search.nodes_for(ctx) == 5                  # what the turn has left
     search.spend(ctx, search.Budget(0, spent=10))
     assert search.nodes_for(ctx) == 0
+
+
+def test_on_a_big_field_a_sides_round_shares_one_budget():
+    """However many figures fight, the side's search in a round has ROUND_NODES_BIG figures'
+    decisions, so a round's cost does not grow with the figures it has."""
+    figures = [{"id": f"b{i}", "side": "blue", "template": "foot", "x": 1 + i % 14, "y": 1 + i // 14, "facing": "S"}
+               for i in range(14)]
+    figures += [{"id": f"r{i}", "side": "red", "template": "foot", "x": 1 + i % 14, "y": 3 + i // 14, "facing": "N"}
+                for i in range(14)]
+    b = make_battle("bfrpg", figures)
+    play_until_turn_of(b, "b0")
+    memo: dict = {}
+    ctx = Context(LEVELS["hard"], b, "b0", random.Random(1), memo)
+    assert len(ctx.active) > search.BIG_FIELD
+    assert ctx.level is LEVELS["hard"].big_field         # normal's breadth there, fewer plans searched
+    assert search.nodes_for(ctx) == search.NODES_BIG
+    search.spend(ctx, search.Budget(0, spent=search.ROUND_NODES_BIG - 3))
+    other = Context(LEVELS["hard"], b, "b1", random.Random(1), memo)
+    assert search.nodes_for(other) == 3                  # what the side's round has left
+    foe = Context(LEVELS["hard"], b, "r0", random.Random(1), memo)
+    assert search.nodes_for(foe) == search.NODES_BIG     # the other side's round is its own
+    ais, spent, seen = {"blue": AI("hard"), "red": AI("hard")}, 0, []
+    for _ in range(80):                                  # the first round, hard on both sides
+        fid = b.current
+        if b.round > 1 or fid is None:
+            break
+        side = b.figures[fid].side
+        action = ais[side].choose(b, fid)
+        decision = ais[side].last_decision
+        if side == "blue" and decision is not None and not any(d is decision for d in seen):
+            seen.append(decision)                        # (a plan's later steps decide nothing anew)
+            spent += decision.moves
+        b.apply(action)
+    assert 0 < spent <= search.ROUND_NODES_BIG

@@ -75,17 +75,22 @@ class Positioning:
         self._explainers: dict = {}
         self._standing: tuple | None = None
         self._standing_asked = False
+        self._standing_base = None      # a what-if view's (moment it was made from, ids elsewhere, figures placed)
         self._sights: dict = {}
         self._plans: dict = {}          # plan()'s answers for this moment
         self._occupants: dict = {}
 
-    def with_figures(self, figures: list[Figure]) -> "Positioning":
+    def with_figures(self, figures: list[Figure], elsewhere: set | None = None) -> "Positioning":
         """These figures on the same map under the same ruleset (a what-if view of this moment): the
         planner, sight map and engagement hold nothing about the figures, so they are shared rather
-        than built again (the AI asks for thousands of views a turn)."""
+        than built again (the AI asks for thousands of views a turn). `elsewhere`: the ids of this
+        moment's figures that stand elsewhere in the view or are not in it, the others being this
+        moment's very figures, in its order: the view's index of who stands where is then this
+        moment's, mended on their squares."""
         twin = object.__new__(Positioning)
         twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
+        twin._standing_base = None if elsewhere is None else (self, frozenset(elsewhere), None)
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
         twin._aimed = {}
         twin._exhausted = {}
@@ -252,9 +257,16 @@ class Positioning:
     def _standing_except(self, pair: set) -> dict:
         """(x, y) -> altitude of the figures here standing on it, leaving out the pair's figures and
         their riders (the last figure listed on a square counts, as a plain pass over all would).
-        Copied from one index per Positioning and mended on the pair's squares: asked for every
-        attack the AI weighs, and a field may hold hundreds of figures. The first time it is asked,
-        one plain pass instead: a what-if view is asked once or twice, and the index costs more."""
+        Copied from one index and mended on the squares that differ: asked for every attack the AI
+        weighs, and a field may hold hundreds of figures. A what-if view mends the index of the
+        moment it was made from; any other Positioning answers its first question with one plain
+        pass (asked once or twice, the index costs more)."""
+        if self._standing_base is not None:
+            base, elsewhere, placed = self._standing_base
+            if placed is None:
+                placed = [f for f in self.figures if f.id in elsewhere]
+                self._standing_base = (base, elsewhere, placed)
+            return base._mended(pair, elsewhere, placed)
         if self._standing is None and not self._standing_asked:
             self._standing_asked = True
             standing: dict = {}
@@ -263,29 +275,53 @@ class Positioning:
                     for cell in f.cells:
                         standing[cell] = f.altitude_ft
             return standing
+        return self._mended(pair, frozenset(), [])
+
+    def _standing_index(self) -> tuple:
         if self._standing is None:
             every: dict = {}
             on_square: dict = {}
-            riders: dict = {}
-            by_id = {}
-            for f in self.figures:
+            order, by_id, riders = {}, {}, {}
+            for i, f in enumerate(self.figures):
+                order[f.id] = i
                 by_id[f.id] = f
                 if f.mount:
                     riders.setdefault(f.mount, []).append(f)
                 for cell in f.cells:
                     every[cell] = f.altitude_ft
                     on_square.setdefault(cell, []).append(f)
-            self._standing = (every, on_square, riders, by_id)
-        every, on_square, riders, by_id = self._standing
-        left_out = [by_id[i] for i in pair if i in by_id] + [r for i in pair for r in riders.get(i, ())]
+            self._standing = (every, on_square, order, by_id, riders)
+        return self._standing
+
+    def _mended(self, pair: set, elsewhere: frozenset, placed: list) -> dict:
+        """This moment's squares stood on, leaving out the pair (and their riders) and the figures
+        `elsewhere`, with `placed` (figures of this moment standing elsewhere) on their squares."""
+        every, on_square, order, by_id, riders = self._standing_index()
+
+        def out(f) -> bool:
+            return f.id in pair or f.mount in pair
+
+        touched = set()
+        for fid in (*elsewhere, *pair):
+            if fid in by_id:
+                touched.update(by_id[fid].cells)
+            for rider in riders.get(fid, ()):
+                touched.update(rider.cells)
+        for f in placed:
+            touched.update(f.cells)
         standing = every.copy()
-        for f in left_out:
-            for cell in f.cells:
-                kept = [g for g in on_square[cell] if g.id not in pair and g.mount not in pair]
-                if kept:
-                    standing[cell] = kept[-1].altitude_ft
-                else:
-                    standing.pop(cell, None)
+        for cell in touched:
+            best, alt = -1, None
+            for g in on_square.get(cell, ()):
+                if g.id not in elsewhere and not out(g) and order[g.id] > best:
+                    best, alt = order[g.id], g.altitude_ft
+            for g in placed:
+                if not out(g) and order.get(g.id, -1) > best and cell in g.cells:
+                    best, alt = order[g.id], g.altitude_ft
+            if best < 0:
+                standing.pop(cell, None)
+            else:
+                standing[cell] = alt
         return standing
 
     def charge_lane(self, attacker_id: str, target_id: str) -> ChargeLane:
