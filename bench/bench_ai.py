@@ -105,15 +105,21 @@ def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size:
         warm: bool = False) -> list[float]:
     """CPU ms of every AI turn (all choose calls of one figure's turn) over `rounds` rounds; `warm`:
     one choice made first, outside the measure (imports and first-use caches)."""
+    return [ms for _round, ms in run_by_round(ruleset_id, difficulty, rounds, per_side, size, warm)]
+
+
+def run_by_round(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size: int | None = None,
+                 warm: bool = False) -> list[tuple[int, float]]:
+    """(round, CPU ms) of every AI turn over `rounds` rounds (run's turns, with their round)."""
     size = size or (60 if per_side <= 10 else 100)
     battle = Battle(setup(ruleset_id, size=size, per_side=per_side))
     ais = {"blue": AI(difficulty), "red": AI(difficulty)}
     if warm:
         ais["blue"].choose(battle, battle.current)
-    turns: list[float] = []
+    turns: list[tuple[int, float]] = []
     key, spent, actions = None, 0.0, 0
     guard = 0
-    while not battle.is_over and battle.round <= rounds and guard < 5000:
+    while not battle.is_over and battle.round <= rounds and guard < 20000:
         guard += 1
         fid = battle.current
         if fid is None:
@@ -121,7 +127,7 @@ def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size:
         k = (battle.round, fid, battle.current_phase)
         if k != key:
             if key is not None:
-                turns.append(spent)
+                turns.append((key[0], spent))
             key, spent, actions = k, 0.0, 0
         actions += 1
         if actions > 12:  # a stuck AI would loop forever: end its turn and count it
@@ -135,7 +141,7 @@ def run(ruleset_id: str, difficulty: str, rounds: int, per_side: int = 10, size:
         except ActionRefused:
             battle.apply(EndTurn(figure=fid))
     if key is not None:
-        turns.append(spent)
+        turns.append((key[0], spent))
     return turns
 
 

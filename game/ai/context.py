@@ -61,7 +61,12 @@ class Context:
         self.engagement = self.positioning.engagement
         self.zone_ft = float(self.rs.section("engagement")["zone_ft"])
         self.diagonal = self.rs.diagonal
-        self._floor = battle.map.elevation_ft.tolist()     # rows of plain ints: read for every square weighed
+        # rows of plain ints, read for every square weighed: made once per map, not per decision
+        floors = memo.setdefault("floor rows", {})
+        self._floor = floors.get(id(battle.map))
+        if self._floor is None or floors.get(("map", id(battle.map))) is not battle.map:
+            self._floor = floors[id(battle.map)] = battle.map.elevation_ft.tolist()
+            floors[("map", id(battle.map))] = battle.map
         self._strike_budgets: dict = {}
         self._foe_reaches: list | None = None
         self._attacks: dict = {}

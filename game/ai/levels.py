@@ -43,13 +43,15 @@ LEVELS: dict[str, Level] = {
     "naive": Level("naive", naive=True, foresight=False),
     "easy": Level("easy", targets=2, attack_squares=1, approach=3, shoot=3, withdraw=2, turn_facings=0,
                   foresight=False, exact_plans=0),
-    "normal": Level("normal", morale=True, focus_fire=True),
+    "normal": Level("normal", morale=True, focus_fire=True,
+                    # fewer plans re-scored exactly and squares to approach: a round of hundreds keeps its time
+                    big_field=Level("normal", exact_plans=3, approach=4, morale=True, focus_fire=True)),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
                    exact_plans=8, sight_squares=4, search_plans=5, search_foes=3, holds=True, morale=True,
                    focus_fire=True,
-                   # normal's breadth, fewer plans searched: the search still plays the blows near it
-                   big_field=Level("hard", exact_plans=6, search_plans=3, search_foes=2, holds=True, morale=True,
-                                   focus_fire=True)),
+                   # normal's breadth there, fewer plans searched: the search still plays the blows near it
+                   big_field=Level("hard", exact_plans=3, approach=4, search_plans=3, search_foes=2, holds=True,
+                                   morale=True, focus_fire=True)),
 }
 DIFFICULTIES = tuple(LEVELS)
 

@@ -38,7 +38,7 @@ from .threat import CAUTION, Threats
 NODES = 36              # figures' decisions one choice may search (a small field)
 NODES_BIG = 8           # ... where more than BIG_FIELD figures fight
 TURN_NODES = 48         # ... and over all the choices of one figure's turn
-ROUND_NODES_BIG = 64    # ... and, on a big field, over all the choices of the side's figures in a round
+ROUND_NODES_BIG = 32    # ... and, on a big field, over all the choices of the side's figures in a round
 BIG_FIELD = 24
 FRIENDS = 1             # friends still to act this round searched in each branch, nearest the plan first
 LEAST_BRANCH = 0.1      # an outcome less likely than this is folded into the miss

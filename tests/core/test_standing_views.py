@@ -2,7 +2,8 @@
 (`Positioning._standing_except`). A what-if view mends the index of the moment it was made from
 rather than passing over every figure: on random fields with riders, flyers aloft and big bodies,
 its answer is a plain pass's over the view's own figures, for any pair, figures placed elsewhere
-(on free squares or on others' squares, at any height) and figures left out."""
+(on free squares or on others' squares, at any height) and figures left out; and so are the
+figures on any squares (`figures_on`, which cover asks for the figures on a sight line)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -54,3 +55,6 @@ def test_a_views_squares_stood_on_are_a_plain_pass_over_its_figures(battle, data
         pair_ids = set(data.draw(st.lists(st.sampled_from(ids), min_size=0, max_size=2, unique=True)))
         assert view._standing_except(pair_ids) == _plain(view, pair_ids)
         assert live._standing_except(pair_ids) == _plain(live, pair_ids)
+        cells = set(data.draw(st.lists(st.tuples(st.integers(0, SIZE - 1), st.integers(0, SIZE - 1)), max_size=12)))
+        for pos in (view, live):      # the figures on some squares (a sight line's), in the moment's order
+            assert pos.figures_on(cells) == [f for f in pos.figures if not cells.isdisjoint(f.cells)]

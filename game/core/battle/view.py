@@ -73,17 +73,7 @@ class BattleView(Questions):
 
     def positioning(self) -> Positioning:
         if self._positioning is None:
-            live = self._battle.positioning()
-            present, elsewhere = [], set()
-            for f in live.figures:
-                if f.id in self._absent:
-                    elsewhere.add(f.id)
-                    continue
-                g = self.figures[f.id]
-                if g is not f:
-                    elsewhere.add(f.id)
-                present.append(g)
-            self._positioning = live.with_figures(present, elsewhere)
+            self._positioning = self._battle.positioning().what_if(self._placed, self._absent)
         return self._positioning
 
     def explain_attack(self, attacker_id: str, target_id: str, weapon: str | None = None, **context) -> Breakdown:

@@ -245,7 +245,8 @@ def cover_sight(battle, attacker, target):
         return sight, ()
     line = centre_line(attacker, target)     # worked out once, not once per figure
     pair = {attacker.id, target.id, attacker.mount, target.mount} - {""}   # a rider's mount is no cover for it
-    others = [f for f in positioning.figures if f.id not in pair and f.mount not in pair]
+    # Only figures on the line or on a square in the way can be either (read from the squares' index).
+    others = [f for f in positioning.figures_on(line | in_the_way) if f.id not in pair and f.mount not in pair]
     inside = [f for f in others if not line.isdisjoint(f.cells)]
     aside = tuple(f for f in others if f not in inside and not in_the_way.isdisjoint(f.cells))
     if not aside:

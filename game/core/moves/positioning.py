@@ -5,6 +5,7 @@ The CLI, the renderer's overlays and the AI all read from this, so they never di
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..values.battlemap import BattleMap
@@ -80,17 +81,19 @@ class Positioning:
         self._plans: dict = {}          # plan()'s answers for this moment
         self._occupants: dict = {}
 
-    def with_figures(self, figures: list[Figure], elsewhere: set | None = None) -> "Positioning":
-        """These figures on the same map under the same ruleset (a what-if view of this moment): the
-        planner, sight map and engagement hold nothing about the figures, so they are shared rather
-        than built again (the AI asks for thousands of views a turn). `elsewhere`: the ids of this
-        moment's figures that stand elsewhere in the view or are not in it, the others being this
-        moment's very figures, in its order: the view's index of who stands where is then this
-        moment's, mended on their squares."""
-        twin = object.__new__(Positioning)
-        twin.map, twin.ruleset, twin.figures, twin.mounted = self.map, self.ruleset, list(figures), self.mounted
+    def what_if(self, placed: dict[str, Figure], absent: frozenset = frozenset()) -> "Positioning":
+        """This moment with these figures standing elsewhere and those left out, on the same map under
+        the same ruleset (a what-if view): the planner, sight map and engagement hold nothing about
+        the figures, so they are shared rather than built again (the AI asks for thousands of views a
+        turn). Who stands where is this moment's index mended on the squares that differ; the view's
+        list of figures is made only if asked."""
+        _every, _on_square, order, _by_id, _riders = self._standing_index()
+        here = {fid: f for fid, f in placed.items() if fid in order and fid not in absent}
+        twin = object.__new__(_WhatIf)
+        twin.map, twin.ruleset, twin.mounted = self.map, self.ruleset, self.mounted
         twin.planner, twin.sight_map, twin.engagement = self.planner, self.sight_map, self.engagement
-        twin._standing_base = None if elsewhere is None else (self, frozenset(elsewhere), None)
+        twin._standing_base = (self, frozenset(fid for fid in (*placed, *absent) if fid in order), list(here.values()))
+        twin._here = here
         twin._searches, twin._explainers, twin._standing, twin._sights = {}, {}, None, {}
         twin._aimed = {}
         twin._exhausted = {}
@@ -263,9 +266,6 @@ class Positioning:
         pass (asked once or twice, the index costs more)."""
         if self._standing_base is not None:
             base, elsewhere, placed = self._standing_base
-            if placed is None:
-                placed = [f for f in self.figures if f.id in elsewhere]
-                self._standing_base = (base, elsewhere, placed)
             return base._mended(pair, elsewhere, placed)
         if self._standing is None and not self._standing_asked:
             self._standing_asked = True
@@ -276,6 +276,19 @@ class Positioning:
                         standing[cell] = f.altitude_ft
             return standing
         return self._mended(pair, frozenset(), [])
+
+    def figures_on(self, cells) -> list[Figure]:
+        """The figures here whose bodies cover any of these squares, in this moment's order (what a
+        pass over every figure would find), read from the index of who stands where."""
+        if self._standing_base is not None:
+            base, elsewhere, placed = self._standing_base
+            _every, on_square, order, _by_id, _riders = base._standing_index()
+            found = {id(g): g for cell in cells for g in on_square.get(cell, ()) if g.id not in elsewhere}
+            found.update((id(g), g) for g in placed if not set(g.cells).isdisjoint(cells))
+        else:
+            _every, on_square, order, _by_id, _riders = self._standing_index()
+            found = {id(g): g for cell in cells for g in on_square.get(cell, ())}
+        return sorted(found.values(), key=lambda g: order[g.id])
 
     def _standing_index(self) -> tuple:
         if self._standing is None:
@@ -386,3 +399,14 @@ class MoveSearch:
 
 def lane_facing(a: tuple[int, int], b: tuple[int, int]) -> int:
     return bearing_octant(a, b)
+
+
+class _WhatIf(Positioning):
+    """A what-if view of a moment (Positioning.what_if): its figures are the moment's, with those
+    placed elsewhere standing there and those left out gone, listed when first asked for."""
+
+    @cached_property
+    def figures(self) -> list[Figure]:
+        base, elsewhere, _placed = self._standing_base
+        here = self._here
+        return [here.get(f.id, f) for f in base.figures if f.id not in elsewhere or f.id in here]
