@@ -196,10 +196,19 @@ def expectimax(ctx: Context, board, plan: Plan, order, budget: Budget) -> tuple[
     if not budget.take(len(branches) * len(order)):
         return None
     total, parts, on_me = 0.0, {}, 0.0
+    # Plans that leave the same copy (attacking one foe or another from the same square, or holding
+    # there) play the same branch when their blows miss: played once a choice. (No die is rolled in
+    # a branch, so its copy's seed changes nothing.)
+    played = ctx.cache.setdefault("branches played", {})
     for p, belief, name in branches if order else ():
-        copy = board.clone()
-        copy.rng.seed(ctx.rng.random())              # never the real dice to come
-        v, got = _play(ctx, copy, belief, order)
+        seed = ctx.rng.random()                      # never the real dice to come
+        key = (id(board), tuple(sorted(belief.hp.items())), tuple(sorted(belief.gone)), tuple(order))
+        kept = played.get(key)
+        if kept is None or kept[0] is not board:
+            copy = board.clone()
+            copy.rng.seed(seed)
+            kept = played[key] = (board, _play(ctx, copy, belief, order))
+        v, got = kept[1]
         total += p * v
         for (label, victim), x in got.items():
             parts[label] = parts.get(label, 0.0) + p * x
