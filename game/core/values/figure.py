@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .geometry import FACINGS
 from .bodies import ONE_SQUARE, cells
@@ -44,7 +45,8 @@ class Figure:
     # (__post_init__, and moved_to for `pos`), not asked of a property each time: the AI and the
     # resolver read them millions of times a battle. They are not fields: equality, hashing, repr,
     # replace and save data see the fields only, as before. pos: (x, y); big: a body bigger than a
-    # square; label: its name, else its id; ready_weapon: its first weapon, else "unarmed".
+    # square; label: its name, else its id; ready_weapon: its first weapon, else "unarmed"; cells:
+    # the squares its body covers (a bigger body's when first asked).
 
     def __post_init__(self):
         derived = self.__dict__
@@ -52,8 +54,10 @@ class Figure:
         derived["big"] = self.footprint != ONE_SQUARE
         derived["label"] = self.name or self.id
         derived["ready_weapon"] = self.weapons[0] if self.weapons else "unarmed"
+        if not derived["big"]:
+            derived["cells"] = (derived["pos"],)
 
-    @property
+    @cached_property
     def cells(self) -> tuple[tuple[int, int], ...]:
         """The squares its body covers (just `pos` for a one-square figure)."""
         if self.footprint == ONE_SQUARE:
@@ -77,6 +81,10 @@ class Figure:
         fields.update(self.__dict__)
         fields["x"], fields["y"], fields["facing"] = x, y, facing
         fields["pos"] = (x, y)
+        if fields["big"]:
+            fields.pop("cells", None)        # worked out again where it now stands, when asked
+        else:
+            fields["cells"] = (fields["pos"],)
         if altitude_ft is not None:
             fields["altitude_ft"] = altitude_ft
         return moved
