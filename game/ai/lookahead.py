@@ -17,7 +17,7 @@ from ..core.values.geometry import FACINGS, bearing_octant
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan, rank_key
 from .odds import kill_chance
-from .search import Budget, actors, expectimax, nodes_for, spend
+from .search import Budget, actors, expectimax, nodes_for, outcomes, spend
 from .threat import Threats, strike_square
 
 
@@ -33,6 +33,8 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     order = actors(ctx)
     budget = Budget(nodes_for(ctx))
     for plan in top:
+        if order and len(outcomes(ctx, plan)) * len(order) > budget.left:
+            break                                  # the budget is spent: no copy made for nothing
         board = _board_after(ctx, plan, copies, copy=bool(order) or plan.kind == "announce")
         if board is None:
             continue
