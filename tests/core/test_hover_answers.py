@@ -168,12 +168,16 @@ def test_the_hover_answers_as_whole_searches_do(seed, density, rid, kind, facing
             if free:
                 x, y = free.pop(rng.randrange(len(free)))
                 others.append(fig(f"o{i}", side, x, y))
+    if mover.flyer == "none":
+        altitude = None if altitude is None else 0
+    every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude)
+
+
+def every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude):
     pos = Positioning(bmap, RULESETS[rid], [mover, *others])
     occupants = pos.occupants("m")
     old = WholeExplainer(pos.planner, mover, mode, occupants)
     whole = pos.planner.search(mover, mode, occupants)
-    if mover.flyer == "none":
-        altitude = None if altitude is None else 0
     for y in range(SIZE):
         for x in range(SIZE):
             try:
@@ -208,3 +212,31 @@ def test_the_flood_from_both_ends_joins_what_the_whole_flood_joins(seed, density
             idx = rules.grid.index(x, y)
             assert Flood(rules, ledges).joins(idx) == (idx in everything), (x, y)
             assert asked.joins(idx) == (idx in everything), (x, y)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.15, 0.3]), st.sampled_from(RULESET_IDS),
+       st.sampled_from(["winged flyer", "floater"]), st.sampled_from(["walk", "run"]), st.integers(0, 7),
+       st.sampled_from([None, None, 0, 3]), st.sampled_from([0, 10, 20]), st.sampled_from([None, None, 10]),
+       st.sampled_from([0, 10, 20]), st.booleans())
+def test_a_flyer_over_level_ground_answers_as_whole_searches_do(seed, density, rid, kind, mode, facing, end_facing,
+                                                                start_altitude, altitude, floor, ally):
+    """On one floor, among walls no flyer passes and obstacles it may be above or not, a flyer's end at any
+    height is searched at the height it flies at (moves/level.py, where no height can matter), at other
+    heights in full: the answers are the whole searches' either way. Turning flyers climb only after
+    their straight stretch, and the way there may wind among the walls."""
+    rng = random.Random(seed)
+    traits = dict(KINDS[kind][1], altitude_ft=start_altitude, move_ft=rng.choice([15, 20, 30]),
+                  turning_ft=rng.choice([0, 5, 10, 20]))
+    if traits["flyer"] == "winged" and start_altitude == 0:
+        traits["altitude_ft"] = rng.choice([0, 10])
+    bmap = BattleMap.empty(SIZE, SIZE)
+    keep = {(x, y) for x in range(3, 6) for y in range(3, 6)}
+    for y in range(SIZE):
+        for x in range(SIZE):
+            if (x, y) not in keep and rng.random() < density:
+                bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 0, 10]))
+            bmap.elevation_ft[y, x] = floor
+    mover = fig("m", "blue", 4, 4, **traits).moved_to(4, 4, facing)
+    others = [fig("a", "blue", 7, 2)] if ally and not bmap.blocks_move[2, 7] else []
+    every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude)

@@ -57,7 +57,7 @@ def _walker_cost(result, goal_idx, reached):
     heuristic = result._heuristic
     table, state_table = walker_steps(rules), walker_state_steps(rules)
     foes = rules.foes or None
-    elevation = rules.grid.elevation
+    elevation = rules.heights
     start = (rules.start_idx << 1) | rules.start[2]
     first = int(heuristic(rules.start_idx, rules.start[2], 0))
     buckets, budget = _buckets(rules)
@@ -97,7 +97,7 @@ def _turner_cost(result, goal_idx, reached):
     width = result.n_width
     table, rows = _table(rules, width), general_steps(rules)
     foes = rules.foes or None
-    elevation = rules.grid.elevation
+    elevation = rules.heights
     turning = rules.turning - EPS
     cap = width - 1
     start = start_key(rules, width)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 
 from ..values.geometry import SQUARE_FT, step_feet, turn_octants
+from .grid import NEVER
 from .rules import EPS
 
 _SQRT2 = 2 ** 0.5
@@ -74,7 +75,7 @@ def _lazy_table(rules, kind: str, per_square: int) -> list:
     """A table on the map's grid filled as the searches need it, shared by every search under the
     same step numbers (diagonal rule, corner cutting, climb, difficult ground)."""
     grid = rules.grid
-    key = (kind, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    key = (kind, rules.flying, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
     table = grid.tables.get(key)
     if table is None:
         table = grid.tables[key] = [None] * (per_square * len(grid.passable))
@@ -114,6 +115,10 @@ def _walker_state_row(rules, table, k: int) -> tuple:
 
 
 def _walker_row(rules, idx: int) -> tuple:
+    if rules.flying:    # level flight (level.py): the flight's steps, none needing more height than flown
+        whole = walker_unit(rules) is not None
+        return tuple((e[0], e[1], int(e[2]) if whole else e[2], int(e[3]) if whole else e[3])
+                     for e in _general_row(rules, idx) if e is not None)
     grid = rules.grid
     passable, wall, elevation, difficult, offsets = grid.passable, grid.wall, grid.elevation, grid.difficult, grid.offsets
     h = elevation[idx]
@@ -171,7 +176,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     buckets = result.k_buckets
     unit = result.k_unit
     level, pos = result.k_level, result.k_pos
-    elevation = rules.grid.elevation
+    elevation = rules.heights
     goal_level = None
     # Aimed at a goal: keys (cost + the bound still to go) past the budget cannot end on it (turner.py).
     last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
@@ -258,7 +263,7 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
             if g0 is not None and g0 < g - EPS:
                 continue
         settled[k] = g
-        if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.grid.elevation[idx])):
+        if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.heights[idx])):
             goal_level = key
         steps = state_table[k]
         if steps is None:
@@ -289,7 +294,7 @@ def walker_tight_parents(result, k: int) -> list[int]:
         n = idx - offsets[d]
         row = table[n]
         if row is None:
-            if not rules.grid.passable[n]:
+            if not rules.grid.passable[n] and not (rules.flying and rules.grid.top[n] != NEVER):
                 continue
             row = table[n] = _walker_row(rules, n)
         for m, flips, even, odd in row:
@@ -406,7 +411,7 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
     start_idx = rules.start_idx
     one_step = p.max_steps is not None
     steps_by_facing = step_directions(rules)
-    vertical = flying and not one_step
+    vertical = flying and not one_step and not rules.level_flight
     may_climb = winged and not rules.must_dive
     climb_every = rules.climb_every - EPS
     climb = rules.winged_climb

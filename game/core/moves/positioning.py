@@ -143,20 +143,24 @@ class Positioning:
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
         target = tuple(target)
         result = self._searches.get((fig, mode))
+        # A level flight (level.py) answers only for ends at any height: kept apart from the others.
+        level = altitude_ft is None
         if result is None or not (result.complete or (result.in_full and result.walker)):
             # An aimed search that found no way settled every state it could: a whole search's answers.
-            result = self._exhausted.get((fig, mode), result)
+            result = self._exhausted.get((fig, mode), self._exhausted.get((fig, mode, "level")) if level else None) \
+                or result
         if result is None or not (result.complete or (result.in_full and result.walker)):
             aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
             # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
-            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft),
+                                                   level=True)
             if aimed > AIMED_SEARCHES and projected_states(result.rules) <= WHOLE_SEARCH_STATES:
                 # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
                 result = self._search(fig, mode)
                 result.run()
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None and result.complete and result.goal is not None:
-            self._exhausted[(fig, mode)] = result
+            self._exhausted[(fig, mode, "level") if result.level else (fig, mode)] = result
         if chosen is None:
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))
         path, shots, note = chosen

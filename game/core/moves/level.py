@@ -1,0 +1,63 @@
+"""Level flight: a flyer's move to an end at any height, searched at the one height it flies at now.
+
+A flyer's search carries its height, so a winged flyer (its climbs free) settles every state
+again at each height it may climb to, and a path's search finishes its end's cost level across
+all of them. Where no height can matter, the answers come from a search at the start height
+alone, with no climbs, dives, rises or descents: the same paths, costs and words. That is when
+
+- the end may be at any height (no altitude asked for),
+- every floor on the map is at one elevation (the end's altitude above it is the height flown),
+- nothing a flyer passes over needs more height than it has now (obstacles with a stated height
+  no higher; walls with none it never passes), and no foe stands anywhere (foes are passed over
+  only high enough, and parting shots may depend on the height of a way),
+- it is one square wide, moves freely (not a withdrawal or sidestep) and is not diving a stall.
+
+Why the answers are the same: a way with height changes, its height changes left out, is a way at
+the start height along the same squares: every step still allowed (nothing needs more height),
+no dearer (dives, rises and descents cost; climbs are free), with the same facings and parity and
+at least as many feet straight ahead (a climb, a maneuver, sets them to 0). So the cheapest end at
+any height costs what the cheapest level end does, and among equally cheap ends the planner picks
+the one keeping its altitude: a level one. A level state that some way with a dive (or a rise, a
+descent) reaches as cheaply is never settled: the way with the height changes left out reaches a
+state at the same square, facing, parity and height strictly cheaper with as many feet straight,
+which dominates it; one reached by a climb has 0 ft straight and is dominated so too. So the
+settled level states, their costs and their equally cheap ways in are the level search's, and
+the path chosen along them is the same. tests/core/test_hover_answers.py holds it to whole searches.
+"""
+from __future__ import annotations
+
+from itertools import compress
+from operator import not_
+
+from .grid import NEVER
+
+
+def level_flight(rules) -> bool:
+    """Make this flyer's rules search at its start height only, when no height can matter (see
+    above; the caller asks only for an end at any height); False, rules untouched, otherwise."""
+    p = rules.params
+    if not rules.flying or rules.must_dive or rules.body is not None or rules.foes:
+        return False
+    if rules.figure.footprint != (1, 1) or p.max_steps is not None or p.keeps_facing or p.directions is not None:
+        return False
+    heights = _level_heights(rules.grid, rules.start[4])
+    if heights is None:
+        return False
+    rules.level_flight = True
+    rules.heights = heights
+    return True
+
+
+def _level_heights(grid, height):
+    """Per square, the height flown (for the states' tuples), or None when the map is not level
+    enough for a flyer at this height; worked out once per map and height."""
+    key = ("level", height)
+    if key not in grid.tables:
+        # The squares a flyer may be over: open ground, and obstacles with a stated height.
+        floors = set(compress(grid.elevation, grid.passable))
+        blocked = compress(range(len(grid.passable)), map(not_, grid.passable))
+        obstacles = [i for i in blocked if grid.top[i] != NEVER]
+        floors.update(grid.elevation[i] for i in obstacles)
+        level = len(floors) <= 1 and all(grid.top[i] <= height for i in obstacles)
+        grid.tables[key] = [height] * len(grid.elevation) if level else None
+    return grid.tables[key]
