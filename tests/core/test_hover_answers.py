@@ -6,6 +6,7 @@ for runners, horses walking and running, big bodies and flyers, every square of 
 against the explainer as it was: every relaxed search run whole (resumed square by square), the
 flood run over the whole map."""
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -218,13 +219,14 @@ def test_the_flood_from_both_ends_joins_what_the_whole_flood_joins(seed, density
 @given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.15, 0.3]), st.sampled_from(RULESET_IDS),
        st.sampled_from(["winged flyer", "floater"]), st.sampled_from(["walk", "run"]), st.integers(0, 7),
        st.sampled_from([None, None, 0, 3]), st.sampled_from([0, 10, 20]), st.sampled_from([None, None, 10]),
-       st.sampled_from([0, 10, 20]), st.booleans())
+       st.sampled_from([0, 10, 20]), st.sampled_from(["", "ally", "foe", "foe beside"]))
 def test_a_flyer_over_level_ground_answers_as_whole_searches_do(seed, density, rid, kind, mode, facing, end_facing,
-                                                                start_altitude, altitude, floor, ally):
+                                                                start_altitude, altitude, floor, other):
     """On one floor, among walls no flyer passes and obstacles it may be above or not, a flyer's end at any
     height is searched at the height it flies at (moves/level.py, where no height can matter), at other
     heights in full: the answers are the whole searches' either way. Turning flyers climb only after
-    their straight stretch, and the way there may wind among the walls."""
+    their straight stretch, and the way there may wind among the walls; a foe beside the flyer may
+    strike as it leaves, and a way at another height may draw fewer parting shots."""
     rng = random.Random(seed)
     traits = dict(KINDS[kind][1], altitude_ft=start_altitude, move_ft=rng.choice([15, 20, 30]),
                   turning_ft=rng.choice([0, 5, 10, 20]))
@@ -238,5 +240,23 @@ def test_a_flyer_over_level_ground_answers_as_whole_searches_do(seed, density, r
                 bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 0, 10]))
             bmap.elevation_ft[y, x] = floor
     mover = fig("m", "blue", 4, 4, **traits).moved_to(4, 4, facing)
-    others = [fig("a", "blue", 7, 2)] if ally and not bmap.blocks_move[2, 7] else []
+    where = {"ally": (7, 2), "foe": (7, 2), "foe beside": (4, 5)}.get(other)
+    others = [] if where is None else [fig("o", "blue" if other == "ally" else "red", *where)]
+    if where is not None:
+        bmap.blocks_move[where[1], where[0]] = False
     every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude)
+
+
+def test_a_flyer_beside_a_foe_takes_the_way_drawing_fewest_shots_at_any_height():
+    """odnd: a flyer 10 ft up beside a foe is in its 10-ft zone and draws a free attack leaving it; a way
+    climbing first (free for a winged flyer that has already flown its straight stretch this round)
+    may draw none. A level flight's path that draws shots is planned again at every height
+    (moves/level.py), so the answer is the whole search's."""
+    for kind, turning, straight in (("winged flyer", 10, 0), ("winged flyer", 10, 10), ("winged flyer", 0, 5),
+                                    ("floater", 5, 0)):
+        for facing in (0, 3, 4):
+            mover = fig("m", "blue", 4, 4, **dict(KINDS[kind][1], altitude_ft=10, move_ft=30, turning_ft=turning))
+            mover = replace(mover.moved_to(4, 4, facing), straight_ft=straight, has_moved=bool(straight))
+            for end_facing in (None, 2):
+                every_square_as_whole_searches(BattleMap.empty(SIZE, SIZE), "odnd", mover, "walk",
+                                               [fig("o", "red", 4, 5)], end_facing, None)

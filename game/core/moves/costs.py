@@ -56,7 +56,7 @@ def _walker_cost(result, goal_idx, reached):
     rules = result.rules
     heuristic = result._heuristic
     table, state_table = walker_steps(rules), walker_state_steps(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     elevation = rules.heights
     start = (rules.start_idx << 1) | rules.start[2]
     first = int(heuristic(rules.start_idx, rules.start[2], 0))
@@ -96,7 +96,7 @@ def _turner_cost(result, goal_idx, reached):
     heuristic = result._heuristic
     width = result.n_width
     table, rows = _table(rules, width), general_steps(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     elevation = rules.heights
     turning = rules.turning - EPS
     cap = width - 1

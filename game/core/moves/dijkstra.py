@@ -166,7 +166,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     table = walker_steps(rules)
     state_table = walker_state_steps(rules)
     group_table = walker_state_groups(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     budget = rules.budget + EPS
     # No step costs less than a square's 5 ft (difficult ground only adds): a state settled with
     # less than that left has nowhere to go, and the edge of a reachable set is most of its states.
@@ -241,7 +241,7 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     rules = result.rules
     table = walker_steps(rules)
     state_table = walker_state_steps(rules)
-    foes = rules.foes
+    foes = rules.blocking
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
     settled, best, parents = result.k_settled, result.k_best, result.k_parents

@@ -8,8 +8,7 @@ alone, with no climbs, dives, rises or descents: the same paths, costs and words
 - the end may be at any height (no altitude asked for),
 - every floor on the map is at one elevation (the end's altitude above it is the height flown),
 - nothing a flyer passes over needs more height than it has now (obstacles with a stated height
-  no higher; walls with none it never passes), and no foe stands anywhere (foes are passed over
-  only high enough, and parting shots may depend on the height of a way),
+  no higher, foes it flies over; walls with no stated height it never passes),
 - it is one square wide, moves freely (not a withdrawal or sidestep) and is not diving a stall.
 
 Why the answers are the same: a way with height changes, its height changes left out, is a way at
@@ -22,7 +21,10 @@ descent) reaches as cheaply is never settled: the way with the height changes le
 state at the same square, facing, parity and height strictly cheaper with as many feet straight,
 which dominates it; one reached by a climb has 0 ft straight and is dominated so too. So the
 settled level states, their costs and their equally cheap ways in are the level search's, and
-the path chosen along them is the same. tests/core/test_hover_answers.py holds it to whole searches.
+the path chosen along them is the same. Parting shots are the one thing a way at another height
+may change: when the level path draws any, Positioning.plan asks the search at every height (among
+equally cheap ways it takes the one drawing the fewest). tests/core/test_hover_answers.py holds it
+to whole searches.
 """
 from __future__ import annotations
 
@@ -36,7 +38,9 @@ def level_flight(rules) -> bool:
     """Make this flyer's rules search at its start height only, when no height can matter (see
     above; the caller asks only for an end at any height); False, rules untouched, otherwise."""
     p = rules.params
-    if not rules.flying or rules.must_dive or rules.body is not None or rules.foes:
+    if not rules.flying or rules.must_dive or rules.body is not None:
+        return False
+    if any(need > rules.start[4] for need in rules.pass_over.values()):
         return False
     if rules.figure.footprint != (1, 1) or p.max_steps is not None or p.keeps_facing or p.directions is not None:
         return False
@@ -45,6 +49,7 @@ def level_flight(rules) -> bool:
         return False
     rules.level_flight = True
     rules.heights = heights
+    rules.blocking = {}     # it flies over every foe
     return True
 
 

@@ -159,6 +159,10 @@ class Positioning:
                 result = self._search(fig, mode)
                 result.run()
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
+        if chosen is not None and chosen[1] and result.level:
+            # It draws parting shots: an equally cheap way at another height may draw fewer (level.py).
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None and result.complete and result.goal is not None:
             self._exhausted[(fig, mode, "level") if result.level else (fig, mode)] = result
         if chosen is None:

@@ -192,6 +192,7 @@ class MoveRules:
         # square's states in the integer searches: its floor, or the height flown.
         self.level_flight = False
         self.heights = grid.elevation
+        self.blocking = self.foes     # the foes the integer loops never step on: none for a level flight over them
 
     def _full_dive_end(self, height: int, floor: int) -> int:
         spent = 0.0

@@ -131,7 +131,7 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     width = result.n_width
     table = _table(rules, width)
     rows = general_steps(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     budget = rules.budget + EPS
     turning = rules.turning - EPS
     cap = width - 1
