@@ -64,6 +64,7 @@ def _walker_cost(result, goal_idx, reached):
     if first // 5 >= len(buckets):
         return None
     best = {start: 0}
+    bound: dict = {}    # the bound still to go per state (its square and parity), asked for every way in
     done = set()
     buckets[first // 5].append(start)
     for bucket in buckets:
@@ -84,7 +85,10 @@ def _walker_cost(result, goal_idx, reached):
             for nk, cost in steps:
                 ng = g + cost
                 if ng < best.get(nk, _NONE_YET):
-                    key = ng + heuristic(nk >> 1, nk & 1, 0)
+                    to_go = bound.get(nk)
+                    if to_go is None:
+                        to_go = bound[nk] = heuristic(nk >> 1, nk & 1, 0)
+                    key = ng + to_go
                     if key <= budget:
                         best[nk] = ng
                         buckets[int(key) // 5].append(nk)
@@ -106,6 +110,7 @@ def _turner_cost(result, goal_idx, reached):
     if first // 5 >= len(buckets):
         return None
     best = {start: 0}
+    bound: dict = {}    # the bound still to go per square, facing and parity
     # The farthest straight run settled per (square, facing, parity): states of one record settle
     # cheapest first (one bound for all of them), and one with a longer run settled at no more cost
     # does all a shorter one can (it may turn as soon or sooner).
@@ -138,7 +143,11 @@ def _turner_cost(result, goal_idx, reached):
                         ns = cap
                 nk = nb + ns
                 if ng < best.get(nk, _NONE_YET):
-                    key = ng + heuristic(nb // width >> 4, (nb // width) & 1, 0)
+                    to_go = bound.get(nb)
+                    if to_go is None:
+                        base = nb // width
+                        to_go = bound[nb] = heuristic(base >> 4, base & 1, 0)
+                    key = ng + to_go
                     if key <= budget:
                         best[nk] = ng
                         buckets[int(key) // 5].append(nk)

@@ -177,6 +177,8 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     unit = result.k_unit
     level, pos = result.k_level, result.k_pos
     elevation = rules.heights
+    # The bound still to go, per state (a function of its square and parity, asked for every way in).
+    bound = result.k_bound
     goal_level = None
     # Aimed at a goal: keys (cost + the bound still to go) past the budget cannot end on it (turner.py).
     last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
@@ -227,7 +229,10 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
                 if old is None or ng < old:
                     best[nk] = ng
                     parents[nk] = k
-                    buckets[(ng + heuristic(nk >> 1, nk & 1, 0)) // unit].append(nk)
+                    to_go = bound.get(nk)
+                    if to_go is None:
+                        to_go = bound[nk] = heuristic(nk >> 1, nk & 1, 0)
+                    buckets[(ng + to_go) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
@@ -342,45 +347,47 @@ def general_steps(rules) -> list:
     return table
 
 
-def _over(grid, idx):
-    """The least height a flyer may be at over a square (never, for a wall with no stated height)."""
-    if grid.passable[idx]:
-        return grid.elevation[idx]
-    return grid.top[idx]      # NEVER (inf) for a wall no flyer passes
-
-
 def _general_row(rules, idx: int) -> tuple:
     grid = rules.grid
-    offsets = grid.offsets
-    h = grid.elevation[idx]
+    passable, elevation = grid.passable, grid.elevation
+    around = [idx + o for o in grid.offsets]
+    flying = rules.flying
+    if flying:      # the least height over each neighbour (a wall no flyer passes: never)
+        over = [elevation[n] if passable[n] else grid.top[n] for n in around]
+    else:
+        wall = [grid.wall[n] for n in around]
+    h = elevation[idx]
+    cut = rules.corner_cutting
+    straight_feet = step_feet(rules.diagonal, False)
+    diagonal_feet = None if rules.no_diagonals else step_feet(rules.diagonal, True)
+    flips = 1 if rules.rule_510 else 0
     row = []
     for d in range(8):
-        n = idx + offsets[d]
+        n = around[d]
         diagonal = d & 1
-        if diagonal and rules.no_diagonals:
+        if diagonal and diagonal_feet is None:
             row.append(None)
             continue
-        if rules.flying:
-            need = _over(grid, n)
-            if diagonal and not rules.corner_cutting:
-                need = max(need, _over(grid, idx + offsets[(d + 7) & 7]), _over(grid, idx + offsets[(d + 1) & 7]))
+        if flying:
+            need = over[d]
+            if diagonal and not cut:
+                need = max(need, over[(d + 7) & 7], over[(d + 1) & 7])
             if need == _NEVER:
                 row.append(None)
                 continue
         else:
             need = 0
-            if not grid.passable[n] or abs(grid.elevation[n] - h) > rules.climb_step:
+            if not passable[n] or abs(elevation[n] - h) > rules.climb_step:
                 row.append(None)
                 continue
-            if diagonal and not rules.corner_cutting and (grid.wall[idx + offsets[(d + 7) & 7]]
-                                                          or grid.wall[idx + offsets[(d + 1) & 7]]):
+            if diagonal and not cut and (wall[(d + 7) & 7] or wall[(d + 1) & 7]):
                 row.append(None)
                 continue
-        even, odd = step_feet(rules.diagonal, diagonal)
+        even, odd = diagonal_feet if diagonal else straight_feet
         dist_even, dist_odd = even, odd
-        if grid.difficult[n] and not rules.flying:
+        if not flying and grid.difficult[n]:
             even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier
-        row.append((n, diagonal if rules.rule_510 else 0, even, odd, dist_even, dist_odd, need, grid.elevation[n]))
+        row.append((n, flips if diagonal else 0, even, odd, dist_even, dist_odd, need, elevation[n]))
     return tuple(row)
 
 

@@ -7,6 +7,7 @@ change during a battle) and shared by every planner on it.
 from __future__ import annotations
 
 import weakref
+from itertools import compress
 
 from ..values.battlemap import BattleMap
 from ..values.geometry import DIRECTION_DELTAS
@@ -59,7 +60,23 @@ class FlatGrid:
         if name == "squares":   # idx -> (x, y) for every index, made the first time it is asked for
             self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(len(self.passable))]
             return self.squares
+        if name == "level":     # level.py's question, the first time it is asked
+            self.level = self._level()
+            return self.level
         raise AttributeError(name)
+
+    def _level(self) -> tuple[int | None, float]:
+        """(the one floor under every square a flyer may be over: open ground and obstacles with a
+        stated height, or None when there are several; the highest top of those obstacles)."""
+        floors = set(self.elevation)     # every square's and the border's: usually the one floor, 0
+        if len(floors) > 1:
+            floors = set(compress(self.elevation, self.passable))
+        obstacles = []
+        if set(compress(self.top, self.wall)) != {NEVER}:
+            obstacles = [(e, t) for e, t in zip(compress(self.elevation, self.wall), compress(self.top, self.wall))
+                         if t != NEVER]
+            floors.update(e for e, _t in obstacles)
+        return (next(iter(floors)) if len(floors) == 1 else None), max((t for _e, t in obstacles), default=-NEVER)
 
     def index(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + (x + 1)

@@ -28,11 +28,6 @@ to whole searches.
 """
 from __future__ import annotations
 
-from itertools import compress
-from operator import not_
-
-from .grid import NEVER
-
 
 def level_flight(rules) -> bool:
     """Make this flyer's rules search at its start height only, when no height can matter (see
@@ -55,14 +50,12 @@ def level_flight(rules) -> bool:
 
 def _level_heights(grid, height):
     """Per square, the height flown (for the states' tuples), or None when the map is not level
-    enough for a flyer at this height; worked out once per map and height."""
+    enough for a flyer at this height (grid.py works out its floors and tops once per map)."""
+    floor, highest_top = grid.level
+    if floor is None or highest_top > height:
+        return None
     key = ("level", height)
-    if key not in grid.tables:
-        # The squares a flyer may be over: open ground, and obstacles with a stated height.
-        floors = set(compress(grid.elevation, grid.passable))
-        blocked = compress(range(len(grid.passable)), map(not_, grid.passable))
-        obstacles = [i for i in blocked if grid.top[i] != NEVER]
-        floors.update(grid.elevation[i] for i in obstacles)
-        level = len(floors) <= 1 and all(grid.top[i] <= height for i in obstacles)
-        grid.tables[key] = [height] * len(grid.elevation) if level else None
-    return grid.tables[key]
+    got = grid.tables.get(key)
+    if got is None:
+        got = grid.tables[key] = [height] * len(grid.elevation)
+    return got

@@ -164,6 +164,7 @@ class SearchResult:
             self.k_best = {start_key: 0.0}
             self.k_parents = {start_key: -1}
             self.k_unit = walker_unit(rules)
+            self.k_bound: dict = {}     # the A* bound still to go per state, once worked out
             first_key = 0 if self._heuristic is None else self._heuristic(rules.start_idx, rules.start[2], 0)
             self.k_heap = [(first_key, start_key)]
             if self.k_unit is not None:

@@ -15,6 +15,7 @@ from ..ruleset import Ruleset
 from ..values.bodies import occupancy
 from .body_sight import body_sight
 from .engagement import Engagement, PartingShot
+from .grid import NEVER
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner, projected_states
@@ -142,6 +143,9 @@ class Positioning:
         if not self.map.in_bounds(x, y):
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
         target = tuple(target)
+        if target != fig.pos and (target in self.occupied_except(fig.id) or self._wall_for(fig, target)):
+            # No move ends there (the explainer says so first, before any search): none to search for.
+            raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft))
         result = self._searches.get((fig, mode))
         # A level flight (level.py) answers only for ends at any height: kept apart from the others.
         level = altitude_ft is None
@@ -170,6 +174,12 @@ class Positioning:
         path, shots, note = chosen
         got = self._plans[key] = PlannedMove(path, shots, note)
         return got
+
+    def _wall_for(self, fig: Figure, square: tuple[int, int]) -> bool:
+        """Is the square a wall this figure cannot stand on (for a flyer, one with no stated height)?"""
+        x, y = square
+        grid = self.planner.grid
+        return self.map.blocks_move[y, x] and (fig.flyer == "none" or grid.top[grid.index(x, y)] == NEVER)
 
     def follow(self, figure_id: str, steps, mode: str = "walk") -> PlannedMove:
         """Check a move along a given route and return it as the planner would have planned it.

@@ -68,6 +68,7 @@ def start_search(result) -> None:
     result.n_buckets[first_key // 5].append(k)
     result.n_level = result.n_pos = 0
     result.n_converted = 0
+    result.n_bound = {}     # the A* bound still to go per square, facing and parity, once worked out
 
 
 def decode(k: int, width: int, elevation) -> tuple:
@@ -140,6 +141,8 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     unit = 5
     level, pos = result.n_level, result.n_pos
     elevation = rules.heights
+    # The bound still to go, per square, facing and parity (asked for every way into a state).
+    bound = result.n_bound
     goal_level = None
     # Aimed at a goal: once the key (cost + the bound still to go) passes the budget, no state left
     # can end on the goal within it, and the search stops there (resumable: nothing is dropped).
@@ -192,8 +195,11 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
                     if heuristic is None:
                         buckets[ng // unit].append(nk)
                     else:
-                        nidx = nb // width >> 4
-                        buckets[int(ng + heuristic(nidx, (nb // width) & 1, 0)) // unit].append(nk)
+                        to_go = bound.get(nb)
+                        if to_go is None:
+                            base = nb // width
+                            to_go = bound[nb] = heuristic(base >> 4, base & 1, 0)
+                        buckets[int(ng + to_go) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
