@@ -219,12 +219,14 @@ def test_the_flood_from_both_ends_joins_what_the_whole_flood_joins(seed, density
 @given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.15, 0.3]), st.sampled_from(RULESET_IDS),
        st.sampled_from(["winged flyer", "floater"]), st.sampled_from(["walk", "run"]), st.integers(0, 7),
        st.sampled_from([None, None, 0, 3]), st.sampled_from([0, 10, 20]), st.sampled_from([None, None, 10]),
-       st.sampled_from([0, 10, 20]), st.sampled_from(["", "ally", "foe", "foe beside"]))
-def test_a_flyer_over_level_ground_answers_as_whole_searches_do(seed, density, rid, kind, mode, facing, end_facing,
-                                                                start_altitude, altitude, floor, other):
-    """On one floor, among walls no flyer passes and obstacles it may be above or not, a flyer's end at any
-    height is searched at the height it flies at (moves/level.py, where no height can matter), at other
-    heights in full: the answers are the whole searches' either way. Turning flyers climb only after
+       st.sampled_from([0, 10, 20]), st.sampled_from(["", "ally", "foe", "foe beside"]), st.sampled_from([0, 0, 0.1]))
+def test_a_flyer_above_the_ground_answers_as_whole_searches_do(seed, density, rid, kind, mode, facing, end_facing,
+                                                               start_altitude, altitude, floor, other, raised):
+    """Over ground of one floor, or with some squares raised 5 or 10 ft, among walls no flyer passes and
+    obstacles it may be above or not, a flyer's end at any height is searched at the height it flies at
+    where no height can matter (moves/level.py: a path only to an end on its start's floor, what a way
+    costs anywhere; out of reach at any height before a search at every height), at other heights in
+    full: the answers are the whole searches' either way. Turning flyers climb only after
     their straight stretch, and the way there may wind among the walls; a foe beside the flyer may
     strike as it leaves, and a way at another height may draw fewer parting shots."""
     rng = random.Random(seed)
@@ -238,7 +240,7 @@ def test_a_flyer_over_level_ground_answers_as_whole_searches_do(seed, density, r
         for x in range(SIZE):
             if (x, y) not in keep and rng.random() < density:
                 bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 0, 10]))
-            bmap.elevation_ft[y, x] = floor
+            bmap.elevation_ft[y, x] = floor + (rng.choice([5, 10]) if (x, y) != (4, 4) and rng.random() < raised else 0)
     mover = fig("m", "blue", 4, 4, **traits).moved_to(4, 4, facing)
     where = {"ally": (7, 2), "foe": (7, 2), "foe beside": (4, 5)}.get(other)
     others = [] if where is None else [fig("o", "blue" if other == "ally" else "red", *where)]
@@ -260,3 +262,17 @@ def test_a_flyer_beside_a_foe_takes_the_way_drawing_fewest_shots_at_any_height()
             for end_facing in (None, 2):
                 every_square_as_whole_searches(BattleMap.empty(SIZE, SIZE), "odnd", mover, "walk",
                                                [fig("o", "red", 4, 5)], end_facing, None)
+
+
+def test_a_flyer_ending_over_raised_ground_climbs_to_keep_its_altitude_as_whole_searches_do():
+    """A winged flyer 20 ft up ending over a square 10 ft higher than its start's keeps its altitude
+    there (20 ft) by a free climb, where an equally cheap level way would end 10 ft above it: its path
+    comes from the search at every height, what ways cost from the level one (moves/level.py)."""
+    bmap = BattleMap.empty(SIZE, SIZE)
+    for x, y in ((4, 1), (6, 2), (1, 4), (7, 7), (2, 8)):
+        bmap.elevation_ft[y, x] = 10
+    for facing in (0, 2, 5):
+        for turning in (0, 10):
+            mover = fig("m", "blue", 4, 4, move_ft=20, turning_ft=turning, flyer="winged", altitude_ft=20)
+            for end_facing in (None, 0):
+                every_square_as_whole_searches(bmap, "bfrpg", mover.moved_to(4, 4, facing), "walk", [], end_facing, None)

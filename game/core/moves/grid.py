@@ -65,18 +65,12 @@ class FlatGrid:
             return self.level
         raise AttributeError(name)
 
-    def _level(self) -> tuple[int | None, float]:
-        """(the one floor under every square a flyer may be over: open ground and obstacles with a
-        stated height, or None when there are several; the highest top of those obstacles)."""
-        floors = set(self.elevation)     # every square's and the border's: usually the one floor, 0
-        if len(floors) > 1:
-            floors = set(compress(self.elevation, self.passable))
-        obstacles = []
-        if set(compress(self.top, self.wall)) != {NEVER}:
-            obstacles = [(e, t) for e, t in zip(compress(self.elevation, self.wall), compress(self.top, self.wall))
-                         if t != NEVER]
-            floors.update(e for e, _t in obstacles)
-        return (next(iter(floors)) if len(floors) == 1 else None), max((t for _e, t in obstacles), default=-NEVER)
+    def _level(self) -> tuple[float, float]:
+        """(the highest floor, the highest top of an obstacle with a stated height): a flyer above
+        both passes over anything it may pass over (walls' floors count: cheaper to read, rarely higher)."""
+        tops = set(compress(self.top, self.wall))
+        tops.discard(NEVER)
+        return max(self.elevation), max(tops, default=-NEVER)
 
     def index(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + (x + 1)

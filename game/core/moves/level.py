@@ -6,18 +6,20 @@ all of them. Where no height can matter, the answers come from a search at the s
 alone, with no climbs, dives, rises or descents: the same paths, costs and words. That is when
 
 - the end may be at any height (no altitude asked for),
-- every floor on the map is at one elevation (the end's altitude above it is the height flown),
-- nothing a flyer passes over needs more height than it has now (obstacles with a stated height
-  no higher, foes it flies over; walls with no stated height it never passes),
-- it is one square wide, moves freely (not a withdrawal or sidestep) and is not diving a stall.
+- nothing a flyer passes over needs more height than it has now (no floor higher, no obstacle
+  with a stated height higher, no foe it would not fly over; walls with no stated height it never
+  passes),
+- it is one square wide, moves freely (not a withdrawal or sidestep) and is not diving a stall,
+- for a path (not only what the cheapest way costs): the end's floor is the start's.
 
 Why the answers are the same: a way with height changes, its height changes left out, is a way at
 the start height along the same squares: every step still allowed (nothing needs more height),
 no dearer (dives, rises and descents cost; climbs are free), with the same facings and parity and
 at least as many feet straight ahead (a climb, a maneuver, sets them to 0). So the cheapest end at
-any height costs what the cheapest level end does, and among equally cheap ends the planner picks
-the one keeping its altitude: a level one. A level state that some way with a dive (or a rise, a
-descent) reaches as cheaply is never settled: the way with the height changes left out reaches a
+any height costs what the cheapest level end does (and there is one within the budget exactly when
+there is a level one). Among equally cheap ends the planner picks the one keeping its altitude: on
+a square with the start's floor, a level one. A level state that some way with a dive (or a rise,
+a descent) reaches as cheaply is never settled: the way with the height changes left out reaches a
 state at the same square, facing, parity and height strictly cheaper with as many feet straight,
 which dominates it; one reached by a climb has 0 ft straight and is dominated so too. So the
 settled level states, their costs and their equally cheap ways in are the level search's, and
@@ -29,31 +31,38 @@ to whole searches.
 from __future__ import annotations
 
 
-def level_flight(rules) -> bool:
-    """Make this flyer's rules search at its start height only, when no height can matter (see
-    above; the caller asks only for an end at any height); False, rules untouched, otherwise."""
+def level_flight(rules, target_idx: int | None = None) -> bool:
+    """Make this flyer's rules search at its start height only, when no height can matter for an end
+    at any height (see above): for a path to target_idx, or with None for what ways cost. False,
+    rules untouched, otherwise."""
     p = rules.params
     if not rules.flying or rules.must_dive or rules.body is not None:
         return False
-    if any(need > rules.start[4] for need in rules.pass_over.values()):
-        return False
     if rules.figure.footprint != (1, 1) or p.max_steps is not None or p.keeps_facing or p.directions is not None:
         return False
-    heights = _level_heights(rules.grid, rules.start[4])
-    if heights is None:
+    height = rules.start[4]
+    if any(need > height for need in rules.pass_over.values()):
+        return False
+    grid = rules.grid
+    if target_idx is not None and grid.elevation[target_idx] != grid.elevation[rules.start_idx]:
+        return False
+    highest_floor, highest_top = grid.level
+    if highest_floor > height or highest_top > height:
         return False
     rules.level_flight = True
-    rules.heights = heights
+    rules.heights = _heights(grid, height)
     rules.blocking = {}     # it flies over every foe
     return True
 
 
-def _level_heights(grid, height):
-    """Per square, the height flown (for the states' tuples), or None when the map is not level
-    enough for a flyer at this height (grid.py works out its floors and tops once per map)."""
-    floor, highest_top = grid.level
-    if floor is None or highest_top > height:
-        return None
+def answers_path(result, target_idx: int) -> bool:
+    """Does this search give the path to target_idx (any search but a level one to another floor)?"""
+    rules = result.rules
+    return not rules.level_flight or rules.grid.elevation[target_idx] == rules.grid.elevation[rules.start_idx]
+
+
+def _heights(grid, height) -> list:
+    """Per square, the height flown (the states' tuples carry it), once per map and height."""
     key = ("level", height)
     got = grid.tables.get(key)
     if got is None:

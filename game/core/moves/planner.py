@@ -73,16 +73,17 @@ class Planner:
                          pass_over=pass_over)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
-                         goal: tuple | None = None, level: bool = False, **relax) -> "SearchResult":
+                         goal: tuple | None = None, level: str | None = None, **relax) -> "SearchResult":
         """A search that has settled nothing yet: `run`, `run_to` or `path_to` carry it as far as needed.
         With `goal` = (square, facing, altitude) it is aimed at that goal (A*): quick to reach it,
-        and any other question about it runs it to the end. With `level` and a goal at any height, a
-        flyer is searched at the height it flies at where no height can matter (level.py: the same
-        answers for that goal and others at any height, none for a height asked; `.level` says so)."""
+        and any other question about it runs it to the end. With `level` ("path", or "cost" for what
+        the way costs only) and a goal at any height, a flyer is searched at the height it flies at
+        where no height can matter (level.py: the same answers for ends at any height, paths only on
+        the start's floor, none for a height asked; `.level` says it is one)."""
         occupants = occupants or {}
         rules = self.rules(figure, mode, occupants, **relax)
-        if level and goal is not None and goal[2] is None:
-            level_flight(rules)
+        if level and goal is not None and goal[2] is None and self.map.in_bounds(*goal[0]):
+            level_flight(rules, self.grid.index(*goal[0]) if level == "path" else None)
         return SearchResult(self, figure, rules, occupants, goal)
 
     # ----- the search -----

@@ -16,6 +16,7 @@ from ..values.bodies import occupancy
 from .body_sight import body_sight
 from .engagement import Engagement, PartingShot
 from .grid import NEVER
+from .level import answers_path
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner, projected_states
@@ -147,17 +148,22 @@ class Positioning:
             # No move ends there (the explainer says so first, before any search): none to search for.
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft))
         result = self._searches.get((fig, mode))
-        # A level flight (level.py) answers only for ends at any height: kept apart from the others.
-        level = altitude_ft is None
+        goal = (target, facing, altitude_ft)
         if result is None or not (result.complete or (result.in_full and result.walker)):
-            # An aimed search that found no way settled every state it could: a whole search's answers.
-            result = self._exhausted.get((fig, mode), self._exhausted.get((fig, mode, "level")) if level else None) \
-                or result
+            # An aimed search that found no way settled every state it could: a whole search's answers
+            # (a level flight's, level.py, only for ends at any height on the start's floor).
+            done = self._exhausted.get((fig, mode))
+            if done is None and altitude_ft is None:
+                done = self._exhausted.get((fig, mode, "level"))
+                if done is not None and not answers_path(done, self.planner.grid.index(x, y)):
+                    done = None
+            result = done or result
         if result is None or not (result.complete or (result.in_full and result.walker)):
             aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
             # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
-            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft),
-                                                   level=True)
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=goal, level="path")
+            if not result.level and altitude_ft is None and self._beyond_reach(fig, mode, goal):
+                raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft))
             if aimed > AIMED_SEARCHES and projected_states(result.rules) <= WHOLE_SEARCH_STATES:
                 # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
                 result = self._search(fig, mode)
@@ -174,6 +180,13 @@ class Positioning:
         path, shots, note = chosen
         got = self._plans[key] = PlannedMove(path, shots, note)
         return got
+
+    def _beyond_reach(self, fig: Figure, mode: str, goal: tuple) -> bool:
+        """Does no way end on the goal (at any height) within the move? Asked of a flyer searched at
+        every height (the end on another floor than its start's): a level flight answers it exactly
+        for far less (level.py), where one may be flown at all."""
+        probe = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=goal, level="cost")
+        return probe.level and probe.least_cost(*goal) is None
 
     def _wall_for(self, fig: Figure, square: tuple[int, int]) -> bool:
         """Is the square a wall this figure cannot stand on (for a flyer, one with no stated height)?"""
