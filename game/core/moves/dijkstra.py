@@ -116,9 +116,7 @@ def _walker_state_row(rules, table, k: int) -> tuple:
 
 def _walker_row(rules, idx: int) -> tuple:
     if rules.flying:    # level flight (level.py): the flight's steps, none needing more height than flown
-        whole = walker_unit(rules) is not None
-        return tuple((e[0], e[1], int(e[2]) if whole else e[2], int(e[3]) if whole else e[3])
-                     for e in _general_row(rules, idx) if e is not None)
+        return _flight_row(rules, idx)
     grid = rules.grid
     passable, wall, elevation, difficult, offsets = grid.passable, grid.wall, grid.elevation, grid.difficult, grid.offsets
     h = elevation[idx]
@@ -139,6 +137,33 @@ def _walker_row(rules, idx: int) -> tuple:
         if walker_unit(rules) is not None:
             even, odd = int(even), int(odd)   # whole feet: costs add up exactly and index the buckets
         row.append((n, diagonal if rules.rule_510 else 0, even, odd))
+    return tuple(row)
+
+
+def _flight_row(rules, idx: int) -> tuple:
+    """_walker_row for a flyer at one height above everything it may pass over: a step is refused only
+    by a wall no flyer passes (and, diagonally, by one at either corner it cuts)."""
+    grid = rules.grid
+    passable, elevation, top = grid.passable, grid.elevation, grid.top
+    around = [idx + o for o in grid.offsets]
+    over = [elevation[n] if passable[n] else top[n] for n in around]
+    whole = walker_unit(rules) is not None
+    straight_feet = step_feet(rules.diagonal, False)
+    diagonal_feet = None if rules.no_diagonals else step_feet(rules.diagonal, True)
+    if whole:
+        straight_feet = (int(straight_feet[0]), int(straight_feet[1]))
+        diagonal_feet = diagonal_feet and (int(diagonal_feet[0]), int(diagonal_feet[1]))
+    flips = 1 if rules.rule_510 else 0
+    cut = rules.corner_cutting
+    row = []
+    for d in range(8):
+        if d & 1:
+            if diagonal_feet is None or over[d] == NEVER or (not cut and (over[(d + 7) & 7] == NEVER
+                                                                         or over[(d + 1) & 7] == NEVER)):
+                continue
+            row.append((around[d], flips, *diagonal_feet))
+        elif over[d] != NEVER:
+            row.append((around[d], 0, *straight_feet))
     return tuple(row)
 
 
