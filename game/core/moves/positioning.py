@@ -126,7 +126,10 @@ class Positioning:
         if mode == "charge":
             from .charge import charge_reach
             return charge_reach(self.planner, fig, self.occupants(fig.id), fig.id in self.mounted)
-        return self.planner.reachable(fig, mode, self.occupants(fig.id))
+        self.planner.refuse_mode(fig, mode)
+        # The search is kept: a reachable set is asked for before the squares in it are hovered, and
+        # the whole search it ran (a flyer's sweep aside) answers their paths.
+        return self._search(fig, mode).entries()
 
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
              facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
