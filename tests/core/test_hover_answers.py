@@ -240,7 +240,7 @@ def test_a_flyer_above_the_ground_answers_as_whole_searches_do(seed, density, ri
         for x in range(SIZE):
             if (x, y) not in keep and rng.random() < density:
                 bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 0, 10]))
-            bmap.elevation_ft[y, x] = floor + (rng.choice([5, 10]) if (x, y) != (4, 4) and rng.random() < raised else 0)
+            bmap.elevation_ft[y, x] = floor + (rng.choice([5, 10]) if rng.random() < raised else 0)
     mover = fig("m", "blue", 4, 4, **traits).moved_to(4, 4, facing)
     where = {"ally": (7, 2), "foe": (7, 2), "foe beside": (4, 5)}.get(other)
     others = [] if where is None else [fig("o", "blue" if other == "ally" else "red", *where)]
@@ -267,12 +267,17 @@ def test_a_flyer_beside_a_foe_takes_the_way_drawing_fewest_shots_at_any_height()
 def test_a_flyer_ending_over_raised_ground_climbs_to_keep_its_altitude_as_whole_searches_do():
     """A winged flyer 20 ft up ending over a square 10 ft higher than its start's keeps its altitude
     there (20 ft) by a free climb, where an equally cheap level way would end 10 ft above it: its path
-    comes from the search at every height, what ways cost from the level one (moves/level.py)."""
-    bmap = BattleMap.empty(SIZE, SIZE)
-    for x, y in ((4, 1), (6, 2), (1, 4), (7, 7), (2, 8)):
-        bmap.elevation_ft[y, x] = 10
-    for facing in (0, 2, 5):
-        for turning in (0, 10):
-            mover = fig("m", "blue", 4, 4, move_ft=20, turning_ft=turning, flyer="winged", altitude_ft=20)
-            for end_facing in (None, 0):
-                every_square_as_whole_searches(bmap, "bfrpg", mover.moved_to(4, 4, facing), "walk", [], end_facing, None)
+    comes from the search at every height, what ways cost from the level one (moves/level.py). Over
+    lower ground no way as cheap ends nearer its altitude (that takes a dive), nor does a floater's
+    anywhere (its rises cost): those paths are level."""
+    for start_floor in (0, 10):
+        bmap = BattleMap.empty(SIZE, SIZE)
+        for x, y in ((4, 1), (6, 2), (1, 4), (7, 7), (2, 8), (4, 4)):
+            bmap.elevation_ft[y, x] = 10 if (x, y) != (4, 4) else start_floor
+        for kind, altitude in (("winged", 20), ("floater", 15)):
+            for facing in (0, 2, 5):
+                for turning in (0, 10):
+                    mover = fig("m", "blue", 4, 4, move_ft=20, turning_ft=turning, flyer=kind, altitude_ft=altitude)
+                    for end_facing in (None, 0):
+                        every_square_as_whole_searches(bmap, "bfrpg", mover.moved_to(4, 4, facing), "walk", [],
+                                                       end_facing, None)

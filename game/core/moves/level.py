@@ -10,15 +10,18 @@ alone, with no climbs, dives, rises or descents: the same paths, costs and words
   with a stated height higher, no foe it would not fly over; walls with no stated height it never
   passes),
 - it is one square wide, moves freely (not a withdrawal or sidestep) and is not diving a stall,
-- for a path (not only what the cheapest way costs): the end's floor is the start's.
+- for a path (not only what the cheapest way costs) of a winged flyer: the end's floor is no higher
+  than the start's.
 
 Why the answers are the same: a way with height changes, its height changes left out, is a way at
 the start height along the same squares: every step still allowed (nothing needs more height),
 no dearer (dives, rises and descents cost; climbs are free), with the same facings and parity and
 at least as many feet straight ahead (a climb, a maneuver, sets them to 0). So the cheapest end at
 any height costs what the cheapest level end does (and there is one within the budget exactly when
-there is a level one). Among equally cheap ends the planner picks the one keeping its altitude: on
-a square with the start's floor, a level one. A level state that some way with a dive (or a rise,
+there is a level one). No way as cheap dives (or rises or descends: those cost) on its way to an
+end, so the equally cheap ends are level or higher, by free climbs; the planner picks the one
+keeping its altitude, or nearest to it: over a floor no higher than the start's, a level one (over
+higher ground a winged flyer may climb to keep its altitude at no cost). A level state that some way with a dive (or a rise,
 a descent) reaches as cheaply is never settled: the way with the height changes left out reaches a
 state at the same square, facing, parity and height strictly cheaper with as many feet straight,
 which dominates it; one reached by a climb has 0 ft straight and is dominated so too. So the
@@ -44,7 +47,7 @@ def level_flight(rules, target_idx: int | None = None) -> bool:
     if any(need > height for need in rules.pass_over.values()):
         return False
     grid = rules.grid
-    if target_idx is not None and grid.elevation[target_idx] != grid.elevation[rules.start_idx]:
+    if target_idx is not None and not _level_end(rules, target_idx):
         return False
     highest_floor, highest_top = grid.level
     if highest_floor > height or highest_top > height:
@@ -56,9 +59,13 @@ def level_flight(rules, target_idx: int | None = None) -> bool:
 
 
 def answers_path(result, target_idx: int) -> bool:
-    """Does this search give the path to target_idx (any search but a level one to another floor)?"""
-    rules = result.rules
-    return not rules.level_flight or rules.grid.elevation[target_idx] == rules.grid.elevation[rules.start_idx]
+    """Does this search give the path to target_idx (any search but a level one to higher ground)?"""
+    return not result.rules.level_flight or _level_end(result.rules, target_idx)
+
+
+def _level_end(rules, target_idx: int) -> bool:
+    """Is the cheapest end on this square a level one (see above)?"""
+    return not rules.winged or rules.grid.elevation[target_idx] <= rules.grid.elevation[rules.start_idx]
 
 
 def _heights(grid, height) -> list:
