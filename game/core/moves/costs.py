@@ -14,7 +14,9 @@ path_to's total. tests/core/test_hover_answers.py holds the explanations built o
 """
 from __future__ import annotations
 
+from ..values.geometry import step_feet
 from .dijkstra import _walker_state_row, advance_general, general_steps, walker_state_steps, walker_steps
+from .grid import NEVER
 from .rules import EPS
 from .turner import _row, _table, decode, start_key
 
@@ -27,6 +29,8 @@ def least_cost(result, goal_idx: int, reached) -> tuple[int] | None:
     if result._heuristic is None:
         return None
     if result.walker and result.k_unit is not None:
+        if result.rules.level_flight:
+            return (_flight_cost(result, goal_idx, reached),)
         return (_walker_cost(result, goal_idx, reached),)
     if result.n_width is not None:
         return (_turner_cost(result, goal_idx, reached),)
@@ -152,3 +156,82 @@ def _turner_cost(result, goal_idx, reached):
                         best[nk] = ng
                         buckets[int(key) // 5].append(nk)
     return None
+
+
+def _flight_cost(result, goal_idx, reached):
+    """_walker_cost for a level flight without turning rules (level.py: the explanations' search
+    without them), its steps read from the shape of the walls no flyer passes around each square
+    (as dijkstra._flight_row makes them) rather than from rows built per square: a far square's
+    question reaches many squares no search has yet, and builds nothing for them."""
+    rules = result.rules
+    heuristic = result._heuristic
+    grid = rules.grid
+    passable, top, offsets = grid.passable, grid.top, grid.offsets
+    shapes = grid.tables.get("flight shapes")
+    if shapes is None:
+        shapes = grid.tables["flight shapes"] = [None] * len(passable)
+    numbers = (grid.stride, rules.diagonal, rules.corner_cutting)
+    start = (rules.start_idx << 1) | rules.start[2]
+    first = int(heuristic(rules.start_idx, rules.start[2], 0))
+    buckets, budget = _buckets(rules)
+    if first // 5 >= len(buckets):
+        return None
+    best = {start: 0}
+    bound: dict = {}
+    done = set()
+    buckets[first // 5].append(start)
+    for bucket in buckets:
+        while bucket:
+            k = bucket.pop()
+            if k in done:
+                continue
+            done.add(k)
+            g = best[k]
+            idx = k >> 1
+            if idx == goal_idx and reached((idx, -1, k & 1, 0, rules.heights[idx])):
+                return g
+            shape = shapes[idx]
+            if shape is None:
+                shape = 0
+                for bit, o in enumerate(offsets):
+                    if not passable[idx + o] and top[idx + o] == NEVER:
+                        shape |= 1 << bit
+                shapes[idx] = shape
+            moves = _FLIGHT_MOVES.get((shape, k & 1, numbers))
+            if moves is None:
+                moves = _flight_moves(rules, shape, k & 1, numbers)
+            for delta, cost in moves:
+                nk = k + delta
+                ng = g + cost
+                if ng < best.get(nk, _NONE_YET):
+                    to_go = bound.get(nk)
+                    if to_go is None:
+                        to_go = bound[nk] = heuristic(nk >> 1, nk & 1, 0)
+                    key = ng + to_go
+                    if key <= budget:
+                        best[nk] = ng
+                        buckets[int(key) // 5].append(nk)
+    return None
+
+
+_FLIGHT_MOVES: dict = {}
+
+
+def _flight_moves(rules, shape: int, par: int, numbers: tuple) -> tuple:
+    """(next state - state, cost) of each step out of a square with walls no flyer passes where the
+    bits of `shape` say (bit d: the neighbour in direction d), at diagonal parity `par`."""
+    offsets = rules.grid.offsets
+    out = []
+    for d in range(8):
+        if shape >> d & 1:
+            continue
+        if d & 1:
+            if rules.no_diagonals or (not rules.corner_cutting and (shape >> ((d + 7) & 7) & 1 or
+                                                                    shape >> ((d + 1) & 7) & 1)):
+                continue
+            feet, flips = step_feet(rules.diagonal, True), 1 if rules.rule_510 else 0
+        else:
+            feet, flips = step_feet(rules.diagonal, False), 0
+        out.append((2 * offsets[d] + (par ^ flips) - par, int(feet[par])))
+    got = _FLIGHT_MOVES[(shape, par, numbers)] = tuple(out)
+    return got

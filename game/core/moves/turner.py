@@ -28,7 +28,7 @@ _NONE_YET = 1 << 62
 
 def turner_width(rules) -> int | None:
     """W for this move's integer states, or None when the turner loop does not apply (the
-    general search then runs): flyers, long bodies, moves that keep their facing or are one
+    general search then runs): flyers (but for a level flight, level.py), long bodies, moves that keep their facing or are one
     step, free-turning walkers (their own loop), and costs or straight runs not in whole feet."""
     p = rules.params
     if rules.flying and not rules.level_flight:
