@@ -148,6 +148,8 @@ def random_map(rng: random.Random, density: float, keep: set) -> BattleMap:
                 bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 10]))   # some a flyer passes over
             elif roll < density + 0.05:
                 bmap.elevation_ft[y, x] = rng.choice([10, 20])          # ledges
+            elif roll < density + 0.1:
+                bmap.difficult[y, x] = True                             # dearer to walk into, not to fly over
     return bmap
 
 
