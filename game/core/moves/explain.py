@@ -74,8 +74,8 @@ class Explainer:
 
     def _whole_search(self, name: str, altitude_ft, path_to=None):
         """A search under this relaxation that settled all it could, if any answers here: a level flight
-        (level.py) answers for ends at any height only, and with a path (to `path_to`) only on the
-        start's floor."""
+        (level.py) answers for ends at any height only, and with a path (to `path_to`) not over ground
+        higher than the start's (level.answers_path)."""
         whole = self._searches.get((name, False))
         if whole is None and altitude_ft is None:
             whole = self._searches.get((name, True))

@@ -78,8 +78,8 @@ class Planner:
         With `goal` = (square, facing, altitude) it is aimed at that goal (A*): quick to reach it,
         and any other question about it runs it to the end. With `level` ("path", or "cost" for what
         the way costs only) and a goal at any height, a flyer is searched at the height it flies at
-        where no height can matter (level.py: the same answers for ends at any height, paths only on
-        the start's floor, none for a height asked; `.level` says it is one)."""
+        where no height can matter (level.py: the same answers for ends at any height, paths but to
+        a winged flyer's end over higher ground, none for a height asked; `.level` says it is one)."""
         occupants = occupants or {}
         rules = self.rules(figure, mode, occupants, **relax)
         if level and goal is not None and goal[2] is None and self.map.in_bounds(*goal[0]):

@@ -154,7 +154,7 @@ class Positioning:
         goal = (target, facing, altitude_ft)
         if result is None or not (result.complete or (result.in_full and result.walker)):
             # An aimed search that found no way settled every state it could: a whole search's answers
-            # (a level flight's, level.py, only for ends at any height on the start's floor).
+            # (a level flight's, level.py, only for ends at any height it gives the paths to).
             done = self._exhausted.get((fig, mode))
             if done is None and altitude_ft is None:
                 done = self._exhausted.get((fig, mode, "level"))
@@ -186,7 +186,7 @@ class Positioning:
 
     def _beyond_reach(self, fig: Figure, mode: str, goal: tuple) -> bool:
         """Does no way end on the goal (at any height) within the move? Asked of a flyer searched at
-        every height (the end on another floor than its start's): a level flight answers it exactly
+        every height (a winged flyer's end over higher ground): a level flight answers it exactly
         for far less (level.py), where one may be flown at all."""
         probe = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=goal, level="cost")
         return probe.level and probe.least_cost(*goal) is None
