@@ -15,7 +15,10 @@ heapq Dijkstra over the full states of a 60-ft runner on the open map (bench_tur
 Printed: median and p95 of all hovers, p95 and worst of the first hovers (ms), the p95 as a
 multiple of the anchor's median. Target (issue 30): p95 within 16 ms, first hovers included.
 
-Run: .venv/bin/python bench/bench_hover.py [--positions N] [--hovers N] [--quick]
+With --raised F a fraction F of the squares stands 10 ft higher (uneven ground: walkers cannot step
+onto them, a flyer's altitude over them differs).
+
+Run: .venv/bin/python bench/bench_hover.py [--positions N] [--hovers N] [--quick] [--only LABEL] [--raised F]
 """
 from __future__ import annotations
 
@@ -52,12 +55,14 @@ FIGURES = (
 )
 
 
-def build_map(walls: bool) -> BattleMap:
+def build_map(walls: bool, raised: float = 0.0) -> BattleMap:
     bmap = BattleMap.empty(SIZE, SIZE)
     if walls:
         blocked = np.random.default_rng(30).random((SIZE, SIZE)) < WALLS
         bmap.blocks_move.numpy()[:] = blocked
         bmap.blocks_sight.numpy()[:] = blocked
+    if raised:      # squares 10 ft up: a walker steps up (5-ft climb: no), a flyer's altitude over them differs
+        bmap.elevation_ft.numpy()[:] = np.where(np.random.default_rng(31).random((SIZE, SIZE)) < raised, 10, 0)
     return bmap
 
 
@@ -112,16 +117,21 @@ def main() -> None:
     parser.add_argument("--hovers", type=int, default=30, help="squares hovered per position")
     parser.add_argument("--quick", action="store_true", help="open ground only, 60 and 240 ft")
     parser.add_argument("--only", default="", help="only the figures whose label contains this")
+    parser.add_argument("--raised", type=float, default=0.0,
+                        help="raise this fraction of the squares 10 ft (uneven ground; default none)")
     args = parser.parse_args()
     rs = load_ruleset("bfrpg")
     rng = random.Random(30)
-    open_map = build_map(False)
-    anchor_planner = Planner(open_map, rs)
+    open_map = build_map(False, args.raised)
+    # The anchor on open level ground whatever the maps (this map's grid is built here as well).
+    anchor_planner = Planner(open_map if not args.raised else build_map(False), rs)
+    Planner(open_map, rs)
     anchor_ms(anchor_planner)    # warm its tables
     anchors = []
-    maps = (("open", open_map),) if args.quick else (("open", open_map), ("20% walls", build_map(True)))
+    maps = (("open", open_map),) if args.quick else (("open", open_map), ("20% walls", build_map(True, args.raised)))
     budgets = (60, 240) if args.quick else (60, 120, 240)
-    print(f"the hover's answer on {SIZE}x{SIZE} maps, bfrpg: CPU ms ({args.positions} changes x {args.hovers} squares)")
+    raised = f", {args.raised:.0%} of the squares 10 ft up" if args.raised else ""
+    print(f"the hover's answer on {SIZE}x{SIZE} maps{raised}, bfrpg: CPU ms ({args.positions} changes x {args.hovers} squares)")
     print(f"{'map':<10} {'figure':<14} {'ft':>4} {'median':>7} {'p95':>7} {'first p95':>10} {'first max':>10}"
           f" {'p95/anchor':>11}  target p95 16 ms")
     rows = []

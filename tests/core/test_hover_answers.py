@@ -6,6 +6,7 @@ for runners, horses walking and running, big bodies and flyers, every square of 
 against the explainer as it was: every relaxed search run whole (resumed square by square), the
 flood run over the whole map."""
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -147,6 +148,8 @@ def random_map(rng: random.Random, density: float, keep: set) -> BattleMap:
                 bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 10]))   # some a flyer passes over
             elif roll < density + 0.05:
                 bmap.elevation_ft[y, x] = rng.choice([10, 20])          # ledges
+            elif roll < density + 0.1:
+                bmap.difficult[y, x] = True                             # dearer to walk into, not to fly over
     return bmap
 
 
@@ -168,12 +171,16 @@ def test_the_hover_answers_as_whole_searches_do(seed, density, rid, kind, facing
             if free:
                 x, y = free.pop(rng.randrange(len(free)))
                 others.append(fig(f"o{i}", side, x, y))
+    if mover.flyer == "none":
+        altitude = None if altitude is None else 0
+    every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude)
+
+
+def every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude):
     pos = Positioning(bmap, RULESETS[rid], [mover, *others])
     occupants = pos.occupants("m")
     old = WholeExplainer(pos.planner, mover, mode, occupants)
     whole = pos.planner.search(mover, mode, occupants)
-    if mover.flyer == "none":
-        altitude = None if altitude is None else 0
     for y in range(SIZE):
         for x in range(SIZE):
             try:
@@ -208,3 +215,71 @@ def test_the_flood_from_both_ends_joins_what_the_whole_flood_joins(seed, density
             idx = rules.grid.index(x, y)
             assert Flood(rules, ledges).joins(idx) == (idx in everything), (x, y)
             assert asked.joins(idx) == (idx in everything), (x, y)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0.0, 0.15, 0.3]), st.sampled_from(RULESET_IDS),
+       st.sampled_from(["winged flyer", "floater"]), st.sampled_from(["walk", "run"]), st.integers(0, 7),
+       st.sampled_from([None, None, 0, 3]), st.sampled_from([0, 10, 20]), st.sampled_from([None, None, 10]),
+       st.sampled_from([0, 10, 20]), st.sampled_from(["", "ally", "foe", "foe beside"]), st.sampled_from([0, 0, 0.1]))
+def test_a_flyer_above_the_ground_answers_as_whole_searches_do(seed, density, rid, kind, mode, facing, end_facing,
+                                                               start_altitude, altitude, floor, other, raised):
+    """Over ground of one floor, or with some squares raised 5 or 10 ft, among walls no flyer passes and
+    obstacles it may be above or not, a flyer's end at any height is searched at the height it flies at
+    where no height can matter (moves/level.py: a path only to an end on its start's floor, what a way
+    costs anywhere; out of reach at any height before a search at every height), at other heights in
+    full: the answers are the whole searches' either way. Turning flyers climb only after
+    their straight stretch, and the way there may wind among the walls; a foe beside the flyer may
+    strike as it leaves, and a way at another height may draw fewer parting shots."""
+    rng = random.Random(seed)
+    traits = dict(KINDS[kind][1], altitude_ft=start_altitude, move_ft=rng.choice([15, 20, 30]),
+                  turning_ft=rng.choice([0, 5, 10, 20]))
+    if traits["flyer"] == "winged" and start_altitude == 0:
+        traits["altitude_ft"] = rng.choice([0, 10])
+    bmap = BattleMap.empty(SIZE, SIZE)
+    keep = {(x, y) for x in range(3, 6) for y in range(3, 6)}
+    for y in range(SIZE):
+        for x in range(SIZE):
+            if (x, y) not in keep and rng.random() < density:
+                bmap.add_wall(x, y, height_ft=rng.choice([0, 0, 0, 10]))
+            bmap.elevation_ft[y, x] = floor + (rng.choice([5, 10]) if rng.random() < raised else 0)
+    mover = fig("m", "blue", 4, 4, **traits).moved_to(4, 4, facing)
+    where = {"ally": (7, 2), "foe": (7, 2), "foe beside": (4, 5)}.get(other)
+    others = [] if where is None else [fig("o", "blue" if other == "ally" else "red", *where)]
+    if where is not None:
+        bmap.blocks_move[where[1], where[0]] = False
+    every_square_as_whole_searches(bmap, rid, mover, mode, others, end_facing, altitude)
+
+
+def test_a_flyer_beside_a_foe_takes_the_way_drawing_fewest_shots_at_any_height():
+    """odnd: a flyer 10 ft up beside a foe is in its 10-ft zone and draws a free attack leaving it; a way
+    climbing first (free for a winged flyer that has already flown its straight stretch this round)
+    may draw none. A level flight's path that draws shots is planned again at every height
+    (moves/level.py), so the answer is the whole search's."""
+    for kind, turning, straight in (("winged flyer", 10, 0), ("winged flyer", 10, 10), ("winged flyer", 0, 5),
+                                    ("floater", 5, 0)):
+        for facing in (0, 3, 4):
+            mover = fig("m", "blue", 4, 4, **dict(KINDS[kind][1], altitude_ft=10, move_ft=30, turning_ft=turning))
+            mover = replace(mover.moved_to(4, 4, facing), straight_ft=straight, has_moved=bool(straight))
+            for end_facing in (None, 2):
+                every_square_as_whole_searches(BattleMap.empty(SIZE, SIZE), "odnd", mover, "walk",
+                                               [fig("o", "red", 4, 5)], end_facing, None)
+
+
+def test_a_flyer_ending_over_raised_ground_climbs_to_keep_its_altitude_as_whole_searches_do():
+    """A winged flyer 20 ft up ending over a square 10 ft higher than its start's keeps its altitude
+    there (20 ft) by a free climb, where an equally cheap level way would end 10 ft above it: its path
+    comes from the search at every height, what ways cost from the level one (moves/level.py). Over
+    lower ground no way as cheap ends nearer its altitude (that takes a dive), nor does a floater's
+    anywhere (its rises cost): those paths are level."""
+    for start_floor in (0, 10):
+        bmap = BattleMap.empty(SIZE, SIZE)
+        for x, y in ((4, 1), (6, 2), (1, 4), (7, 7), (2, 8), (4, 4)):
+            bmap.elevation_ft[y, x] = 10 if (x, y) != (4, 4) else start_floor
+        for kind, altitude in (("winged", 20), ("floater", 15)):
+            for facing in (0, 2, 5):
+                for turning in (0, 10):
+                    mover = fig("m", "blue", 4, 4, move_ft=20, turning_ft=turning, flyer=kind, altitude_ft=altitude)
+                    for end_facing in (None, 0):
+                        every_square_as_whole_searches(bmap, "bfrpg", mover.moved_to(4, 4, facing), "walk", [],
+                                                       end_facing, None)

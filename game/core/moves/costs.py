@@ -14,7 +14,9 @@ path_to's total. tests/core/test_hover_answers.py holds the explanations built o
 """
 from __future__ import annotations
 
-from .dijkstra import _walker_state_row, advance_general, general_steps, walker_state_steps, walker_steps
+from ..values.geometry import step_feet
+from .dijkstra import advance_general, general_steps, walker_unit
+from .grid import NEVER
 from .rules import EPS
 from .turner import _row, _table, decode, start_key
 
@@ -52,52 +54,13 @@ def _buckets(rules) -> tuple[list, float]:
     return [[] for _ in range(int(budget) // 5 + 1)], budget
 
 
-def _walker_cost(result, goal_idx, reached):
-    rules = result.rules
-    heuristic = result._heuristic
-    table, state_table = walker_steps(rules), walker_state_steps(rules)
-    foes = rules.foes or None
-    elevation = rules.grid.elevation
-    start = (rules.start_idx << 1) | rules.start[2]
-    first = int(heuristic(rules.start_idx, rules.start[2], 0))
-    buckets, budget = _buckets(rules)
-    if first // 5 >= len(buckets):
-        return None
-    best = {start: 0}
-    done = set()
-    buckets[first // 5].append(start)
-    for bucket in buckets:
-        while bucket:
-            k = bucket.pop()
-            if k in done:
-                continue
-            idx = k >> 1
-            if foes is not None and idx in foes:
-                continue
-            done.add(k)
-            g = best[k]
-            if idx == goal_idx and reached((idx, -1, k & 1, 0, elevation[idx])):
-                return g
-            steps = state_table[k]
-            if steps is None:
-                steps = state_table[k] = _walker_state_row(rules, table, k)
-            for nk, cost in steps:
-                ng = g + cost
-                if ng < best.get(nk, _NONE_YET):
-                    key = ng + heuristic(nk >> 1, nk & 1, 0)
-                    if key <= budget:
-                        best[nk] = ng
-                        buckets[int(key) // 5].append(nk)
-    return None
-
-
 def _turner_cost(result, goal_idx, reached):
     rules = result.rules
     heuristic = result._heuristic
     width = result.n_width
     table, rows = _table(rules, width), general_steps(rules)
-    foes = rules.foes or None
-    elevation = rules.grid.elevation
+    foes = rules.blocking or None
+    elevation = rules.heights
     turning = rules.turning - EPS
     cap = width - 1
     start = start_key(rules, width)
@@ -106,6 +69,7 @@ def _turner_cost(result, goal_idx, reached):
     if first // 5 >= len(buckets):
         return None
     best = {start: 0}
+    bound: dict = {}    # the bound still to go per square, facing and parity
     # The farthest straight run settled per (square, facing, parity): states of one record settle
     # cheapest first (one bound for all of them), and one with a longer run settled at no more cost
     # does all a shorter one can (it may turn as soon or sooner).
@@ -138,8 +102,120 @@ def _turner_cost(result, goal_idx, reached):
                         ns = cap
                 nk = nb + ns
                 if ng < best.get(nk, _NONE_YET):
-                    key = ng + heuristic(nb // width >> 4, (nb // width) & 1, 0)
+                    to_go = bound.get(nb)
+                    if to_go is None:
+                        base = nb // width
+                        to_go = bound[nb] = heuristic(base >> 4, base & 1, 0)
+                    key = ng + to_go
                     if key <= budget:
                         best[nk] = ng
                         buckets[int(key) // 5].append(nk)
     return None
+
+
+def _walker_cost(result, goal_idx, reached):
+    """The walker's loop (a free-turning walker, and the explanations' searches without turning
+    rules), its steps read from the shape of each square's surroundings, kept per shape: which
+    neighbours are walls (for a level flight, level.py, walls no flyer passes), ledges too high to
+    step and difficult ground, the steps out as dijkstra._walker_row makes them. A far square's
+    question reaches ground no search has yet, and builds no rows for it."""
+    rules = result.rules
+    heuristic = result._heuristic
+    grid = rules.grid
+    passable = grid.passable
+    flying = rules.flying
+    key = ("shapes", flying, rules.climb_step)
+    shapes = grid.tables.get(key)
+    if shapes is None:
+        shapes = grid.tables[key] = [None] * len(passable)
+    numbers = (flying, grid.stride, rules.diagonal, rules.corner_cutting, rules.difficult_multiplier)
+    foes = rules.blocking or None
+    start = (rules.start_idx << 1) | rules.start[2]
+    first = int(heuristic(rules.start_idx, rules.start[2], 0))
+    buckets, budget = _buckets(rules)
+    if first // 5 >= len(buckets):
+        return None
+    best = {start: 0}
+    bound: dict = {}    # the bound still to go per state (its square and parity), asked for every way in
+    done = set()
+    buckets[first // 5].append(start)
+    for bucket in buckets:
+        while bucket:
+            k = bucket.pop()
+            if k in done:
+                continue
+            idx = k >> 1
+            if foes is not None and idx in foes:
+                continue
+            done.add(k)
+            g = best[k]
+            if idx == goal_idx and reached((idx, -1, k & 1, 0, rules.heights[idx])):
+                return g
+            shape = shapes[idx]
+            if shape is None:
+                shape = shapes[idx] = _shape(rules, idx)
+            moves = _MOVES.get((shape, k & 1, numbers))
+            if moves is None:
+                moves = _moves(rules, shape, k & 1, numbers)
+            for delta, cost in moves:
+                nk = k + delta
+                ng = g + cost
+                if ng < best.get(nk, _NONE_YET):
+                    to_go = bound.get(nk)
+                    if to_go is None:
+                        to_go = bound[nk] = heuristic(nk >> 1, nk & 1, 0)
+                    key = ng + to_go
+                    if key <= budget:
+                        best[nk] = ng
+                        buckets[int(key) // 5].append(nk)
+    return None
+
+
+def _shape(rules, idx: int) -> int:
+    """Bits d, 8 + d, 16 + d and 24 + d: the neighbour in direction d is no square to step on (for a
+    level flight, a wall no flyer passes), a ledge too high to step, difficult ground (dearer to walk
+    into), a wall whose corner a diagonal may not cut (for a flyer, bit d says so)."""
+    grid = rules.grid
+    passable, elevation, difficult, wall = grid.passable, grid.elevation, grid.difficult, grid.wall
+    h = elevation[idx]
+    shape = 0
+    for bit, o in enumerate(grid.offsets):
+        n = idx + o
+        if rules.flying:
+            if not passable[n] and grid.top[n] == NEVER:
+                shape |= 1 << bit
+            continue
+        if not passable[n]:
+            shape |= 1 << bit
+        elif abs(elevation[n] - h) > rules.climb_step:
+            shape |= 1 << (8 + bit)
+        if difficult[n]:
+            shape |= 1 << (16 + bit)
+        if wall[n]:
+            shape |= 1 << (24 + bit)
+    return shape
+
+
+_MOVES: dict = {}
+
+
+def _moves(rules, shape: int, par: int, numbers: tuple) -> tuple:
+    """(next state - state, cost) of each step out of a square of this shape at diagonal parity `par`."""
+    offsets = rules.grid.offsets
+    whole = walker_unit(rules) is not None
+    corners = shape if rules.flying else shape >> 24
+    out = []
+    for d in range(8):
+        if (shape | shape >> 8) >> d & 1:
+            continue
+        if d & 1:
+            if rules.no_diagonals or (not rules.corner_cutting and (corners >> ((d + 7) & 7) & 1 or
+                                                                    corners >> ((d + 1) & 7) & 1)):
+                continue
+            feet, flips = step_feet(rules.diagonal, True), 1 if rules.rule_510 else 0
+        else:
+            feet, flips = step_feet(rules.diagonal, False), 0
+        cost = feet[par] * (rules.difficult_multiplier if shape >> (16 + d) & 1 else 1)
+        out.append((2 * offsets[d] + (par ^ flips) - par, int(cost) if whole else cost))
+    got = _MOVES[(shape, par, numbers)] = tuple(out)
+    return got

@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 
 from ..values.geometry import SQUARE_FT, step_feet, turn_octants
+from .grid import NEVER
 from .rules import EPS
 
 _SQRT2 = 2 ** 0.5
@@ -74,7 +75,7 @@ def _lazy_table(rules, kind: str, per_square: int) -> list:
     """A table on the map's grid filled as the searches need it, shared by every search under the
     same step numbers (diagonal rule, corner cutting, climb, difficult ground)."""
     grid = rules.grid
-    key = (kind, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
+    key = (kind, rules.flying, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier)
     table = grid.tables.get(key)
     if table is None:
         table = grid.tables[key] = [None] * (per_square * len(grid.passable))
@@ -114,6 +115,8 @@ def _walker_state_row(rules, table, k: int) -> tuple:
 
 
 def _walker_row(rules, idx: int) -> tuple:
+    if rules.flying:    # level flight (level.py): the flight's steps, none needing more height than flown
+        return _flight_row(rules, idx)
     grid = rules.grid
     passable, wall, elevation, difficult, offsets = grid.passable, grid.wall, grid.elevation, grid.difficult, grid.offsets
     h = elevation[idx]
@@ -134,6 +137,33 @@ def _walker_row(rules, idx: int) -> tuple:
         if walker_unit(rules) is not None:
             even, odd = int(even), int(odd)   # whole feet: costs add up exactly and index the buckets
         row.append((n, diagonal if rules.rule_510 else 0, even, odd))
+    return tuple(row)
+
+
+def _flight_row(rules, idx: int) -> tuple:
+    """_walker_row for a flyer at one height above everything it may pass over: a step is refused only
+    by a wall no flyer passes (and, diagonally, by one at either corner it cuts)."""
+    grid = rules.grid
+    passable, elevation, top = grid.passable, grid.elevation, grid.top
+    around = [idx + o for o in grid.offsets]
+    over = [elevation[n] if passable[n] else top[n] for n in around]
+    whole = walker_unit(rules) is not None
+    straight_feet = step_feet(rules.diagonal, False)
+    diagonal_feet = None if rules.no_diagonals else step_feet(rules.diagonal, True)
+    if whole:
+        straight_feet = (int(straight_feet[0]), int(straight_feet[1]))
+        diagonal_feet = diagonal_feet and (int(diagonal_feet[0]), int(diagonal_feet[1]))
+    flips = 1 if rules.rule_510 else 0
+    cut = rules.corner_cutting
+    row = []
+    for d in range(8):
+        if d & 1:
+            if diagonal_feet is None or over[d] == NEVER or (not cut and (over[(d + 7) & 7] == NEVER
+                                                                         or over[(d + 1) & 7] == NEVER)):
+                continue
+            row.append((around[d], flips, *diagonal_feet))
+        elif over[d] != NEVER:
+            row.append((around[d], 0, *straight_feet))
     return tuple(row)
 
 
@@ -161,7 +191,7 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     table = walker_steps(rules)
     state_table = walker_state_steps(rules)
     group_table = walker_state_groups(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     budget = rules.budget + EPS
     # No step costs less than a square's 5 ft (difficult ground only adds): a state settled with
     # less than that left has nowhere to go, and the edge of a reachable set is most of its states.
@@ -171,7 +201,9 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
     buckets = result.k_buckets
     unit = result.k_unit
     level, pos = result.k_level, result.k_pos
-    elevation = rules.grid.elevation
+    elevation = rules.heights
+    # The bound still to go, per state (a function of its square and parity, asked for every way in).
+    bound = result.k_bound
     goal_level = None
     # Aimed at a goal: keys (cost + the bound still to go) past the budget cannot end on it (turner.py).
     last_level = len(buckets) if reached is None else min(len(buckets), int(budget) // unit + 1)
@@ -222,7 +254,10 @@ def advance_walker(result, goal_idx, reached, heuristic) -> None:
                 if old is None or ng < old:
                     best[nk] = ng
                     parents[nk] = k
-                    buckets[(ng + heuristic(nk >> 1, nk & 1, 0)) // unit].append(nk)
+                    to_go = bound.get(nk)
+                    if to_go is None:
+                        to_go = bound[nk] = heuristic(nk >> 1, nk & 1, 0)
+                    buckets[(ng + to_go) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
@@ -236,7 +271,7 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
     rules = result.rules
     table = walker_steps(rules)
     state_table = walker_state_steps(rules)
-    foes = rules.foes
+    foes = rules.blocking
     budget = rules.budget + EPS
     parity_dominates = rules.parity_dominates
     settled, best, parents = result.k_settled, result.k_best, result.k_parents
@@ -258,7 +293,7 @@ def _advance_walker_heap(result, goal_idx, reached, heuristic) -> None:
             if g0 is not None and g0 < g - EPS:
                 continue
         settled[k] = g
-        if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.grid.elevation[idx])):
+        if goal_level is None and idx == goal_idx and reached((idx, -1, par, 0, rules.heights[idx])):
             goal_level = key
         steps = state_table[k]
         if steps is None:
@@ -289,7 +324,7 @@ def walker_tight_parents(result, k: int) -> list[int]:
         n = idx - offsets[d]
         row = table[n]
         if row is None:
-            if not rules.grid.passable[n]:
+            if not rules.grid.passable[n] and not (rules.flying and rules.grid.top[n] != NEVER):
                 continue
             row = table[n] = _walker_row(rules, n)
         for m, flips, even, odd in row:
@@ -337,45 +372,47 @@ def general_steps(rules) -> list:
     return table
 
 
-def _over(grid, idx):
-    """The least height a flyer may be at over a square (never, for a wall with no stated height)."""
-    if grid.passable[idx]:
-        return grid.elevation[idx]
-    return grid.top[idx]      # NEVER (inf) for a wall no flyer passes
-
-
 def _general_row(rules, idx: int) -> tuple:
     grid = rules.grid
-    offsets = grid.offsets
-    h = grid.elevation[idx]
+    passable, elevation = grid.passable, grid.elevation
+    around = [idx + o for o in grid.offsets]
+    flying = rules.flying
+    if flying:      # the least height over each neighbour (a wall no flyer passes: never)
+        over = [elevation[n] if passable[n] else grid.top[n] for n in around]
+    else:
+        wall = [grid.wall[n] for n in around]
+    h = elevation[idx]
+    cut = rules.corner_cutting
+    straight_feet = step_feet(rules.diagonal, False)
+    diagonal_feet = None if rules.no_diagonals else step_feet(rules.diagonal, True)
+    flips = 1 if rules.rule_510 else 0
     row = []
     for d in range(8):
-        n = idx + offsets[d]
+        n = around[d]
         diagonal = d & 1
-        if diagonal and rules.no_diagonals:
+        if diagonal and diagonal_feet is None:
             row.append(None)
             continue
-        if rules.flying:
-            need = _over(grid, n)
-            if diagonal and not rules.corner_cutting:
-                need = max(need, _over(grid, idx + offsets[(d + 7) & 7]), _over(grid, idx + offsets[(d + 1) & 7]))
+        if flying:
+            need = over[d]
+            if diagonal and not cut:
+                need = max(need, over[(d + 7) & 7], over[(d + 1) & 7])
             if need == _NEVER:
                 row.append(None)
                 continue
         else:
             need = 0
-            if not grid.passable[n] or abs(grid.elevation[n] - h) > rules.climb_step:
+            if not passable[n] or abs(elevation[n] - h) > rules.climb_step:
                 row.append(None)
                 continue
-            if diagonal and not rules.corner_cutting and (grid.wall[idx + offsets[(d + 7) & 7]]
-                                                          or grid.wall[idx + offsets[(d + 1) & 7]]):
+            if diagonal and not cut and (wall[(d + 7) & 7] or wall[(d + 1) & 7]):
                 row.append(None)
                 continue
-        even, odd = step_feet(rules.diagonal, diagonal)
+        even, odd = diagonal_feet if diagonal else straight_feet
         dist_even, dist_odd = even, odd
-        if grid.difficult[n] and not rules.flying:
+        if not flying and grid.difficult[n]:
             even, odd = even * rules.difficult_multiplier, odd * rules.difficult_multiplier
-        row.append((n, diagonal if rules.rule_510 else 0, even, odd, dist_even, dist_odd, need, grid.elevation[n]))
+        row.append((n, flips if diagonal else 0, even, odd, dist_even, dist_odd, need, elevation[n]))
     return tuple(row)
 
 
@@ -406,7 +443,7 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
     start_idx = rules.start_idx
     one_step = p.max_steps is not None
     steps_by_facing = step_directions(rules)
-    vertical = flying and not one_step
+    vertical = flying and not one_step and not rules.level_flight
     may_climb = winged and not rules.must_dive
     climb_every = rules.climb_every - EPS
     climb = rules.winged_climb

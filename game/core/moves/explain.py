@@ -18,6 +18,7 @@ from ..values.figure import Figure
 from ..values.geometry import DIRECTION_DELTAS, FACINGS, step_cost_ft, turn_octants
 from .flood import Flood
 from .grid import NEVER
+from .level import answers_path
 from .path import plain_number
 
 
@@ -57,25 +58,37 @@ class Explainer:
         chain does not depend on the order it settled states in). An aimed search that had to
         settle every state it could (no way there) is a whole search: it answers every square after.
         A search stopped at the budget's edge (the square out of its reach) settled only a part."""
-        whole = self._searches.get(name)
+        whole = self._whole_search(name, altitude_ft, target)
         if whole is not None:
             return whole.path_to(target, facing, altitude_ft)
         key = (name, tuple(target), facing, altitude_ft)
         if key not in self._paths:
-            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants, level="path",
                                                    goal=(tuple(target), facing, altitude_ft), **self._relax(name))
             if len(self._paths) > 256:
                 self._paths.clear()
             self._paths[key] = search.path_to(target, facing, altitude_ft)
             if search.complete:
-                self._searches[name] = search
+                self._searches[(name, search.level)] = search
         return self._paths[key]
+
+    def _whole_search(self, name: str, altitude_ft, path_to=None):
+        """A search under this relaxation that settled all it could, if any answers here: a level flight
+        (level.py) answers for ends at any height only, and with a path (to `path_to`) not over ground
+        higher than the start's (level.answers_path)."""
+        whole = self._searches.get((name, False))
+        if whole is None and altitude_ft is None:
+            whole = self._searches.get((name, True))
+            if whole is not None and path_to is not None and \
+                    not answers_path(whole, self.planner.grid.index(*path_to)):
+                whole = None
+        return whole
 
     def _cost(self, name: str, target, facing, altitude_ft) -> float | None:
         """What the cheapest way to one end costs under a relaxed rule, or None when there is none:
         where only the number is read (or whether there is a way), a search aimed at the end that
         stops at the first end it settles (costs.py), without the way itself."""
-        whole = self._searches.get(name)
+        whole = self._whole_search(name, altitude_ft)
         if whole is not None:
             path = whole.path_to(target, facing, altitude_ft)
             return None if path is None else path.total_ft
@@ -84,7 +97,7 @@ class Explainer:
             path = self._paths.get(key[:4], self)
             if path is not self:
                 return None if path is None else path.total_ft
-            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants,
+            search = self.planner.unstarted_search(self.figure, self.mode, self.occupants, level="cost",
                                                    goal=(tuple(target), facing, altitude_ft), **self._relax(name))
             if len(self._paths) > 256:
                 self._paths.clear()
@@ -93,8 +106,9 @@ class Explainer:
 
     def why(self, target, facing, altitude_ft, result=None) -> str:
         """Why the move cannot end on target (facing, altitude) as asked; `result` is the move's own search."""
-        if result is not None and result.complete and "budget" not in self._searches:
-            self._searches["budget"] = result    # a whole search answers every square (an aimed one, only its own)
+        if result is not None and result.complete and ("budget", result.level) not in self._searches:
+            # A whole search answers every square (an aimed one, only its own); a level one, at any height.
+            self._searches[("budget", result.level)] = result
         planner, fig, rules = self.planner, self.figure, self.rules
         x, y = target
         who = fig.label

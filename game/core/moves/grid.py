@@ -7,6 +7,7 @@ change during a battle) and shared by every planner on it.
 from __future__ import annotations
 
 import weakref
+from itertools import compress
 
 from ..values.battlemap import BattleMap
 from ..values.geometry import DIRECTION_DELTAS
@@ -59,7 +60,17 @@ class FlatGrid:
         if name == "squares":   # idx -> (x, y) for every index, made the first time it is asked for
             self.squares = [(i % self.stride - 1, i // self.stride - 1) for i in range(len(self.passable))]
             return self.squares
+        if name == "level":     # level.py's question, the first time it is asked
+            self.level = self._level()
+            return self.level
         raise AttributeError(name)
+
+    def _level(self) -> tuple[float, float]:
+        """(the highest floor, the highest top of an obstacle with a stated height): a flyer above
+        both passes over anything it may pass over (walls' floors count: cheaper to read, rarely higher)."""
+        tops = set(compress(self.top, self.wall))
+        tops.discard(NEVER)
+        return max(self.elevation), max(tops, default=-NEVER)
 
     def index(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + (x + 1)

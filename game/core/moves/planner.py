@@ -22,6 +22,7 @@ from .body_grid import big_body_setup
 from .costs import least_cost
 from .entries import collect_entries, like_the_sweep, walker_entries
 from .grid import flat_grid
+from .level import level_flight
 from . import turner
 from .path import MoveParams, Path, ReachEntry
 from .rules import EPS, MoveRules, move_params
@@ -72,12 +73,18 @@ class Planner:
                          pass_over=pass_over)
 
     def unstarted_search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
-                         goal: tuple | None = None, **relax) -> "SearchResult":
+                         goal: tuple | None = None, level: str | None = None, **relax) -> "SearchResult":
         """A search that has settled nothing yet: `run`, `run_to` or `path_to` carry it as far as needed.
         With `goal` = (square, facing, altitude) it is aimed at that goal (A*): quick to reach it,
-        and any other question about it runs it to the end."""
+        and any other question about it runs it to the end. With `level` ("path", or "cost" for what
+        the way costs only) and a goal at any height, a flyer is searched at the height it flies at
+        where no height can matter (level.py: the same answers for ends at any height, paths but to
+        a winged flyer's end over higher ground, none for a height asked; `.level` says it is one)."""
         occupants = occupants or {}
-        return SearchResult(self, figure, self.rules(figure, mode, occupants, **relax), occupants, goal)
+        rules = self.rules(figure, mode, occupants, **relax)
+        if level and goal is not None and goal[2] is None and self.map.in_bounds(*goal[0]):
+            level_flight(rules, self.grid.index(*goal[0]) if level == "path" else None)
+        return SearchResult(self, figure, rules, occupants, goal)
 
     # ----- the search -----
     def search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
@@ -147,7 +154,8 @@ class SearchResult:
         self.params = rules.params
         self.occupants = occupants
         self.start_state = rules.start
-        self.walker = rules.collapse and not rules.flying
+        self.walker = rules.collapse and (not rules.flying or rules.level_flight)
+        self.level = rules.level_flight
         # A search aimed at one goal orders states by cost plus a lower bound of the cost still to go.
         self.goal = goal
         self._heuristic = None if goal is None else make_heuristic(rules, goal[0], goal[2])
@@ -157,6 +165,7 @@ class SearchResult:
             self.k_best = {start_key: 0.0}
             self.k_parents = {start_key: -1}
             self.k_unit = walker_unit(rules)
+            self.k_bound: dict = {}     # the A* bound still to go per state, once worked out
             first_key = 0 if self._heuristic is None else self._heuristic(rules.start_idx, rules.start[2], 0)
             self.k_heap = [(first_key, start_key)]
             if self.k_unit is not None:
@@ -223,7 +232,7 @@ class SearchResult:
         if self._converted == len(settled):
             return
         with self._lock:
-            elevation = self.planner.grid.elevation
+            elevation = self.rules.heights
 
             def tup(k):
                 idx = k >> 1
@@ -359,6 +368,7 @@ class SearchResult:
 
     def end_states(self, target: tuple[int, int], facing: int | None, altitude_ft: int | None) -> list:
         """Settled states that may end the move on target as asked, cheapest first."""
+        assert not (self.level and altitude_ft is not None), "a level flight answers for ends at any height only"
         grid = self.planner.grid
         if not grid.in_bounds(*target):
             return []
@@ -394,7 +404,7 @@ class SearchResult:
     def _states_at(self, idx: int) -> list:
         self._catch_up()
         if self.walker:
-            elevation = self.planner.grid.elevation[idx]
+            elevation = self.rules.heights[idx]
             return [(idx, -1, par, 0, elevation) for par in (0, 1) if (idx << 1) | par in self.k_settled]
         if self.n_width is not None:
             return turner.states_at(self, idx)
@@ -466,7 +476,7 @@ class SearchResult:
         k = (state[0] << 1) | state[2]
         if k not in self.k_settled or self.k_parents[k] < 0:
             return []
-        elevation = self.planner.grid.elevation
+        elevation = self.rules.heights
 
         def tup(j):
             idx = j >> 1

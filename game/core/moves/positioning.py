@@ -16,6 +16,8 @@ from ..ruleset import Ruleset
 from ..values.bodies import occupancy
 from .body_sight import body_sight
 from .engagement import Engagement, PartingShot
+from .grid import NEVER
+from .level import answers_path
 from .los import Sight, SightMap
 from .path import Path, ReachEntry, Step, plain_number
 from .planner import Planner, projected_states
@@ -132,7 +134,10 @@ class Positioning:
         if mode == "charge":
             from .charge import charge_reach
             return charge_reach(self.planner, fig, self.occupants(fig.id), fig.id in self.mounted)
-        return self.planner.reachable(fig, mode, self.occupants(fig.id))
+        self.planner.refuse_mode(fig, mode)
+        # The search is kept: a reachable set is asked for before the squares in it are hovered, and
+        # the whole search it ran (a flyer's sweep aside) answers their paths.
+        return self._search(fig, mode).entries()
 
     def plan(self, figure_id: str, target: tuple[int, int], mode: str = "walk",
              facing: int | None = None, altitude_ft: int | None = None) -> PlannedMove:
@@ -150,26 +155,55 @@ class Positioning:
         if not self.map.in_bounds(x, y):
             raise RulesError(f"{x},{y} is off the map (it is {self.map.width} x {self.map.height} squares)")
         target = tuple(target)
+        if target != fig.pos and (target in self.occupied_except(fig.id) or self._wall_for(fig, target)):
+            # No move ends there (the explainer says so first, before any search): none to search for.
+            raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft))
         result = self._searches.get((fig, mode))
+        goal = (target, facing, altitude_ft)
         if result is None or not (result.complete or (result.in_full and result.walker)):
-            # An aimed search that found no way settled every state it could: a whole search's answers.
-            result = self._exhausted.get((fig, mode), result)
+            # An aimed search that found no way settled every state it could: a whole search's answers
+            # (a level flight's, level.py, only for ends at any height it gives the paths to).
+            done = self._exhausted.get((fig, mode))
+            if done is None and altitude_ft is None:
+                done = self._exhausted.get((fig, mode, "level"))
+                if done is not None and not answers_path(done, self.planner.grid.index(x, y)):
+                    done = None
+            result = done or result
         if result is None or not (result.complete or (result.in_full and result.walker)):
             aimed = self._aimed[(fig, mode)] = self._aimed.get((fig, mode), 0) + 1
             # Aimed at this goal (A*): a flyer's whole volume is never needed to plan one flight.
-            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=goal, level="path")
+            if not result.level and altitude_ft is None and self._beyond_reach(fig, mode, goal):
+                raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft))
             if aimed > AIMED_SEARCHES and projected_states(result.rules) <= WHOLE_SEARCH_STATES:
                 # Asked for many ends at this moment (an odds map, a menu): one whole search answers them all.
                 result = self._search(fig, mode)
                 result.run()
         chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
+        if chosen is not None and chosen[1] and result.level:
+            # It draws parting shots: an equally cheap way at another height may draw fewer (level.py).
+            result = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=(target, facing, altitude_ft))
+            chosen = fewest_shots(result, self.engagement, fig, self.figures, target, facing, altitude_ft)
         if chosen is None and result.complete and result.goal is not None:
-            self._exhausted[(fig, mode)] = result
+            self._exhausted[(fig, mode, "level") if result.level else (fig, mode)] = result
         if chosen is None:
             raise RulesError(self.explainer(fig, mode).why(target, facing, altitude_ft, result))
         path, shots, note = chosen
         got = self._plans[key] = PlannedMove(path, shots, note)
         return got
+
+    def _beyond_reach(self, fig: Figure, mode: str, goal: tuple) -> bool:
+        """Does no way end on the goal (at any height) within the move? Asked of a flyer searched at
+        every height (a winged flyer's end over higher ground): a level flight answers it exactly
+        for far less (level.py), where one may be flown at all."""
+        probe = self.planner.unstarted_search(fig, mode, self.occupants(fig.id), goal=goal, level="cost")
+        return probe.level and probe.least_cost(*goal) is None
+
+    def _wall_for(self, fig: Figure, square: tuple[int, int]) -> bool:
+        """Is the square a wall this figure cannot stand on (for a flyer, one with no stated height)?"""
+        x, y = square
+        grid = self.planner.grid
+        return self.map.blocks_move[y, x] and (fig.flyer == "none" or grid.top[grid.index(x, y)] == NEVER)
 
     def follow(self, figure_id: str, steps, mode: str = "walk") -> PlannedMove:
         """Check a move along a given route and return it as the planner would have planned it.

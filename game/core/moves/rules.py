@@ -188,6 +188,11 @@ class MoveRules:
         # straight counter matters (the odd one's next diagonal counts 10 ft toward it) or doubled
         # steps can change which diagonals are the dear ones.
         self.parity_dominates = (not self.tracks_straight) and (self.flying or not grid.any_difficult)
+        # Searched at one height (level.py: a flyer where no height can matter); the height of a
+        # square's states in the integer searches: its floor, or the height flown.
+        self.level_flight = False
+        self.heights = grid.elevation
+        self.blocking = self.foes     # the foes the integer loops never step on: none for a level flight over them
 
     def _full_dive_end(self, height: int, floor: int) -> int:
         spent = 0.0

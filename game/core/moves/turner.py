@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..values.geometry import turn_octants
 from .dijkstra import _general_row, general_steps, walker_unit
+from .grid import NEVER
 from .rules import ALL_FACINGS, EPS
 
 _NONE_YET = 1 << 62
@@ -27,16 +28,18 @@ _NONE_YET = 1 << 62
 
 def turner_width(rules) -> int | None:
     """W for this move's integer states, or None when the turner loop does not apply (the
-    general search then runs): flyers, long bodies, moves that keep their facing or are one
+    general search then runs): flyers (but for a level flight, level.py), long bodies, moves that keep their facing or are one
     step, free-turning walkers (their own loop), and costs or straight runs not in whole feet."""
     p = rules.params
-    if rules.collapse or rules.flying or rules.body is not None or p.keeps_facing or p.directions is not None:
+    if rules.flying and not rules.level_flight:
+        return None
+    if rules.collapse or rules.body is not None or p.keeps_facing or p.directions is not None:
         return None
     if p.max_steps is not None or walker_unit(rules) is None or not rules.tracks_straight:
         return None
     cap = rules.straight_cap
     start = rules.start
-    if cap != int(cap) or cap > 1000 or start[3] != int(start[3]) or start[4] != rules.grid.elevation[start[0]]:
+    if cap != int(cap) or cap > 1000 or start[3] != int(start[3]) or start[4] != rules.heights[start[0]]:
         return None
     return int(cap) + 1
 
@@ -65,6 +68,7 @@ def start_search(result) -> None:
     result.n_buckets[first_key // 5].append(k)
     result.n_level = result.n_pos = 0
     result.n_converted = 0
+    result.n_bound = {}     # the A* bound still to go per square, facing and parity, once worked out
 
 
 def decode(k: int, width: int, elevation) -> tuple:
@@ -77,7 +81,7 @@ def _table(rules, width: int) -> dict:
     """(idx * 16 + facing * 2 + parity) * 2 + may_turn -> the steps out: (cost, next base * W,
     feet straight it adds, turned). Shared by every search on the map under the same numbers."""
     grid = rules.grid
-    key = ("turner", rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier,
+    key = ("turner", rules.flying, rules.diagonal, rules.corner_cutting, rules.climb_step, rules.difficult_multiplier,
            rules.params.max_turn, width)
     table = grid.tables.get(key)
     if table is None:
@@ -128,7 +132,7 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     width = result.n_width
     table = _table(rules, width)
     rows = general_steps(rules)
-    foes = rules.foes or None
+    foes = rules.blocking or None
     budget = rules.budget + EPS
     turning = rules.turning - EPS
     cap = width - 1
@@ -136,7 +140,9 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
     buckets = result.n_buckets
     unit = 5
     level, pos = result.n_level, result.n_pos
-    elevation = rules.grid.elevation
+    elevation = rules.heights
+    # The bound still to go, per square, facing and parity (asked for every way into a state).
+    bound = result.n_bound
     goal_level = None
     # Aimed at a goal: once the key (cost + the bound still to go) passes the budget, no state left
     # can end on the goal within it, and the search stops there (resumable: nothing is dropped).
@@ -189,8 +195,11 @@ def advance_turner(result, goal_idx, reached, heuristic) -> None:
                     if heuristic is None:
                         buckets[ng // unit].append(nk)
                     else:
-                        nidx = nb // width >> 4
-                        buckets[int(ng + heuristic(nidx, (nb // width) & 1, 0)) // unit].append(nk)
+                        to_go = bound.get(nb)
+                        if to_go is None:
+                            base = nb // width
+                            to_go = bound[nb] = heuristic(base >> 4, base & 1, 0)
+                        buckets[int(ng + to_go) // unit].append(nk)
         level += 1
         pos = 0
         if goal_level is not None:
@@ -212,7 +221,7 @@ def turner_tight_parents(result, k: int) -> list[tuple[int, str]]:
     idx, f, par = base >> 4, (base >> 1) & 7, base & 1
     grid = rules.grid
     pidx = idx - grid.offsets[f]
-    if not grid.passable[pidx]:
+    if not grid.passable[pidx] and not (rules.flying and grid.top[pidx] != NEVER):
         return []
     rows = general_steps(rules)
     row = rows[pidx]
@@ -311,12 +320,12 @@ def turner_entries(result) -> dict:
 
 # ----- the integer states as the tuples every search presents -----
 def states_at(result, idx: int) -> list[tuple]:
-    elevation = result.rules.grid.elevation
+    elevation = result.rules.heights
     return [decode(k, result.n_width, elevation) for k in turner_states_at(result, idx)]
 
 
 def tight_parents(result, state: tuple) -> list:
-    width, elevation = result.n_width, result.rules.grid.elevation
+    width, elevation = result.n_width, result.rules.heights
     k = encode(state, width)
     if k == start_key(result.rules, width):
         return []
@@ -329,7 +338,7 @@ def convert(result) -> None:
     settled = result.n_settled
     if result.n_converted == len(settled):
         return
-    width, elevation = result.n_width, result.rules.grid.elevation
+    width, elevation = result.n_width, result.rules.heights
     start = start_key(result.rules, width)
     keys = list(settled)[result.n_converted:]
     for k in keys:
