@@ -29,6 +29,7 @@ MAX_TOTAL_TILES = 16_000_000  # summed over tile layers: bounds memory to ~64 MB
 # Non-empty tiles of visible tile layers, summed: each is a picture the window keeps and draws
 # (game/io/tiled/art), a few hundred bytes each, so this bounds `play`'s memory for the map.
 MAX_DRAWN_TILES = 2_000_000
+COUNT_WITH_NUMPY_FROM = 65_536   # squares in a layer from which its drawn tiles are counted with numpy
 # Tile objects and image layers, each counted by the squares it is drawn over (clipped to the
 # map), may cover the map this many times over: it bounds the renderer's work per square.
 MAX_PICTURE_COVER = 64
@@ -298,8 +299,12 @@ class _Reader:
         return gids
 
     def _count_drawn(self, gids: UInt32Layer, where: str) -> None:
-        import numpy as np
-        self.drawn_tiles += int(np.count_nonzero(gids.numpy() & GID_MASK))
+        cells = gids.cells
+        if len(cells) < COUNT_WITH_NUMPY_FROM:      # a small map's layers: no numpy import for them
+            self.drawn_tiles += sum(1 for gid in cells if gid & GID_MASK)
+        else:
+            import numpy as np
+            self.drawn_tiles += int(np.count_nonzero(gids.numpy() & GID_MASK))
         if self.drawn_tiles > MAX_DRAWN_TILES:
             raise DataFileError(
                 self.shown, where,
