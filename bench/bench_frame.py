@@ -169,7 +169,7 @@ def main() -> int:
     from game.ui.camera import ZOOM_LEVELS
     size = tuple(int(v) for v in args.size.lower().split("x"))
     app = App(big_scenario(), sides={"blue": "human", "red": "human"}, size=size, background=False)
-    app.chunk_budget_s = 0.002  # as in the interactive window
+    app.chunk_budget_s = 0.0015  # as in the interactive window
     for name in app.ui.overlays:
         app.set_overlay(name, True)
     me = app.battle.figures[app.battle.current]

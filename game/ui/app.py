@@ -130,7 +130,7 @@ class App:
         self._last_current = None
         self._cursor = None
         # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
-        self.chunk_budget_s = None if self.headless else 0.002   # map chunks built a frame: ~1 ms each
+        self.chunk_budget_s = None if self.headless else 0.0015   # map and overlay chunks built a frame: ~0.2-0.4 ms each
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
         self.callout_boxes: list = []    # where they were last drawn
