@@ -125,6 +125,7 @@ class Scene:
         holes: list = []
         if self._scrolled(view, app, base, budget):
             pending = layer.pending(cam) or self.areas.pending(cam)
+            holes = self._holes_now(app, view) if pending else []
         else:
             # First all of it from the chunks there are (thumbnails standing in), then the chunks
             # missing, nearest the middle first, as the budget allows: a zoom shows at once.
@@ -153,9 +154,9 @@ class Scene:
                 self._ground = copy_friendly_surface(view.get_size())
             self._ground.blit(view, (0, 0))             # the same picture again: no new surface
             self._ground_key = ground_key
-            self._holes = holes
         else:
             self._ground_key = None
+        self._holes = holes         # this frame's (tests look): filled in later only when kept
         self._last_ground = ground_key
 
     def _holes_now(self, app, view) -> list:
