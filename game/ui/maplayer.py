@@ -12,6 +12,7 @@ concealment, difficult ground, water, elevation. Grid lines are a switch too.
 """
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from pathlib import Path
 
@@ -124,8 +125,11 @@ def _in_display_format(surf):
 
 
 class MapLayer:
+    _serials = itertools.count()
+
     def __init__(self, bmap, tile_art=None):
         self.map = bmap
+        self.serial = next(MapLayer._serials)   # names this layer's pictures (an id() may come back)
         self.art = TileArtLayer(tile_art, bmap.width, bmap.height) if tile_art is not None else None
         self.colours = terrain_colours(bmap)
         self._thumb = None

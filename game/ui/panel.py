@@ -63,6 +63,8 @@ class Panel:
         """Lay the part `name` at y, drawing it with draw(0) into its own surface when `key` changed
         (height None: as tall as draw(0) says it ended, at most `bound`); returns the y below it."""
         cached = self._blocks.get(name)
+        if cached is None and len(self._blocks) > 40:     # parts of heights long gone
+            self._blocks, self._sheets = {}, {}
         if cached is None or cached[0] != key:
             whole, hits = self.surface, self.hits
             tall = max(1, min(self.rect.h - y, bound) if height is None else height)
@@ -247,7 +249,7 @@ class Panel:
             def draw_log(y0):
                 self.log_rect.y = y0
                 self._render_log(app)
-            self._block("log", key, top, height, draw_log)
+            self._block(("log", height), key, top, height, draw_log)
             self.log_rect.y = top
         self._compose()
 
@@ -337,7 +339,8 @@ class Panel:
         ui = app.ui
         key = (tuple(order), app.rules.generation, ui.selected, ui.turn_scroll, app.follow_turn, height,
                tuple(app.players.kinds.items()))
-        self._block("turns", key, y, height + 2, lambda y0: self._turns(app, order, y0, height))
+        # One part per height given (the room changes with the hover section's length, back and forth).
+        self._block(("turns", height), key, y, height + 2, lambda y0: self._turns(app, order, y0, height))
         self.turns_rect = pygame.Rect(0, y, self.rect.w, self.turns_rect.h)
         return y + height + 2
 

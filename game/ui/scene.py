@@ -8,6 +8,7 @@ the rules comes from RulesView; where a token stands while it walks comes from t
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 
 from ..core.values.actions import Charge, Disengage, Move
@@ -22,6 +23,12 @@ from ..client.state import POINTER_MODES
 from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
 
 
+# The chunks around a still view are built (for a pan) once it has held this many frames: not
+# while the wheel is zooming through levels, where they would push the levels' own out of the cache.
+PREFETCH_AFTER_FRAMES = 15
+MAX_KEPT_PIXELS = 24_000_000   # the views kept to zoom back to: about 96 MB (15 views at 1920x1080)
+
+
 class Scene:
     def __init__(self, fonts):
         self.fonts = fonts
@@ -34,6 +41,9 @@ class Scene:
         self._ground_key = None
         self._last_ground = None
         self._holes: list = []     # rects of the kept ground still waiting for their chunks
+        self._views: OrderedDict = OrderedDict()   # ground key -> (picture, holes) of views left, oldest first
+        self._spare_grounds: list = []
+        self._held = 0             # frames the kept ground has been shown as it is
         self._scroll = None        # (what the ground depends on but the camera's offset, ox, oy, its picture)
         self._spare_ring = None    # the ring picture, kept to be drawn into again
         self._tokens: list = []
@@ -111,19 +121,25 @@ class Scene:
         layer.built_last_frame = 0
         budget = FrameBudget(app.chunk_budget_s)
         key, layers = self.area_layers(app)
-        ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), id(layer),
+        ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), layer.serial,
                                                layer.show_grid, layer.show_markers)
+        if ground_key is not None and ground_key != self._ground_key and ground_key in self._views:
+            self._recall_ground(ground_key)     # back to a view kept before (a zoom back to its level)
+            budget.least = 0                    # a frame of the zoom: no chunk it cannot afford
         if ground_key is not None and ground_key == self._ground_key:
             if self._holes:
                 self._holes = self._fill_holes(self._ground, self._holes, app, budget)
             view.blit(self._ground, (0, 0))
-            if not self._holes:
+            self._held += 1
+            if not self._holes and self._held >= PREFETCH_AFTER_FRAMES:
                 layer.prefetch(cam, budget)     # while the view holds still: the chunks a pan will need
             return
+        self._held = 0
         self.areas.set_layers(key if key is not None else object(), layers)
         base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
         holes: list = []
-        if self._scrolled(view, app, base, budget):
+        if self._scrolled(view, app, base, budget) or (
+                ground_key is not None and self._pan_from_kept(view, app, ground_key, base, budget)):
             pending = layer.pending(cam) or self.areas.pending(cam)
             holes = self._holes_now(app, view) if pending else []
         else:
@@ -150,14 +166,57 @@ class Scene:
         panned = last is not None and ground_key is not None and last[2:4] != ground_key[2:4] and \
             last[:2] + last[4:] == ground_key[:2] + ground_key[4:]
         if ground_key is not None and ((ground_key == last and not pending) or (holes and not panned)):
+            if self._ground_key != ground_key:
+                self._stash_ground()
             if self._ground is None or self._ground.get_size() != view.get_size():
-                self._ground = copy_friendly_surface(view.get_size())
-            self._ground.blit(view, (0, 0))             # the same picture again: no new surface
+                self._ground = self._new_ground(view.get_size())
+            self._ground.blit(view, (0, 0))
             self._ground_key = ground_key
         else:
-            self._ground_key = None
+            self._stash_ground()
         self._holes = holes         # this frame's (tests look): filled in later only when kept
         self._last_ground = ground_key
+
+    def _stash_ground(self) -> None:
+        """Put the kept picture aside for a return to its view (a zoom back to its level), the
+        oldest dropped past MAX_KEPT_PIXELS in all (its surface used again for the next picture:
+        a new one costs its page faults, about 1.5 ms at 1920x1080)."""
+        if self._ground_key is not None and self._ground is not None:
+            self._views[self._ground_key] = (self._ground, self._holes)
+            while len(self._views) > 1 and sum(
+                    g.get_width() * g.get_height() for g, _holes in self._views.values()) > MAX_KEPT_PIXELS:
+                _key, (dropped, _holes) = self._views.popitem(last=False)
+                self._spare_grounds = [dropped]
+        self._ground, self._ground_key = None, None
+
+    def _recall_ground(self, ground_key) -> None:
+        """The picture kept for `ground_key` becomes the ground again (its holes still to fill)."""
+        kept = self._views.pop(ground_key)      # before the stash: it may drop the oldest
+        self._stash_ground()
+        self._ground, self._holes = kept
+        self._ground_key = ground_key
+
+    def _pan_from_kept(self, view, app, ground_key, base, budget) -> bool:
+        """A view kept before at this zoom, with these overlays, a little way off (a zoom back to a
+        level seldom lands on the very pixel it left): laid into the ring where it was and panned
+        from there (`_scrolled`), instead of drawn whole. False when there is none."""
+        import copy
+        cam = app.camera
+        w, h = view.get_size()
+        same = ground_key[:2] + ground_key[4:]
+        near = [(abs(k[2] - cam.ox) + abs(k[3] - cam.oy), k) for k, (_picture, holes) in self._views.items()
+                if not holes and k[:2] + k[4:] == same and abs(k[2] - cam.ox) < w and abs(k[3] - cam.oy) < h]
+        if not near:
+            return False
+        key = min(near)[1]
+        then = copy.copy(cam)
+        then.ox, then.oy = key[2], key[3]
+        self._start_ring(self._views[key][0], then, base)
+        return self._scrolled(view, app, base, budget)
+
+    def _new_ground(self, size):
+        spare = self._spare_grounds.pop() if self._spare_grounds else None
+        return spare if spare is not None and spare.get_size() == size else copy_friendly_surface(size)
 
     def _holes_now(self, app, view) -> list:
         """The rects of the view where a chunk (the map's or the overlays') is not drawn yet, the

@@ -105,3 +105,37 @@ def test_overlays_changing_during_a_pan_never_leave_stale_pixels():
         app.camera.pan(dx, dy)
         app.frame([])
         assert _check(app, f"pan {i}") == 0
+
+
+def test_zooming_back_to_views_kept_before_among_many_shows_them_right(monkeypatch):
+    """Views left are kept to zoom back to (a few, the oldest dropped): coming back to one, at the
+    very pixel (shown as kept) or a few pixels off (panned from it), shows the view drawn whole."""
+    import game.ui.scene as scene
+    monkeypatch.setattr(scene, "MAX_KEPT_PIXELS", 3 * 704 * 674)     # three views of this window's map
+    used = {"recalled": 0, "panned from": 0}
+    recall, pan_from = scene.Scene._recall_ground, scene.Scene._pan_from_kept
+
+    def recalled(self, *a):
+        used["recalled"] += 1
+        return recall(self, *a)
+
+    def panned_from(self, *a):
+        got = pan_from(self, *a)
+        used["panned from"] += bool(got)
+        return got
+    monkeypatch.setattr(scene.Scene, "_recall_ground", recalled)
+    monkeypatch.setattr(scene.Scene, "_pan_from_kept", panned_from)
+    app = _app()
+    for n, k in enumerate([pygame.K_PLUS] * 3 + [pygame.K_MINUS] * 6 + [pygame.K_PLUS] * 4):
+        step(app, key(k))
+        _check(app, f"zoomed {pygame.key.name(k)} to {app.camera.cell} px")
+        _frames_until_filled(app, f"at {app.camera.cell} px")
+        app.frame([])                       # held still: kept
+        if n % 4 == 3:
+            app.camera.pan(3, -2)           # a little way off: the return is not to the very pixel
+            app.frame([])
+            _check(app, "nudged")
+            _frames_until_filled(app, "nudged")
+            app.frame([])
+    assert len(app.scene._views) <= 3
+    assert used["recalled"] and used["panned from"], used
