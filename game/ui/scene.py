@@ -123,9 +123,9 @@ class Scene:
         key, layers = self.area_layers(app)
         ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), layer.serial,
                                                layer.show_grid, layer.show_markers)
-        if ground_key is not None and ground_key != self._ground_key and ground_key in self._views:
-            self._recall_ground(ground_key)     # back to a view kept before (a zoom back to its level)
-            budget.least = 0                    # a frame of the zoom: no chunk it cannot afford
+        if ground_key is not None and ground_key != self._ground_key and self._views and (
+                self._recall_ground(ground_key) or self._recall_near(app, ground_key, view.get_size())):
+            budget.least = 0            # back to a view kept before (a zoom back to its level)
         if ground_key is not None and ground_key == self._ground_key:
             if self._holes:
                 self._holes = self._fill_holes(self._ground, self._holes, app, budget)
@@ -138,10 +138,11 @@ class Scene:
         self.areas.set_layers(key if key is not None else object(), layers)
         base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
         holes: list = []
-        if self._scrolled(view, app, base, budget) or (
-                ground_key is not None and self._pan_from_kept(view, app, ground_key, base, budget)):
-            pending = layer.pending(cam) or self.areas.pending(cam)
-            holes = self._holes_now(app, view) if pending else []
+        strips = self._scrolled(view, app, base, budget)
+        if strips is not None:
+            # Only the strips just drawn can lack chunks: the rest is the ring's, drawn before.
+            holes = self._holes_now(app, view, strips) if strips else []
+            pending = bool(holes)
         else:
             # First all of it from the chunks there are (thumbnails standing in), then the chunks
             # missing, nearest the middle first, as the budget allows: a zoom shows at once.
@@ -189,43 +190,64 @@ class Scene:
                 self._spare_grounds = [dropped]
         self._ground, self._ground_key = None, None
 
-    def _recall_ground(self, ground_key) -> None:
-        """The picture kept for `ground_key` becomes the ground again (its holes still to fill)."""
+    def _recall_ground(self, ground_key) -> bool:
+        """The picture kept for `ground_key` becomes the ground again (its holes still to fill);
+        False when there is none."""
+        if ground_key not in self._views:
+            return False
         kept = self._views.pop(ground_key)      # before the stash: it may drop the oldest
         self._stash_ground()
         self._ground, self._holes = kept
         self._ground_key = ground_key
+        return True
 
-    def _pan_from_kept(self, view, app, ground_key, base, budget) -> bool:
+    def _recall_near(self, app, ground_key, size) -> bool:
         """A view kept before at this zoom, with these overlays, a little way off (a zoom back to a
-        level seldom lands on the very pixel it left): laid into the ring where it was and panned
-        from there (`_scrolled`), instead of drawn whole. False when there is none."""
-        import copy
+        level seldom lands on the very pixel it left): moved in place by the difference (one
+        scroll of its pixels), the strips it uncovers drawn from the chunks there are (the missing
+        ones holes to fill in), and made the ground. False when there is none."""
+        import pygame
         cam = app.camera
-        w, h = view.get_size()
+        w, h = size
         same = ground_key[:2] + ground_key[4:]
-        near = [(abs(k[2] - cam.ox) + abs(k[3] - cam.oy), k) for k, (_picture, holes) in self._views.items()
-                if not holes and k[:2] + k[4:] == same and abs(k[2] - cam.ox) < w and abs(k[3] - cam.oy) < h]
+        near = [(abs(k[2] - cam.ox) + abs(k[3] - cam.oy), k) for k in self._views
+                if k[:2] + k[4:] == same and abs(k[2] - cam.ox) < w and abs(k[3] - cam.oy) < h]
         if not near:
             return False
         key = min(near)[1]
-        then = copy.copy(cam)
-        then.ox, then.oy = key[2], key[3]
-        self._start_ring(self._views[key][0], then, base)
-        return self._scrolled(view, app, base, budget)
+        picture, holes = self._views.pop(key)
+        dx, dy = int(cam.ox - key[2]), int(cam.oy - key[3])
+        picture.scroll(dx, dy)
+        strips = []
+        if dx:
+            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+        if dy:
+            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        first = FrameBudget(0.0, least=0)
+        for strip in strips:
+            picture.set_clip(strip)
+            _fill_beyond_map(picture, cam)
+            app.map_layer.draw(picture, cam, first)
+            self.areas.draw(picture, cam, first)
+        picture.set_clip(None)
+        moved = {tuple(pygame.Rect(r).move(dx, dy).clip(picture.get_rect())) for r in holes}
+        moved |= set(self._holes_now(app, picture, strips))
+        self._stash_ground()
+        self._ground, self._ground_key = picture, ground_key
+        self._holes = _nearest_first(cam, [r for r in moved if r[2] > 0 and r[3] > 0])
+        return True
 
     def _new_ground(self, size):
         spare = self._spare_grounds.pop() if self._spare_grounds else None
         return spare if spare is not None and spare.get_size() == size else copy_friendly_surface(size)
 
-    def _holes_now(self, app, view) -> list:
-        """The rects of the view where a chunk (the map's or the overlays') is not drawn yet, the
-        nearest the view's centre first."""
+    def _holes_now(self, app, view, areas=None) -> list:
+        """The rects of the view (of `areas` in it, if given) where a chunk, the map's or the
+        overlays', is not drawn yet, the nearest the view's centre first."""
         cam = app.camera
-        found = {tuple(r.clip(view.get_rect())) for r in app.map_layer.missing(cam) + self.areas.missing(cam)}
-        mid = (cam.view_w / 2, cam.view_h / 2)
-        return sorted((r for r in found if r[2] > 0 and r[3] > 0),
-                      key=lambda r: (r[0] + r[2] / 2 - mid[0]) ** 2 + (r[1] + r[3] / 2 - mid[1]) ** 2)
+        found = {tuple(r.clip(view.get_rect())) for area in (areas if areas is not None else [None])
+                 for r in app.map_layer.missing(cam, area) + self.areas.missing(cam, area)}
+        return _nearest_first(cam, [r for r in found if r[2] > 0 and r[3] > 0])
 
     def _fill_holes(self, surface, holes, app, budget) -> list:
         """Draw into `surface` (the view, or the kept ground) the holes whose chunks the budget lets
@@ -251,31 +273,35 @@ class Scene:
         surface.set_clip(clip)
         return left
 
-    def _scrolled(self, view, app, base, budget) -> bool:
+    def _scrolled(self, view, app, base, budget):
         """Pan the last frame's ground instead of drawing it again. The ground is kept in a ring
         picture of the view's size where a world pixel always has the same place (its offset modulo
         the size): a pan draws only the strips it uncovers, into the places the strips that left
         had (clipped: chunks off them cost nothing), and the view is the ring read from its seam in
         four blits. Nothing is ever scrolled, so every frame of a pan costs about the same.
-        False when it cannot (anything but the camera's offset changed, or a jump past the view)."""
+        Returns the strips drawn (view rects), or None when it cannot (anything but the camera's
+        offset changed, or a jump past the view)."""
         got = self._scroll
         cam = app.camera
         if got is None or base is None or got[0] != base:
-            return False
+            return None
         _base, ox, oy, ring = got
         dx, dy = int(cam.ox - ox), int(cam.oy - oy)
         w, h = view.get_size()
         if abs(dx) >= w or abs(dy) >= h or ring.get_size() != (w, h):
-            return False
+            return None
         import pygame
+        strips = []
         if dx:
-            self._draw_into_ring(ring, pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h), app, budget)
+            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
         if dy:
-            self._draw_into_ring(ring, pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)), app, budget)
+            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        for strip in strips:
+            self._draw_into_ring(ring, strip, app, budget)
         ring.set_clip(None)
         _read_ring(ring, view, cam)
         self._scroll = (base, cam.ox, cam.oy, ring)
-        return True
+        return strips
 
     def _draw_into_ring(self, ring, strip, app, budget) -> None:
         """Draw the view's `strip` into the ring, piece by piece where it crosses the ring's seam."""
@@ -514,6 +540,11 @@ def _fill_beyond_map(view, cam) -> None:
                  (right, top, w - right, bottom - top)):
         if band[2] > 0 and band[3] > 0:
             view.fill(theme.BACKGROUND, pygame.Rect(band))
+
+
+def _nearest_first(cam, rects) -> list:
+    mid = (cam.view_w / 2, cam.view_h / 2)
+    return sorted(rects, key=lambda r: (r[0] + r[2] / 2 - mid[0]) ** 2 + (r[1] + r[3] / 2 - mid[1]) ** 2)
 
 
 def _ring_pieces(size, cam, rect):

@@ -112,19 +112,20 @@ def test_zooming_back_to_views_kept_before_among_many_shows_them_right(monkeypat
     very pixel (shown as kept) or a few pixels off (panned from it), shows the view drawn whole."""
     import game.ui.scene as scene
     monkeypatch.setattr(scene, "MAX_KEPT_PIXELS", 3 * 704 * 674)     # three views of this window's map
-    used = {"recalled": 0, "panned from": 0}
-    recall, pan_from = scene.Scene._recall_ground, scene.Scene._pan_from_kept
+    used = {"at the pixel": 0, "a little way off": 0}
+    recall, recall_near = scene.Scene._recall_ground, scene.Scene._recall_near
 
     def recalled(self, *a):
-        used["recalled"] += 1
-        return recall(self, *a)
+        got = recall(self, *a)
+        used["at the pixel"] += got
+        return got
 
-    def panned_from(self, *a):
-        got = pan_from(self, *a)
-        used["panned from"] += bool(got)
+    def recalled_near(self, *a):
+        got = recall_near(self, *a)
+        used["a little way off"] += got
         return got
     monkeypatch.setattr(scene.Scene, "_recall_ground", recalled)
-    monkeypatch.setattr(scene.Scene, "_pan_from_kept", panned_from)
+    monkeypatch.setattr(scene.Scene, "_recall_near", recalled_near)
     app = _app()
     for n, k in enumerate([pygame.K_PLUS] * 3 + [pygame.K_MINUS] * 6 + [pygame.K_PLUS] * 4):
         step(app, key(k))
@@ -138,4 +139,4 @@ def test_zooming_back_to_views_kept_before_among_many_shows_them_right(monkeypat
             _frames_until_filled(app, "nudged")
             app.frame([])
     assert len(app.scene._views) <= 3
-    assert used["recalled"] and used["panned from"], used
+    assert used["at the pixel"] and used["a little way off"], used
