@@ -121,10 +121,13 @@ class Scene:
         layer.built_last_frame = 0
         budget = FrameBudget(app.chunk_budget_s)
         key, layers = self.area_layers(app)
+        self.areas.set_layers(key if key is not None else object(), layers)    # what holes and strips are drawn with
         ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), layer.serial,
                                                layer.show_grid, layer.show_markers)
+        base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
+        panning = self._scroll is not None and self._scroll[0] == base     # the ring pans on (`_scrolled`)
         if ground_key is not None and ground_key != self._ground_key and self._views and (
-                self._recall_ground(ground_key) or self._recall_near(app, ground_key, view.get_size())):
+                self._recall_ground(ground_key) or (not panning and self._recall_near(app, ground_key, view.get_size()))):
             budget.least = 0            # back to a view kept before (a zoom back to its level)
         if ground_key is not None and ground_key == self._ground_key:
             if self._holes:
@@ -135,8 +138,6 @@ class Scene:
                 layer.prefetch(cam, budget)     # while the view holds still: the chunks a pan will need
             return
         self._held = 0
-        self.areas.set_layers(key if key is not None else object(), layers)
-        base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
         holes: list = []
         strips = self._scrolled(view, app, base, budget)
         if strips is not None:

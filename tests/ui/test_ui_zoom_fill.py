@@ -140,3 +140,24 @@ def test_zooming_back_to_views_kept_before_among_many_shows_them_right(monkeypat
             app.frame([])
     assert len(app.scene._views) <= 3
     assert used["at the pixel"] and used["a little way off"], used
+
+
+def test_a_view_kept_with_holes_is_filled_in_with_its_own_overlays():
+    """Back to a level kept with holes after the overlays changed and changed back: the holes are
+    filled in with the overlays of the view (not those of the frames in between)."""
+    app = _app()
+    me = app.battle.figures[app.ui.selected]
+    app.camera.center_on((me.x + 0.5, me.y + 0.5))      # its reach in the middle of the view
+    _frames_until_filled(app, "centred")
+    step(app, key(pygame.K_PLUS))
+    assert app.scene._holes
+    app.set_overlay("reach", False)                 # other overlays: the view drawn whole again
+    app.frame([])
+    _check(app, "reach off")
+    step(app, key(pygame.K_MINUS))
+    _check(app, "zoomed out, reach off")
+    app.set_overlay("reach", True)
+    app.frame([])
+    step(app, key(pygame.K_PLUS))                   # the level kept with reach on, its holes not filled
+    _check(app, "back to the level kept with reach on")
+    _frames_until_filled(app, "filling it in")
