@@ -125,9 +125,10 @@ class Scene:
         ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), layer.serial,
                                                layer.show_grid, layer.show_markers)
         base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
-        panning = self._scroll is not None and self._scroll[0] == base     # the ring pans on (`_scrolled`)
+        # A view a few pixels off is taken up again only on a zoom: a pan goes on through the ring.
+        zoomed = ground_key is not None and (self._last_ground is None or self._last_ground[1] != ground_key[1])
         if ground_key is not None and ground_key != self._ground_key and self._views and (
-                self._recall_ground(ground_key) or (not panning and self._recall_near(app, ground_key, view.get_size()))):
+                self._recall_ground(ground_key) or (zoomed and self._recall_near(app, ground_key, view.get_size()))):
             budget.least = 0            # back to a view kept before (a zoom back to its level)
         if ground_key is not None and ground_key == self._ground_key:
             if self._holes:
@@ -136,6 +137,7 @@ class Scene:
             self._held += 1
             if not self._holes and self._held >= PREFETCH_AFTER_FRAMES:
                 layer.prefetch(cam, budget)     # while the view holds still: the chunks a pan will need
+            self._last_ground = ground_key
             return
         self._held = 0
         holes: list = []
