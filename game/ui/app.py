@@ -528,24 +528,17 @@ class App:
         hud.draw_messages(screen, self)
         self.comforts.draw(screen, self)
         screen.set_clip(None)
-        covers = False
-        if self.ui.compare:
-            draw_compare(screen, self)
-            covers = True
-        if self.ui.legend_open:
-            draw_legend_box(screen, self)
-            covers = True
-        if self.ui.help_open:
-            draw_guide(screen, self) if self.ui.help_page == "guide" else draw_help(screen, self.fonts)
-            covers = True
-        if self.replay is None and self.battle.is_over and not self.animator.busy():
-            self.result.draw(self, screen)
-            covers = True
-        if self.dialog is not None:
-            self.dialog.draw(self, screen)
-            covers = True
-        if covers:
-            self.panel.shown = False
+        boxes = ((self.ui.compare, lambda: draw_compare(screen, self)),
+                 (self.ui.legend_open, lambda: draw_legend_box(screen, self)),
+                 (self.ui.help_open, lambda: draw_guide(screen, self) if self.ui.help_page == "guide"
+                  else draw_help(screen, self.fonts)),
+                 (self.replay is None and self.battle.is_over and not self.animator.busy(),
+                  lambda: self.result.draw(self, screen)),
+                 (self.dialog is not None, lambda: self.dialog.draw(self, screen)))
+        for shown, draw in boxes:
+            if shown:
+                draw()
+                self.panel.shown = False
 
     # ----- the panel's content (words from describe.py) -----
     def shown_events(self) -> int:
@@ -594,7 +587,6 @@ class App:
             xs = [p[0] for p in pts]
             ys = [p[1] for p in pts]
             self.camera.center_on(((min(xs) + max(xs)) / 2 + 0.5, (min(ys) + max(ys)) / 2 + 0.5))
-
 
 
 def _skips(pg, event) -> bool:
