@@ -7,9 +7,11 @@ selected figure, a hovered path with parting shots, charge lanes, zones, threate
 line of sight, terrain markers and grid all switched on, in these views: a still camera at every
 zoom level, a camera panning every frame at every zoom (new map chunks drawn within the per-frame
 budget), zooming, and frames while a figure walks its path with animation on. Prints median and
-95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's, and
+95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's,
 panning's p95 against the anchor: pyscroll panning the same map by the same moves at the same
-square size in the same run (installed by the bench extra: pip install -e '.[bench]').
+square size in the same run, and zooming's p95 against pyscroll going through the same levels
+(by its zoom property, and with a renderer a level made beforehand) in the same run (pyscroll is
+installed by the bench extra: pip install -e '.[bench]').
 """
 from __future__ import annotations
 

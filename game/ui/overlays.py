@@ -1,6 +1,6 @@
 """Area overlays drawn over the map: reachable squares, zones, threatened squares, highlights.
 
-Every square comes from RulesView. The layers are drawn into chunks of about 512 px per zoom
+Every square comes from RulesView. The layers are drawn into chunks of about 256 px per zoom
 level, cached until the squares or the switches change, and a frame blits only the visible
 chunks that hold something: a still frame at 80 px squares costs about what one at 32 px does.
 Regions (walk, run, charge) get a tint and an outline with a dark edge, so they read on any

@@ -142,6 +142,14 @@ class Scene:
         self._held = 0
         holes: list = []
         strips = self._scrolled(view, app, base, budget)
+        if strips is None and self._ground_key is not None and base is not None and not self._holes and \
+                (self._ground_key[0], self._ground_key[1]) + self._ground_key[4:] == base:
+            # A pan from a view held still: its kept picture laid into the ring, then panned from.
+            import copy
+            then = copy.copy(cam)
+            then.ox, then.oy = self._ground_key[2], self._ground_key[3]
+            self._start_ring(self._ground, then, base)
+            strips = self._scrolled(view, app, base, budget)
         if strips is not None:
             # Only the strips just drawn can lack chunks: the rest is the ring's, drawn before.
             holes = self._holes_now(app, view, strips) if strips else []
