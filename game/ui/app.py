@@ -547,13 +547,13 @@ class App:
         return len(self.battle.events) if shown is None else min(shown, len(self.battle.events))
 
     def panel_key(self):
+        """(what the panel shows but the hover section, what the hover section shows)."""
         ui = self.ui
-        b = self.battle
-        return (id(b), self.rules.generation, self.shown_events(), ui.selected, ui.hover_square, ui.mode,
-                ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.turn_scroll, ui.picked_event, ui.gm,
-                self.players.decision_at, self.players.thinking(), tuple(self.players.kinds.items()),
-                self.screen.get_size(), ui.defend_style, tuple(sorted(ui.collapsed)), self.hover.intent,
-                self.hover.preview is None)
+        return ((id(self.battle), self.rules.generation, self.shown_events(), ui.selected, ui.mode,
+                 ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.turn_scroll, ui.picked_event, ui.gm,
+                 self.players.decision_at, self.players.thinking(), tuple(self.players.kinds.items()),
+                 self.screen.get_size(), ui.defend_style, tuple(sorted(ui.collapsed))),
+                (ui.hover_square, self.hover.intent, self.hover.preview is None))
 
     def figure_lines(self, fig) -> list:
         with_options = fig.id == self.rules.snapshot.current

@@ -48,6 +48,7 @@ class Panel:
         self._placing: list = []  # (name, y, surface, hits) of the parts as `_render` lays them out
         self._placed = None       # name -> (y, surface) as last copied into the panel's picture
         self._dirty: list = []    # bands (top, bottom) of the picture changed since it was last on the screen
+        self._hover_layout = None  # (title, folded, lines, lines shown) of the hover section as laid out
         self.shown = False        # the panel's pixels are on the screen as last blitted
         self._shown_on = None
 
@@ -113,8 +114,10 @@ class Panel:
         then) or it goes to another screen."""
         key = app.panel_key()
         if key != self._key:
+            only_hover = self._key is not None and key[0] == self._key[0]
             self._key = key
-            self._render(app)
+            if not (only_hover and self._hover_again(app)):
+                self._render(app)
         if not self.shown or screen is not self._shown_on:
             self._paint(screen, [(0, self.rect.h)])
             self.shown, self._shown_on = True, screen
@@ -233,6 +236,8 @@ class Panel:
             lines = wrapped[name]
             extra = f"{len(lines)} lines" if folded and lines else ""
             shown = 0 if folded or not lines else max(2, min(len(lines), given[name] // LINE_H))
+            if name == "hover":
+                self._hover_layout = (title, folded, len(lines), shown)
             key = (title, extra, folded, tuple(lines[:shown]), len(lines), self.rect.w)
             y = self._block(name, key, y, None,
                             lambda y0, name=name, title=title, lines=lines, extra=extra, shown=shown:
@@ -252,6 +257,26 @@ class Panel:
             self._block(("log", height), key, top, height, draw_log)
             self.log_rect.y = top
         self._compose()
+
+    def _hover_again(self, app) -> bool:
+        """Only what is under the pointer changed: the hover section drawn again in its place when
+        its lines take the room they took (the rest of the layout is then as it was); False when
+        they do not (the panel is laid out again)."""
+        title, folded, count, shown = self._hover_layout
+        lines = self._wrap(app.hover_lines(), self.rect.w - 2 * PAD)
+        if len(lines) != count:
+            return False
+        at = next(i for i, part in enumerate(self._placing) if part[0] == "hover")
+        _name, y, old, _hits = self._placing.pop(at)
+        extra = f"{len(lines)} lines" if folded and lines else ""
+        key = (title, extra, folded, tuple(lines[:shown]), len(lines), self.rect.w)
+        self._block("hover", key, y, None, lambda y0: self._section(app, y0, "hover", title, lines, extra, shown),
+                    bound=HEADING_H + 3 + (shown + 1) * 2 * LINE_H)
+        self._placing.insert(at, self._placing.pop())
+        if self._placing[at][2].get_height() != old.get_height():
+            return False
+        self._compose()
+        return True
 
     def _head(self, app, y: int, width: int) -> int:
         """The battle's title, the ruleset and the description."""

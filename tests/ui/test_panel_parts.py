@@ -63,3 +63,22 @@ def test_a_panel_covered_by_a_box_is_copied_whole_again():
     app.ui.help_open = False
     app.frame([])
     _same(app, "after the help box")
+
+
+def test_the_hover_section_drawn_again_in_its_place_is_the_panel_drawn_whole(monkeypatch):
+    """When only what is under the pointer changed and its lines take the room they took, only the
+    hover section is drawn again (Panel._hover_again): the same pixels as a panel drawn whole."""
+    from game.ui.panel import Panel
+    again = []
+    real = Panel._hover_again
+    monkeypatch.setattr(Panel, "_hover_again", lambda self, app: again.append(real(self, app)) or again[-1])
+    app = make_app("first_battle.toml", size=(1024, 700), cell=32)
+    app.select(app.battle.current)
+    app.frame([])
+    me = app.battle.figures[app.battle.current]
+    for dx in range(1, 6):          # squares along a row: walks of the same few steps, told alike
+        for dy in (0, 1):
+            step(app, motion(app.screen_pos((me.x + dx, me.y + dy))))
+            app.frame([])
+            _same(app, f"hovering {dx}, {dy}")
+    assert True in again, "some hover changes drew the hover section alone"
