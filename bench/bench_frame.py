@@ -7,9 +7,11 @@ selected figure, a hovered path with parting shots, charge lanes, zones, threate
 line of sight, terrain markers and grid all switched on, in these views: a still camera at every
 zoom level, a camera panning every frame at every zoom (new map chunks drawn within the per-frame
 budget), zooming, and frames while a figure walks its path with animation on. Prints median and
-95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's, and
+95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's,
 panning's p95 against the anchor: pyscroll panning the same map by the same moves at the same
-square size in the same run (installed by the bench extra: pip install -e '.[bench]').
+square size in the same run, and zooming's p95 against pyscroll going through the same levels
+(by its zoom property, and with a renderer a level made beforehand) in the same run (pyscroll is
+installed by the bench extra: pip install -e '.[bench]').
 """
 from __future__ import annotations
 
@@ -95,11 +97,10 @@ def shot(app, path, name) -> None:
         app.screenshot(str(out.with_name(f"{out.stem}-{name}{out.suffix}")))
 
 
-def pyscroll_panning(size, colours, figures, cell: int, frames: int) -> list[float] | None:
-    """The anchor: pyscroll (a well-kept scrolling-map library for pygame) panning the same map with
-    the same moves, its tiles drawn at `cell` px (native size, pyscroll's fastest path), the figures
-    as sprites of a PyscrollGroup. CPU milliseconds per frame; None when pyscroll is not installed
-    (`pip install -e '.[bench]'`)."""
+def pyscroll_view(size, colours, figures, cell: int):
+    """The anchor's view of the map: a pyscroll (a well-kept scrolling-map library for pygame)
+    group drawing the map's squares as tiles of `cell` px (native size, pyscroll's fastest path)
+    with the figures as its sprites. None when pyscroll is not installed (`pip install -e '.[bench]'`)."""
     try:
         import pyscroll
     except ImportError:
@@ -141,6 +142,17 @@ def pyscroll_panning(size, colours, figures, cell: int, frames: int) -> list[flo
         sprite = pygame.sprite.Sprite()
         sprite.image, sprite.rect = token, token.get_rect(topleft=(f.x * cell, f.y * cell))
         group.add(sprite)
+    return group
+
+
+def pyscroll_panning(size, colours, figures, cell: int, frames: int) -> list[float] | None:
+    """The anchor for panning: pyscroll panning the same map with the same moves at the same
+    square size. CPU milliseconds per frame; None without pyscroll."""
+    group = pyscroll_view(size, colours, figures, cell)
+    if group is None:
+        return None
+    import pygame
+    h, w = colours.shape[:2]
     screen = pygame.display.get_surface()
     cx, cy = w * cell / 2, h * cell / 2
     group.center((cx, cy))
@@ -151,6 +163,42 @@ def pyscroll_panning(size, colours, figures, cell: int, frames: int) -> list[flo
         cy -= 3 if (i // 90) % 2 == 0 else -3
         t = time.process_time()
         group.center((cx, cy))
+        group.draw(screen)
+        times.append((time.process_time() - t) * 1000)
+    return times
+
+
+def pyscroll_zooming(size, colours, figures, centre, ladder, frames: int, per_level: bool) -> list[float] | None:
+    """The anchor for zooming: pyscroll going through the same zoom levels a notch every 8 frames
+    about the same square. per_level False: as pyscroll zooms, its `zoom` property on one renderer
+    whose tiles are drawn at the smallest level's size (every level a zoom of 1x or more: pyscroll
+    draws the view small and scales it up every frame). per_level True: one renderer a level made
+    beforehand, its tiles drawn at that level's size (its fastest path; a level shown before at the
+    same centre needs no tile drawn again). CPU milliseconds per frame; None without pyscroll."""
+    import pygame
+    screen = pygame.display.get_surface()
+    smallest = min(ladder)
+    if per_level:
+        groups = {cell: pyscroll_view(size, colours, figures, cell) for cell in sorted(set(ladder))}
+    else:
+        one = pyscroll_view(size, colours, figures, smallest)
+        groups = {cell: one for cell in set(ladder)}
+    if None in groups.values():
+        return None
+    for group in set(groups.values()):
+        group.center((0, 0))        # away from `centre`: the first notch finds the view to draw
+        group.draw(screen)
+    times = []
+    for i in range(frames):
+        cell = ladder[(i // 8) % len(ladder)]
+        group = groups[cell]
+        t = time.process_time()
+        if per_level:
+            group.center((centre[0] * cell, centre[1] * cell))
+        else:
+            if i % 8 == 0:
+                group._map_layer.zoom = cell / smallest
+            group.center((centre[0] * smallest, centre[1] * smallest))
         group.draw(screen)
         times.append((time.process_time() - t) * 1000)
     return times
@@ -169,7 +217,7 @@ def main() -> int:
     from game.ui.camera import ZOOM_LEVELS
     size = tuple(int(v) for v in args.size.lower().split("x"))
     app = App(big_scenario(), sides={"blue": "human", "red": "human"}, size=size, background=False)
-    app.chunk_budget_s = 0.002  # as in the interactive window
+    app.chunk_budget_s = 0.0015  # as in the interactive window
     for name in app.ui.overlays:
         app.set_overlay(name, True)
     me = app.battle.figures[app.battle.current]
@@ -221,6 +269,7 @@ def main() -> int:
             view_at(cell)
             ours[cell] += measure(app, max(60, args.frames // rounds), pan)
             got = pyscroll_panning(size, colours, figs, cell, max(60, args.frames // rounds))
+            app.panel.shown = False     # the anchor drew over the whole window
             if got is not None:
                 anchor[cell] += got
     worst_ratio = 0.0
@@ -243,7 +292,14 @@ def main() -> int:
         hover_at(i)
         app.camera.set_cell(ladder[(i // 8) % len(ladder)])
     app.camera.center_on((me.x + 0.5, me.y + 0.5))
-    report("zooming (a wheel notch every 8 frames)", measure(app, max(args.frames, 8 * len(ladder) * 2), zooming))
+    zoom_frames = max(args.frames, 8 * len(ladder) * 2)
+    p95 = report("zooming (a wheel notch every 8 frames)", measure(app, zoom_frames, zooming))
+    for per_level, name in ((False, "its zoom"), (True, "a renderer a level")):
+        got = pyscroll_zooming(size, colours, figs, (me.x + 0.5, me.y + 0.5), ladder, zoom_frames, per_level)
+        if got is not None:
+            p95_anchor = report(f"  pyscroll zooming ({name})", got)
+            print(f"  ratio p95 {p95 / p95_anchor:5.2f}x pyscroll")
+    app.panel.shown = False             # the anchors drew over the whole window
 
     # Every zoom, measured in interleaved rounds so that a busy moment of the machine falls on
     # all of them alike; the 32 px view is measured among them as the reference.

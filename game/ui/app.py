@@ -130,7 +130,7 @@ class App:
         self._last_current = None
         self._cursor = None
         # Time a frame may spend drawing map chunks not yet cached (None: all at once, for screenshots).
-        self.chunk_budget_s = None if self.headless else 0.002   # map chunks built a frame: ~1 ms each
+        self.chunk_budget_s = None if self.headless else 0.0015   # map and overlay chunks built a frame: ~0.2-0.4 ms each
         self.result = ResultScreen()
         self.callouts = Callouts()       # the rules that just decided something, shown where it happened
         self.callout_boxes: list = []    # where they were last drawn
@@ -528,24 +528,17 @@ class App:
         hud.draw_messages(screen, self)
         self.comforts.draw(screen, self)
         screen.set_clip(None)
-        covers = False
-        if self.ui.compare:
-            draw_compare(screen, self)
-            covers = True
-        if self.ui.legend_open:
-            draw_legend_box(screen, self)
-            covers = True
-        if self.ui.help_open:
-            draw_guide(screen, self) if self.ui.help_page == "guide" else draw_help(screen, self.fonts)
-            covers = True
-        if self.replay is None and self.battle.is_over and not self.animator.busy():
-            self.result.draw(self, screen)
-            covers = True
-        if self.dialog is not None:
-            self.dialog.draw(self, screen)
-            covers = True
-        if covers:
-            self.panel.shown = False
+        boxes = ((self.ui.compare, lambda: draw_compare(screen, self)),
+                 (self.ui.legend_open, lambda: draw_legend_box(screen, self)),
+                 (self.ui.help_open, lambda: draw_guide(screen, self) if self.ui.help_page == "guide"
+                  else draw_help(screen, self.fonts)),
+                 (self.replay is None and self.battle.is_over and not self.animator.busy(),
+                  lambda: self.result.draw(self, screen)),
+                 (self.dialog is not None, lambda: self.dialog.draw(self, screen)))
+        for shown, draw in boxes:
+            if shown:
+                draw()
+                self.panel.shown = False
 
     # ----- the panel's content (words from describe.py) -----
     def shown_events(self) -> int:
@@ -554,13 +547,13 @@ class App:
         return len(self.battle.events) if shown is None else min(shown, len(self.battle.events))
 
     def panel_key(self):
+        """(what the panel shows but the hover section, what the hover section shows)."""
         ui = self.ui
-        b = self.battle
-        return (id(b), self.rules.generation, self.shown_events(), ui.selected, ui.hover_square, ui.mode,
-                ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.turn_scroll, ui.picked_event, ui.gm,
-                self.players.decision_at, self.players.thinking(), tuple(self.players.kinds.items()),
-                self.screen.get_size(), ui.defend_style, tuple(sorted(ui.collapsed)), self.hover.intent,
-                self.hover.preview is None)
+        return ((id(self.battle), self.rules.generation, self.shown_events(), ui.selected, ui.mode,
+                 ui.planned_altitude, ui.planned_facing, ui.log_scroll, ui.turn_scroll, ui.picked_event, ui.gm,
+                 self.players.decision_at, self.players.thinking(), tuple(self.players.kinds.items()),
+                 self.screen.get_size(), ui.defend_style, tuple(sorted(ui.collapsed))),
+                (ui.hover_square, self.hover.intent, self.hover.preview is None))
 
     def figure_lines(self, fig) -> list:
         with_options = fig.id == self.rules.snapshot.current
@@ -594,7 +587,6 @@ class App:
             xs = [p[0] for p in pts]
             ys = [p[1] for p in pts]
             self.camera.center_on(((min(xs) + max(xs)) / 2 + 0.5, (min(ys) + max(ys)) / 2 + 0.5))
-
 
 
 def _skips(pg, event) -> bool:

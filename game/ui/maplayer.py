@@ -12,7 +12,7 @@ concealment, difficult ground, water, elevation. Grid lines are a switch too.
 """
 from __future__ import annotations
 
-import time
+import itertools
 from collections import OrderedDict
 from pathlib import Path
 
@@ -20,6 +20,8 @@ import numpy as np
 
 from ..core.values.errors import RulesError
 from . import theme
+from .chunkbudget import BuildClock, FrameBudget
+from .surfaces import copy_friendly_surface
 from .tileart import TileArtLayer
 
 CHUNK_PX = 256
@@ -123,8 +125,11 @@ def _in_display_format(surf):
 
 
 class MapLayer:
+    _serials = itertools.count()
+
     def __init__(self, bmap, tile_art=None):
         self.map = bmap
+        self.serial = next(MapLayer._serials)   # names this layer's pictures (an id() may come back)
         self.art = TileArtLayer(tile_art, bmap.width, bmap.height) if tile_art is not None else None
         self.colours = terrain_colours(bmap)
         self._thumb = None
@@ -139,6 +144,8 @@ class MapLayer:
         self.show_markers = tile_art is None
         self.fonts = None
         self.built_last_frame = 0
+        self.clock = BuildClock()
+        self._scratch: dict = {}
 
     # ----- the thumbnail (one pixel per square) -----
     def thumbnail(self):
@@ -153,26 +160,24 @@ class MapLayer:
         return max(4, CHUNK_PX // cell)
 
     # ----- drawing -----
-    def draw(self, screen, camera, time_budget_s: float | None = 0.006) -> None:
-        """Blit the visible chunks; build missing ones within the time budget (None: build all)."""
+    def draw(self, screen, camera, budget=0.006) -> None:
+        """Blit the visible chunks (within the screen's clip); build missing ones within `budget`
+        (a FrameBudget, or seconds; None: build all); a chunk left unbuilt shows the thumbnail."""
         import pygame
+        budget = FrameBudget.of(budget)
         cell = camera.cell
         n = self.chunk_squares(cell)
         x0, y0, x1, y1 = camera.visible_squares(screen.get_clip())
         if x1 <= x0 or y1 <= y0:
             return
-        start = time.perf_counter()
-        built = 0
         thumb = None
         for cy in range(y0 // n, (y1 - 1) // n + 1):
             for cx in range(x0 // n, (x1 - 1) // n + 1):
                 key = (cell, cx, cy, self.show_grid, self.show_markers)
                 surf = self._chunks.get(key)
-                if surf is None and (time_budget_s is None or time.perf_counter() - start < time_budget_s
-                                     or built == 0):
-                    surf = self._build_chunk(cell, cx, cy, n)
+                if surf is None and budget.allows(self.clock.estimate_s):
+                    surf = self.clock.timed(budget, lambda: self._build_chunk(cell, cx, cy, n))
                     self._chunks[key] = surf
-                    built += 1
                     self.built_last_frame += 1      # the scene sets it to 0 as a frame begins
                     if len(self._chunks) > MAX_CHUNKS:
                         self._chunks.popitem(last=False)
@@ -186,18 +191,44 @@ class MapLayer:
                     w = min(n, self.map.width - cx * n)
                     h = min(n, self.map.height - cy * n)
                     part = thumb.subsurface(pygame.Rect(cx * n, cy * n, w, h))
-                    screen.blit(pygame.transform.scale(part, (w * cell, h * cell)), (sx, sy))
+                    screen.blit(self._scaled_thumbnail(part, w * cell, h * cell), (sx, sy))
 
-    def prefetch(self, camera) -> bool:
+    def _scaled_thumbnail(self, part, w: int, h: int):
+        """`part` of the thumbnail scaled to w x h, into a picture kept for that size (a new one
+        each time would cost its page faults: a zoom shows dozens)."""
+        import pygame
+        scratch = self._scratch.get((w, h))
+        if scratch is None:
+            if len(self._scratch) > 8:
+                self._scratch.clear()
+            scratch = self._scratch[(w, h)] = pygame.Surface((w, h), 0, part)
+        return pygame.transform.scale(part, (w, h), scratch)
+
+    def missing(self, camera, area=None) -> list:
+        """Where the chunks of the view (or of `area`, a rect of it) not built yet are: their rects
+        on screen."""
+        import pygame
+        cell = camera.cell
+        n = self.chunk_squares(cell)
+        x0, y0, x1, y1 = camera.visible_squares(area)
+        if x1 <= x0 or y1 <= y0:
+            return []
+        return [pygame.Rect(camera.to_screen(cx * n, cy * n), (n * cell, n * cell))
+                for cy in range(y0 // n, (y1 - 1) // n + 1) for cx in range(x0 // n, (x1 - 1) // n + 1)
+                if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
+
+    def prefetch(self, camera, budget=None) -> bool:
         """Build one chunk of the ring just outside the view, if one is missing (the nearest to the
-        view's centre first), so that a pan finds its chunks ready; False when there was none."""
+        view's centre first) and `budget` allows it, so that a pan finds its chunks ready; False
+        when there was none."""
+        budget = FrameBudget(None) if budget is None else budget
         missing = self.missing_around(camera)
-        if not missing:
+        if not missing or not budget.allows(self.clock.estimate_s):
             return False
         cell = camera.cell
         cx, cy = missing[0]
         self._chunks[(cell, cx, cy, self.show_grid, self.show_markers)] = \
-            self._build_chunk(cell, cx, cy, self.chunk_squares(cell))
+            self.clock.timed(budget, lambda: self._build_chunk(cell, cx, cy, self.chunk_squares(cell)))
         if len(self._chunks) > MAX_CHUNKS:
             self._chunks.popitem(last=False)
         return True
@@ -220,14 +251,7 @@ class MapLayer:
 
     def pending(self, camera) -> bool:
         """True while some visible chunk is still shown as a thumbnail."""
-        cell = camera.cell
-        n = self.chunk_squares(cell)
-        x0, y0, x1, y1 = camera.visible_squares()
-        for cy in range(y0 // n, (y1 - 1) // n + 1):
-            for cx in range(x0 // n, (x1 - 1) // n + 1):
-                if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks:
-                    return True
-        return False
+        return bool(self.missing(camera))
 
     def _build_chunk(self, cell: int, cx: int, cy: int, n: int):
         """One chunk's picture. Whole squares are painted at once (the thumbnail scaled up, then one
@@ -265,7 +289,10 @@ class MapLayer:
                 pygame.draw.line(surf, colour, (i * cell, 0), (i * cell, h * cell))
             for j in range(h + 1):
                 pygame.draw.line(surf, colour, (0, j * cell), (w * cell, j * cell))
-        return _in_display_format(surf)
+        # Kept in a surface whose rows copy fast wherever it lands in the view (ui/surfaces.py).
+        out = copy_friendly_surface(surf.get_size())
+        out.blit(surf, (0, 0))
+        return out
 
     def base_thumbnail(self):
         """One pixel per square in the colour its square starts from: the terrain's colour, or the

@@ -1,6 +1,6 @@
 """Area overlays drawn over the map: reachable squares, zones, threatened squares, highlights.
 
-Every square comes from RulesView. The layers are drawn into chunks of about 512 px per zoom
+Every square comes from RulesView. The layers are drawn into chunks of about 256 px per zoom
 level, cached until the squares or the switches change, and a frame blits only the visible
 chunks that hold something: a still frame at 80 px squares costs about what one at 32 px does.
 Regions (walk, run, charge) get a tint and an outline with a dark edge, so they read on any
@@ -8,13 +8,12 @@ tileset, green forest included; threatened squares are hatched in the foe's side
 """
 from __future__ import annotations
 
-import time
-
 from collections import OrderedDict
 
 import numpy as np
 
 from . import theme
+from .chunkbudget import BuildClock, FrameBudget
 
 
 OUTLINED = {"walk": theme.REACH_WALK_EDGE, "run": theme.REACH_RUN_EDGE, "charge": theme.REACH_CHARGE_EDGE}
@@ -107,7 +106,7 @@ class AreaLayers:
         self._key = None
         self._layers: list = []
         self._chunks: OrderedDict = OrderedDict()
-        self.built_last_frame = 0
+        self.clock = BuildClock(0.0002)
 
     def set_layers(self, key, layers: list) -> None:
         """`layers`: [(style, (N, 2) int array of squares)], drawn in order. `key` names them."""
@@ -116,44 +115,50 @@ class AreaLayers:
             self._layers = [(style, arr) for style, arr in layers if len(arr)]
             self._chunks.clear()
 
-    def draw(self, screen, camera, time_budget_s: float | None = None) -> None:
-        """Blit the visible chunks; build missing ones within the time budget (None: build all; at
-        least one a call). A chunk left unbuilt is not drawn: `pending` says so, and the scene
-        draws the view whole again until none is."""
+    def draw(self, screen, camera, budget=None) -> None:
+        """Blit the visible chunks (within the screen's clip); build missing ones within `budget`
+        (a FrameBudget shared with the map's chunks, or seconds; None: build all). A chunk left
+        unbuilt is not drawn: `missing` says so, and the scene fills it in on a later frame."""
         if not self._layers:
             return
+        budget = FrameBudget.of(budget)
         c = camera.cell
         n = max(4, CHUNK_PX // c)
         x0, y0, x1, y1 = camera.visible_squares(screen.get_clip())
         if x1 <= x0 or y1 <= y0:
             return
-        self.built_last_frame = 0
-        start = time.perf_counter()
         for cy in range(y0 // n, (y1 - 1) // n + 1):
             for cx in range(x0 // n, (x1 - 1) // n + 1):
                 key = (c, cx, cy)
                 surf = self._chunks.get(key, False)
                 if surf is False:
-                    if time_budget_s is not None and self.built_last_frame and \
-                            time.perf_counter() - start >= time_budget_s:
+                    if not budget.allows(self.clock.estimate_s):
                         continue
-                    surf = self._build(c, cx, cy, n)
+                    surf = self.clock.timed(budget, lambda: self._build(c, cx, cy, n))
                     self._chunks[key] = surf
-                    self.built_last_frame += 1
                     if len(self._chunks) > MAX_CHUNKS:
                         self._chunks.popitem(last=False)
                 if surf is not None:
                     screen.blit(surf, camera.to_screen(cx * n, cy * n))
 
-    def pending(self, camera) -> bool:
-        """True while a visible chunk was left unbuilt (drawing within a time budget)."""
+    def missing(self, camera, area=None) -> list:
+        """Where the chunks of the view (or of `area`, a rect of it) not built yet are: their rects
+        on screen."""
+        import pygame
         if not self._layers:
-            return False
+            return []
         c = camera.cell
         n = max(4, CHUNK_PX // c)
-        x0, y0, x1, y1 = camera.visible_squares()
-        return any((c, cx, cy) not in self._chunks for cy in range(y0 // n, (y1 - 1) // n + 1)
-                   for cx in range(x0 // n, (x1 - 1) // n + 1))
+        x0, y0, x1, y1 = camera.visible_squares(area)
+        if x1 <= x0 or y1 <= y0:
+            return []
+        return [pygame.Rect(camera.to_screen(cx * n, cy * n), (n * c, n * c))
+                for cy in range(y0 // n, (y1 - 1) // n + 1) for cx in range(x0 // n, (x1 - 1) // n + 1)
+                if (c, cx, cy) not in self._chunks]
+
+    def pending(self, camera) -> bool:
+        """True while a visible chunk was left unbuilt (drawing within a time budget)."""
+        return bool(self.missing(camera))
 
     def _build(self, c: int, cx: int, cy: int, n: int):
         """One chunk of every layer, or None when no layer reaches it."""

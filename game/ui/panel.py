@@ -35,7 +35,7 @@ class Panel:
     def __init__(self, fonts, rect: pygame.Rect):
         self.fonts = fonts
         self.rect = rect
-        self.surface = pygame.Surface(rect.size)
+        self.surface = None       # the part being drawn (`_block`)
         self.hits: list[tuple[pygame.Rect, str, object]] = []
         self._key = None
         self._event_cache: dict = {}
@@ -44,33 +44,51 @@ class Panel:
         self._log_max_scroll = 0
         self._turns_max_scroll = 0
         self._blocks: dict = {}   # name -> (key, surface, hits): parts redrawn only when what they show changes
+        self._sheets: dict = {}   # name -> the surface its part is drawn on, again and again
+        self._placing: list = []  # (name, y, surface, hits) of the parts as `_render` lays them out
+        self._placed = None       # name -> (y, surface) as last copied into the panel's picture
+        self._dirty: list = []    # bands (top, bottom) of the picture changed since it was last on the screen
+        self._hover_layout = None  # (title, folded, lines, lines shown) of the hover section as laid out
         self.shown = False        # the panel's pixels are on the screen as last blitted
         self._shown_on = None
 
     def resize(self, rect: pygame.Rect) -> None:
         self.rect = rect
-        self.surface = pygame.Surface(rect.size)
         self._key = None
         self._blocks = {}
+        self._sheets = {}
+        self._placed = None
         self.shown = False
 
-    def _block(self, name: str, key, y: int, height: int, draw) -> None:
-        """Blit the part `name` at y, drawing it with draw(0) into its own surface when `key` changed."""
+    def _block(self, name: str, key, y: int, height: int | None, draw, bound: int = 10 ** 6) -> int:
+        """Lay the part `name` at y, drawing it with draw(0) into its own surface when `key` changed
+        (height None: as tall as draw(0) says it ended, at most `bound`); returns the y below it."""
         cached = self._blocks.get(name)
+        if cached is None and len(self._blocks) > 40:     # parts of heights long gone
+            self._blocks, self._sheets = {}, {}
         if cached is None or cached[0] != key:
             whole, hits = self.surface, self.hits
-            self.surface = pygame.Surface((self.rect.w, max(1, height)))
+            tall = max(1, min(self.rect.h - y, bound) if height is None else height)
+            # Drawn into the part's last sheet when it is large enough: a new surface's memory is
+            # paid for in page faults the first time it is written (0.3 ms for a section).
+            sheet = self._sheets.get(name)
+            if sheet is None or sheet.get_width() != self.rect.w or sheet.get_height() < tall:
+                sheet = self._sheets[name] = pygame.Surface((self.rect.w, tall + 64))
+            self.surface = sheet.subsurface(pygame.Rect(0, 0, self.rect.w, tall))
             self.surface.fill(theme.PANEL_BG)
             self.hits = []
             try:
-                draw(0)
-                cached = (key, self.surface, self.hits)
+                end = draw(0)
+                surf = self.surface
+                if height is None:
+                    surf = surf.subsurface(pygame.Rect(0, 0, self.rect.w, max(1, min(tall, end))))
+                cached = (key, surf, self.hits)
             finally:
                 self.surface, self.hits = whole, hits
             self._blocks[name] = cached
         _key, surf, hits = cached
-        self.surface.blit(surf, (0, y))
-        self.hits.extend((r.move(0, y), kind, value) for r, kind, value in hits)
+        self._placing.append((name, y, surf, hits))
+        return y + surf.get_height()
 
     def hit(self, pos) -> tuple[str, object] | None:
         local = (pos[0] - self.rect.x, pos[1] - self.rect.y)
@@ -91,16 +109,43 @@ class Panel:
 
     # ----- drawing -----
     def draw(self, screen, app) -> None:
-        """Blit the panel when what it shows changed, or when something covered it since (the app
-        sets `shown` False then); else its pixels are still on the screen."""
+        """Lay the panel out again when what it shows changed, and paint on the screen the bands of
+        it that changed; all of it when something covered it since (the app sets `shown` False
+        then) or it goes to another screen."""
         key = app.panel_key()
         if key != self._key:
+            only_hover = self._key is not None and key[0] == self._key[0]
             self._key = key
-            self._render(app)
-            self.shown = False
+            if not (only_hover and self._hover_again(app)):
+                self._render(app)
         if not self.shown or screen is not self._shown_on:
-            screen.blit(self.surface, self.rect)
+            self._paint(screen, [(0, self.rect.h)])
             self.shown, self._shown_on = True, screen
+        else:
+            self._paint(screen, self._dirty)
+        self._dirty = []
+
+    def _paint(self, screen, bands) -> None:
+        """The parts laid out by `_render`, copied to the screen within `bands` (top, bottom); what
+        no part covers is the panel's background; the panel's left edge over them."""
+        x0, y0, w = self.rect.x, self.rect.y, self.rect.w
+        spans = sorted((y, y + surf.get_height()) for _name, y, surf, _hits in self._placing)
+        clip = screen.get_clip()
+        for a, b in bands:
+            y = a
+            for top, end in spans:                      # the gaps between the parts
+                if top > y and y < b:
+                    screen.fill(theme.PANEL_BG, (x0, y0 + y, w, min(top, b) - y))
+                y = max(y, end)
+            if y < b:
+                screen.fill(theme.PANEL_BG, (x0, y0 + y, w, b - y))
+            for _name, top, surf, _hits in self._placing:
+                t, e = max(a, top), min(b, top + surf.get_height())
+                if t < e:
+                    screen.blit(surf, (x0, y0 + t), pygame.Rect(0, t - top, w, e - t))
+            screen.set_clip(pygame.Rect(x0, y0 + a, w, b - a).clip(clip))
+            pygame.draw.line(screen, theme.PANEL_EDGE, (x0, y0), (x0, y0 + self.rect.h), 2)
+            screen.set_clip(clip)
 
     def _line(self, y: int, text: str, role: str = "text", size: int = 13, bold: bool = False, x: int = PAD) -> int:
         """One line, cut with an ellipsis to the panel's width."""
@@ -132,22 +177,15 @@ class Panel:
         return y + HEADING_H + 3
 
     def _render(self, app) -> None:
-        s = self.surface
-        s.fill(theme.PANEL_BG)
-        pygame.draw.line(s, theme.PANEL_EDGE, (0, 0), (0, self.rect.h), 2)
-        self.hits = []
+        """Lay the panel out in parts (the heading lines, each section, the log, the buttons), each
+        drawn into its own picture only when what it shows changed; then copy into the panel's
+        picture only the bands where a part changed or moved (`_compose`)."""
+        self._placing = []
         b = app.rules.snapshot
         ui = app.ui
         width = self.rect.w - 2 * PAD
-        y = PAD
-        y = self._line(y, app.title, "head", 18, True) + 2
-        for piece in self.fonts.wrap(f"Rules: {b.ruleset.name} [{b.ruleset.id}]", width, 13, max_lines=2):
-            y = self._line(y, piece, "accent")          # the ruleset's whole name, on two lines if need be
-        if app.description:
-            pieces = self.fonts.wrap(app.description, width, 13)
-            for i, piece in enumerate(pieces[:2]):
-                y = self._line(y, piece + (" …" if i == 1 and len(pieces) > 2 else ""), "dim")
-        y += 4
+        head = (app.title, b.ruleset.name, b.ruleset.id, app.description, self.rect.w)
+        y = self._block("head", head, 0, None, lambda y0: self._head(app, y0, width))
         bottom = self._buttons(app)
 
         fig = app.selected_figure()
@@ -168,14 +206,16 @@ class Panel:
         # left goes to the sections that want more (SPARE_ORDER); the log takes the rest.
         room = max(0, bottom - y - HEADING_H * (len(sections) + 1) - LOG_MIN_H)
         order = app.turn_order()
-        wanted = {}
+        wanted, wrapped = {}, {}
         for name, _title, lines in sections:
+            if name != "turns":
+                wrapped[name] = self._wrap(lines, width)
             if name in ui.collapsed:
                 wanted[name] = 0
             elif name == "turns":
                 wanted[name] = ROW_H * len(order)
             else:
-                wanted[name] = LINE_H * len(self._wrap(lines, width))
+                wanted[name] = LINE_H * len(wrapped[name])
         given = {name: min(want, int(room * SHARES[name])) for name, want in wanted.items()}
         spare = room - sum(given.values())
         for name in sorted(wanted, key=SPARE_ORDER.index):  # the turn order scrolls: it gets the spare room last
@@ -183,25 +223,28 @@ class Panel:
             more = max(0, min(want - given[name], spare))
             given[name] += more
             spare -= more
-        for name, title, lines in sections:
+        for name, title, _lines in sections:
             folded = name in ui.collapsed
             if name == "turns":
-                y = self._heading(y, name, title, app, f"{len(order)} figures" if folded else "")
+                extra = f"{len(order)} figures" if folded else ""
+                y = self._block("turns-head", (title, extra, folded, self.rect.w), y, HEADING_H + 3,
+                                lambda y0: self._heading(y0, "turns", title, app, extra))
                 if not folded:
                     give = max(given[name] // ROW_H * ROW_H, ROW_H * min(2, len(order)))
                     y = self._turns_block(app, order, y, give)
                 continue
-            wrapped = self._wrap(lines, width)
-            y = self._heading(y, name, title, app, f"{len(wrapped)} lines" if folded and wrapped else "")
-            if folded or not wrapped:
-                continue
-            shown = max(2, min(len(wrapped), given[name] // LINE_H))
-            cut = len(wrapped) > shown
-            for text, role, indent in wrapped[: shown - 1 if cut else shown]:
-                y = self._line(y, text, role, x=PAD + indent)
-            if cut:
-                y = self._line(y, f"… {len(wrapped) - shown + 1} more lines (fold a section to see them)", "dim")
-        y = self._heading(y, "log", "Events (click one: show it on the map)", app)
+            lines = wrapped[name]
+            extra = f"{len(lines)} lines" if folded and lines else ""
+            shown = 0 if folded or not lines else max(2, min(len(lines), given[name] // LINE_H))
+            if name == "hover":
+                self._hover_layout = (title, folded, len(lines), shown)
+            key = (title, extra, folded, tuple(lines[:shown]), len(lines), self.rect.w)
+            y = self._block(name, key, y, None,
+                            lambda y0, name=name, title=title, lines=lines, extra=extra, shown=shown:
+                            self._section(app, y0, name, title, lines, extra, shown),
+                            bound=HEADING_H + 3 + (shown + 1) * 2 * LINE_H)
+        y = self._block("log-head", ("log" in ui.collapsed, self.rect.w), y, HEADING_H + 3,
+                        lambda y0: self._heading(y0, "log", "Events (click one: show it on the map)", app))
         self.log_rect = pygame.Rect(PAD, y, width, max(0, bottom - 6 - y))
         if "log" not in ui.collapsed:
             top, height = y, self.log_rect.h
@@ -211,12 +254,82 @@ class Panel:
             def draw_log(y0):
                 self.log_rect.y = y0
                 self._render_log(app)
-            self._block("log", key, top, height, draw_log)
+            self._block(("log", height), key, top, height, draw_log)
             self.log_rect.y = top
+        self._compose()
+
+    def _hover_again(self, app) -> bool:
+        """Only what is under the pointer changed: the hover section drawn again in its place when
+        its lines take the room they took (the rest of the layout is then as it was); False when
+        they do not (the panel is laid out again)."""
+        title, folded, count, shown = self._hover_layout
+        lines = self._wrap(app.hover_lines(), self.rect.w - 2 * PAD)
+        if len(lines) != count:
+            return False
+        at = next(i for i, part in enumerate(self._placing) if part[0] == "hover")
+        _name, y, old, _hits = self._placing.pop(at)
+        extra = f"{len(lines)} lines" if folded and lines else ""
+        key = (title, extra, folded, tuple(lines[:shown]), len(lines), self.rect.w)
+        self._block("hover", key, y, None, lambda y0: self._section(app, y0, "hover", title, lines, extra, shown),
+                    bound=HEADING_H + 3 + (shown + 1) * 2 * LINE_H)
+        self._placing.insert(at, self._placing.pop())
+        if self._placing[at][2].get_height() != old.get_height():
+            return False
+        self._compose()
+        return True
+
+    def _head(self, app, y: int, width: int) -> int:
+        """The battle's title, the ruleset and the description."""
+        b = app.rules.snapshot
+        y = self._line(y + PAD, app.title, "head", 18, True) + 2
+        for piece in self.fonts.wrap(f"Rules: {b.ruleset.name} [{b.ruleset.id}]", width, 13, max_lines=2):
+            y = self._line(y, piece, "accent")          # the ruleset's whole name, on two lines if need be
+        if app.description:
+            pieces = self.fonts.wrap(app.description, width, 13)
+            for i, piece in enumerate(pieces[:2]):
+                y = self._line(y, piece + (" …" if i == 1 and len(pieces) > 2 else ""), "dim")
+        return y + 4
+
+    def _section(self, app, y: int, name: str, title: str, lines, extra: str, shown: int) -> int:
+        """A section's heading and its first `shown` lines (the last saying how many more there are)."""
+        y = self._heading(y, name, title, app, extra)
+        if not shown:
+            return y
+        cut = len(lines) > shown
+        for text, role, indent in lines[: shown - 1 if cut else shown]:
+            y = self._line(y, text, role, x=PAD + indent)
+        if cut:
+            y = self._line(y, f"… {len(lines) - shown + 1} more lines (fold a section to see them)", "dim")
+        return y
+
+    def _compose(self) -> None:
+        """Note the bands where a part laid out by `_render` changed or moved since the last layout
+        (or was there before and is gone): what `draw` paints on the screen. Elsewhere the screen
+        already shows the same pixels."""
+        placed = {name: (y, surf) for name, y, surf, _hits in self._placing}
+        h = self.rect.h
+        if self._placed is None:
+            bands = [(0, h)]
+        else:
+            bands = []
+            for name in set(placed) | set(self._placed):
+                was, now = self._placed.get(name), placed.get(name)
+                if was is None or now is None or was[0] != now[0] or was[1] is not now[1]:
+                    bands += [(part[0], part[0] + part[1].get_height()) for part in (was, now) if part is not None]
+        self._placed = placed
+        self.hits = [(r.move(0, y), kind, value) for _name, y, _surf, hits in self._placing for r, kind, value in hits]
+        merged: list = []
+        for a, b in sorted((max(0, a), min(h, b)) for a, b in bands + self._dirty):
+            if a >= b:
+                continue
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        self._dirty = merged
 
     def _buttons(self, app) -> int:
-        """Draw the buttons in rows at the foot; returns the y where they start."""
-        s = self.surface
+        """The buttons in rows at the foot (a part of their own); returns the y where they start."""
         enabled = app.button_states()
         rows, row, x = [], [], PAD
         for kind, text in BUTTONS:
@@ -228,6 +341,12 @@ class Panel:
             x += w + 6
         rows.append(row)
         top = self.rect.h - PAD - 28 * len(rows) + 4
+        self._block("buttons", (tuple(sorted(enabled.items())), self.rect.size), top - 6, self.rect.h - top + 6,
+                    lambda y0: self._draw_buttons(rows, enabled, y0 + 6))
+        return top - 6
+
+    def _draw_buttons(self, rows, enabled, top: int) -> None:
+        s = self.surface
         for i, row in enumerate(rows):
             y = top + 28 * i
             for kind, text, x, w in row:
@@ -239,14 +358,14 @@ class Panel:
                 role = "dim" if state == "off" else "text"
                 s.blit(self.fonts.render(text, 13, theme.ROLE_COLOURS[role], True), (r.x + 8, r.y + 4))
                 self.hits.append((r, "button", kind))
-        return top - 6
 
     def _turns_block(self, app, order, y: int, height: int) -> int:
         """The turn order, redrawn only when a row's figure, state or the scroll changes."""
         ui = app.ui
         key = (tuple(order), app.rules.generation, ui.selected, ui.turn_scroll, app.follow_turn, height,
                tuple(app.players.kinds.items()))
-        self._block("turns", key, y, height + 2, lambda y0: self._turns(app, order, y0, height))
+        # One part per height given (the room changes with the hover section's length, back and forth).
+        self._block(("turns", height), key, y, height + 2, lambda y0: self._turns(app, order, y0, height))
         self.turns_rect = pygame.Rect(0, y, self.rect.w, self.turns_rect.h)
         return y + height + 2
 

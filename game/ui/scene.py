@@ -8,6 +8,7 @@ the rules comes from RulesView; where a token stands while it walks comes from t
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 
 from ..core.values.actions import Charge, Disengage, Move
@@ -15,9 +16,17 @@ from ..core.values.geometry import distance_ft
 from .objectivemarks import draw_objective_squares
 from . import marks, theme
 from .oddsmarks import draw_odds_marks
+from .chunkbudget import FrameBudget
 from .overlays import AreaLayers, Stamps, as_array
+from .surfaces import copy_friendly_surface
 from ..client.state import POINTER_MODES
 from .tokens import NAME_PX, NAMES_FROM_CELL, Look, TokenSprites, draw_figure, token_centre
+
+
+# The chunks around a still view are built (for a pan) once it has held this many frames: not
+# while the wheel is zooming through levels, where they would push the levels' own out of the cache.
+PREFETCH_AFTER_FRAMES = 15
+MAX_KEPT_PIXELS = 24_000_000   # the views kept to zoom back to: about 96 MB (15 views at 1920x1080)
 
 
 class Scene:
@@ -31,10 +40,15 @@ class Scene:
         self._ground = None        # the map with its area overlays, as last drawn, while nothing under it changes
         self._ground_key = None
         self._last_ground = None
+        self._holes: list = []     # rects of the kept ground still waiting for their chunks
+        self._views: OrderedDict = OrderedDict()   # ground key -> (picture, holes) of views left, oldest first
+        self._spare_grounds: list = []
+        self._held = 0             # frames the kept ground has been shown as it is
         self._scroll = None        # (what the ground depends on but the camera's offset, ox, oy, its picture)
         self._spare_ring = None    # the ring picture, kept to be drawn into again
         self._tokens: list = []
         self._tokens_key = None
+        self._token_lists: dict = {}   # key -> that list, for the last few keys
         self._occupied_key = None
         self._occupied_set: set = set()
 
@@ -97,73 +111,210 @@ class Scene:
 
     # ----- drawing -----
     def _draw_ground(self, view, app) -> None:
-        """The map and the area overlays: drawn from their chunks when anything under them changed,
-        else one blit of the last frame's (a still camera is the common case)."""
+        """The map and the area overlays. While nothing under them changed (a still camera, the
+        common case): one blit of the last frame's picture, after drawing into it the chunks it
+        still lacked (holes: a thumbnail standing in for a map chunk, an overlay chunk not drawn)
+        as the frame's budget allows. A pan: the ring (`_scrolled`). Anything else (a zoom, other
+        overlays): drawn whole from the chunks there are, holes and all, and kept to fill in."""
         cam = app.camera
-        app.map_layer.built_last_frame = 0
+        layer = app.map_layer
+        layer.built_last_frame = 0
+        budget = FrameBudget(app.chunk_budget_s)
         key, layers = self.area_layers(app)
-        ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), id(app.map_layer),
-                                               app.map_layer.show_grid, app.map_layer.show_markers)
-        if ground_key is not None and ground_key == self._ground_key:
-            view.blit(self._ground, (0, 0))
-            app.map_layer.prefetch(cam)     # while the view holds still: the chunks a pan will need
-            return
-        self.areas.set_layers(key if key is not None else object(), layers)
+        self.areas.set_layers(key if key is not None else object(), layers)    # what holes and strips are drawn with
+        ground_key = None if key is None else (key, cam.cell, cam.ox, cam.oy, view.get_size(), layer.serial,
+                                               layer.show_grid, layer.show_markers)
         base = None if ground_key is None else (ground_key[0], ground_key[1]) + ground_key[4:]
-        if self._scrolled(view, app, base):
-            pending = app.map_layer.pending(cam) or self.areas.pending(cam)
+        # A view a few pixels off is taken up again only on a zoom: a pan goes on through the ring.
+        zoomed = ground_key is not None and (self._last_ground is None or self._last_ground[1] != ground_key[1])
+        if ground_key is not None and ground_key != self._ground_key and self._views and (
+                self._recall_ground(ground_key) or (zoomed and self._recall_near(app, ground_key, view.get_size()))):
+            budget.least = 0            # back to a view kept before (a zoom back to its level)
+        if ground_key is not None and ground_key == self._ground_key:
+            if self._holes:
+                self._holes = self._fill_holes(self._ground, self._holes, app, budget)
+            view.blit(self._ground, (0, 0))
+            self._held += 1
+            if not self._holes and self._held >= PREFETCH_AFTER_FRAMES:
+                layer.prefetch(cam, budget)     # while the view holds still: the chunks a pan will need
+            self._last_ground = ground_key
+            return
+        self._held = 0
+        holes: list = []
+        strips = self._scrolled(view, app, base, budget)
+        if strips is None and self._ground_key is not None and base is not None and not self._holes and \
+                (self._ground_key[0], self._ground_key[1]) + self._ground_key[4:] == base:
+            # A pan from a view held still: its kept picture laid into the ring, then panned from.
+            import copy
+            then = copy.copy(cam)
+            then.ox, then.oy = self._ground_key[2], self._ground_key[3]
+            self._start_ring(self._ground, then, base)
+            strips = self._scrolled(view, app, base, budget)
+        if strips is not None:
+            # Only the strips just drawn can lack chunks: the rest is the ring's, drawn before.
+            holes = self._holes_now(app, view, strips) if strips else []
+            pending = bool(holes)
         else:
-            if not _map_covers(cam):
-                view.fill(theme.BACKGROUND)
-            app.map_layer.draw(view, cam, app.chunk_budget_s)
-            self.areas.draw(view, cam, app.chunk_budget_s)
-            pending = app.map_layer.pending(cam) or self.areas.pending(cam)
+            # First all of it from the chunks there are (thumbnails standing in), then the chunks
+            # missing, nearest the middle first, as the budget allows: a zoom shows at once.
+            _fill_beyond_map(view, cam)
+            first = FrameBudget(0.0, least=0) if app.chunk_budget_s is not None else budget
+            layer.draw(view, cam, first)
+            self.areas.draw(view, cam, first)
+            budget.least = 0            # this frame drew the whole view already: what time is left
+            holes = self._fill_holes(view, self._holes_now(app, view), app, budget)
+            pending = bool(holes)
             # What the next frame pans from when only the camera moves (not while chunks are still
             # to come: that frame draws the view whole again anyway).
             if base is not None and not pending:
                 self._start_ring(view, cam, base)
         if self._scroll is not None and pending:
             self._scroll = None     # thumbnails on screen: the chunks drawn later must be drawn whole
-        elif not app.map_layer.built_last_frame:
-            app.map_layer.prefetch(cam)     # the chunks a pan will need next, one a frame
-        # Kept once the view has held still for a frame (while panning, a copy would be wasted).
-        if ground_key is not None and ground_key == self._last_ground and not pending:
-            if self._ground is not None and self._ground.get_size() == view.get_size():
-                self._ground.blit(view, (0, 0))         # the same picture again: no new surface
-            else:
-                self._ground = view.copy()
+        elif not layer.built_last_frame:
+            layer.prefetch(cam, budget)     # the chunks a pan will need next, one a frame
+        # Kept once the view has held still for a frame (while panning, a copy would be wasted), or
+        # at once when it has holes and the camera did not pan (a zoom): the next frames fill them in.
+        last = self._last_ground
+        panned = last is not None and ground_key is not None and last[2:4] != ground_key[2:4] and \
+            last[:2] + last[4:] == ground_key[:2] + ground_key[4:]
+        if ground_key is not None and ((ground_key == last and not pending) or (holes and not panned)):
+            if self._ground_key != ground_key:
+                self._stash_ground()
+            if self._ground is None or self._ground.get_size() != view.get_size():
+                self._ground = self._new_ground(view.get_size())
+            self._ground.blit(view, (0, 0))
             self._ground_key = ground_key
         else:
-            self._ground_key = None
+            self._stash_ground()
+        self._holes = holes         # this frame's (tests look): filled in later only when kept
         self._last_ground = ground_key
 
-    def _scrolled(self, view, app, base) -> bool:
+    def _stash_ground(self) -> None:
+        """Put the kept picture aside for a return to its view (a zoom back to its level), the
+        oldest dropped past MAX_KEPT_PIXELS in all (its surface used again for the next picture:
+        a new one costs its page faults, about 1.5 ms at 1920x1080)."""
+        if self._ground_key is not None and self._ground is not None:
+            self._views[self._ground_key] = (self._ground, self._holes)
+            while len(self._views) > 1 and sum(
+                    g.get_width() * g.get_height() for g, _holes in self._views.values()) > MAX_KEPT_PIXELS:
+                _key, (dropped, _holes) = self._views.popitem(last=False)
+                self._spare_grounds = [dropped]
+        self._ground, self._ground_key = None, None
+
+    def _recall_ground(self, ground_key) -> bool:
+        """The picture kept for `ground_key` becomes the ground again (its holes still to fill);
+        False when there is none."""
+        if ground_key not in self._views:
+            return False
+        kept = self._views.pop(ground_key)      # before the stash: it may drop the oldest
+        self._stash_ground()
+        self._ground, self._holes = kept
+        self._ground_key = ground_key
+        return True
+
+    def _recall_near(self, app, ground_key, size) -> bool:
+        """A view kept before at this zoom, with these overlays, a little way off (a zoom back to a
+        level seldom lands on the very pixel it left): moved in place by the difference (one
+        scroll of its pixels), the strips it uncovers drawn from the chunks there are (the missing
+        ones holes to fill in), and made the ground. False when there is none."""
+        import pygame
+        cam = app.camera
+        w, h = size
+        same = ground_key[:2] + ground_key[4:]
+        near = [(abs(k[2] - cam.ox) + abs(k[3] - cam.oy), k) for k in self._views
+                if k[:2] + k[4:] == same and abs(k[2] - cam.ox) < w and abs(k[3] - cam.oy) < h]
+        if not near:
+            return False
+        key = min(near)[1]
+        picture, holes = self._views.pop(key)
+        dx, dy = int(cam.ox - key[2]), int(cam.oy - key[3])
+        picture.scroll(dx, dy)
+        strips = []
+        if dx:
+            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+        if dy:
+            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        first = FrameBudget(0.0, least=0)
+        for strip in strips:
+            picture.set_clip(strip)
+            _fill_beyond_map(picture, cam)
+            app.map_layer.draw(picture, cam, first)
+            self.areas.draw(picture, cam, first)
+        picture.set_clip(None)
+        moved = {tuple(pygame.Rect(r).move(dx, dy).clip(picture.get_rect())) for r in holes}
+        moved |= set(self._holes_now(app, picture, strips))
+        self._stash_ground()
+        self._ground, self._ground_key = picture, ground_key
+        self._holes = _nearest_first(cam, [r for r in moved if r[2] > 0 and r[3] > 0])
+        return True
+
+    def _new_ground(self, size):
+        spare = self._spare_grounds.pop() if self._spare_grounds else None
+        return spare if spare is not None and spare.get_size() == size else copy_friendly_surface(size)
+
+    def _holes_now(self, app, view, areas=None) -> list:
+        """The rects of the view (of `areas` in it, if given) where a chunk, the map's or the
+        overlays', is not drawn yet, the nearest the view's centre first."""
+        cam = app.camera
+        found = {tuple(r.clip(view.get_rect())) for area in (areas if areas is not None else [None])
+                 for r in app.map_layer.missing(cam, area) + self.areas.missing(cam, area)}
+        return _nearest_first(cam, [r for r in found if r[2] > 0 and r[3] > 0])
+
+    def _fill_holes(self, surface, holes, app, budget) -> list:
+        """Draw into `surface` (the view, or the kept ground) the holes whose chunks the budget lets
+        this frame build: each drawn again whole (background, map chunk, overlay chunk), clipped
+        to its rect. Returns the holes left."""
+        import pygame
+        cam, layer = app.camera, app.map_layer
+        left = []
+        clip = surface.get_clip()
+        for rect in holes:
+            rect = pygame.Rect(rect)
+            cost = (layer.clock.estimate_s if layer.missing(cam, rect) else 0.0) + \
+                (self.areas.clock.estimate_s if self.areas.missing(cam, rect) else 0.0)
+            if not budget.allows(cost):
+                left.append(rect)
+                continue
+            surface.set_clip(rect)
+            surface.fill(theme.BACKGROUND)
+            layer.draw(surface, cam, budget)
+            self.areas.draw(surface, cam, budget)
+            if layer.missing(cam, rect) or self.areas.missing(cam, rect):
+                left.append(rect)
+        surface.set_clip(clip)
+        return left
+
+    def _scrolled(self, view, app, base, budget):
         """Pan the last frame's ground instead of drawing it again. The ground is kept in a ring
         picture of the view's size where a world pixel always has the same place (its offset modulo
         the size): a pan draws only the strips it uncovers, into the places the strips that left
         had (clipped: chunks off them cost nothing), and the view is the ring read from its seam in
         four blits. Nothing is ever scrolled, so every frame of a pan costs about the same.
-        False when it cannot (anything but the camera's offset changed, or a jump past the view)."""
+        Returns the strips drawn (view rects), or None when it cannot (anything but the camera's
+        offset changed, or a jump past the view)."""
         got = self._scroll
         cam = app.camera
         if got is None or base is None or got[0] != base:
-            return False
+            return None
         _base, ox, oy, ring = got
         dx, dy = int(cam.ox - ox), int(cam.oy - oy)
         w, h = view.get_size()
         if abs(dx) >= w or abs(dy) >= h or ring.get_size() != (w, h):
-            return False
+            return None
         import pygame
+        strips = []
         if dx:
-            self._draw_into_ring(ring, pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h), app)
+            strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
         if dy:
-            self._draw_into_ring(ring, pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)), app)
+            strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        for strip in strips:
+            self._draw_into_ring(ring, strip, app, budget)
         ring.set_clip(None)
         _read_ring(ring, view, cam)
         self._scroll = (base, cam.ox, cam.oy, ring)
-        return True
+        return strips
 
-    def _draw_into_ring(self, ring, strip, app) -> None:
+    def _draw_into_ring(self, ring, strip, app, budget) -> None:
         """Draw the view's `strip` into the ring, piece by piece where it crosses the ring's seam."""
         import copy
         cam = app.camera
@@ -173,14 +324,14 @@ class Scene:
             shifted.oy += ring_rect.y - view_rect.y
             ring.set_clip(ring_rect)
             ring.fill(theme.BACKGROUND)
-            app.map_layer.draw(ring, shifted, app.chunk_budget_s)
-            self.areas.draw(ring, shifted, app.chunk_budget_s)
+            app.map_layer.draw(ring, shifted, budget)
+            self.areas.draw(ring, shifted, budget)
 
     def _start_ring(self, view, cam, base) -> None:
         """The view as drawn whole, laid into a ring picture for the frames that pan from it."""
         ring = self._scroll[3] if self._scroll is not None else self._spare_ring
         if ring is None or ring.get_size() != view.get_size():
-            ring = view.copy()
+            ring = copy_friendly_surface(view.get_size())
         self._spare_ring = ring
         for view_rect, ring_rect in _ring_pieces(view.get_size(), cam, view.get_rect()):
             ring.blit(view, ring_rect.topleft, view_rect)
@@ -270,9 +421,17 @@ class Scene:
         hovered = app.hover.top
         key = (id(app.battle), rules.generation, ui.selected, ui.picked_event, cam.cell,
                hovered.id if hovered is not None and cam.cell < NAMES_FROM_CELL else None)
-        if anim.busy() or key != self._tokens_key:
+        if anim.busy():
             self._tokens = self._token_sprites(app)
-            self._tokens_key = None if anim.busy() else key
+            self._tokens_key = None
+        elif key != self._tokens_key:
+            # Kept per zoom level too (a few lists): zooming back and forth finds them ready.
+            known = self._token_lists.get(key)
+            if known is None:
+                if len(self._token_lists) > 24:
+                    self._token_lists.clear()
+                known = self._token_lists[key] = self._token_sprites(app)
+            self._tokens, self._tokens_key = known, key
         c, ox, oy = cam.cell, cam.ox, cam.oy
         x0, y0, x1, y1 = cam.visible_squares()
         view.fblits([(sprite, (int(round(ox + wx * c)) + dx, int(round(oy + wy * c)) + dy))
@@ -376,10 +535,27 @@ class Scene:
                         max(13, min(20, c // 2)), anchor="above")
 
 
-def _map_covers(cam) -> bool:
-    """True when the map fills the whole view (nothing of the background shows)."""
+def _fill_beyond_map(view, cam) -> None:
+    """The background where the map does not reach (a map smaller than the view): the bands
+    around it only, not the whole view (SDL fills large areas with stores that bypass the cache,
+    slow on the machines measured)."""
+    import pygame
     c = cam.cell
-    return cam.ox <= 0 and cam.oy <= 0 and cam.ox + cam.map_w * c >= cam.view_w and cam.oy + cam.map_h * c >= cam.view_h
+    w, h = view.get_size()
+    left, top = max(0, int(cam.ox)), max(0, int(cam.oy))
+    right, bottom = min(w, int(cam.ox + cam.map_w * c)), min(h, int(cam.oy + cam.map_h * c))
+    if right <= left or bottom <= top:
+        view.fill(theme.BACKGROUND)
+        return
+    for band in ((0, 0, w, top), (0, bottom, w, h - bottom), (0, top, left, bottom - top),
+                 (right, top, w - right, bottom - top)):
+        if band[2] > 0 and band[3] > 0:
+            view.fill(theme.BACKGROUND, pygame.Rect(band))
+
+
+def _nearest_first(cam, rects) -> list:
+    mid = (cam.view_w / 2, cam.view_h / 2)
+    return sorted(rects, key=lambda r: (r[0] + r[2] / 2 - mid[0]) ** 2 + (r[1] + r[3] / 2 - mid[1]) ** 2)
 
 
 def _ring_pieces(size, cam, rect):

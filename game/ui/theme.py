@@ -132,6 +132,7 @@ class Fonts:
         self._cache: OrderedDict = OrderedDict()
         self._max = max_cached
         self._wrapped: dict = {}
+        self._sizes: dict = {}
         self._path = None
         for name in self.NAMES:
             path = pygame.font.match_font(name)
@@ -162,7 +163,17 @@ class Fonts:
         return surf
 
     def size(self, text: str, size: int = 15, bold: bool = False) -> tuple[int, int]:
-        return self.font(size, bold).size(printable(text))
+        """The text's size, remembered for short texts (the panel and the path's labels measure the
+        same lines frame after frame)."""
+        if len(text) > 200:             # not kept: a long text is measured while it is cut to fit
+            return self.font(size, bold).size(printable(text))
+        key = (text, size, bold)
+        got = self._sizes.get(key)
+        if got is None:
+            if len(self._sizes) > 8000:
+                self._sizes.clear()
+            got = self._sizes[key] = self.font(size, bold).size(printable(text))
+        return got
 
     def fit(self, text: str, width: int, size: int = 15, bold: bool = False, keep: int = 1) -> str:
         """The text, or its longest start that fits `width` pixels with an ellipsis (at least
