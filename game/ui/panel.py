@@ -111,13 +111,17 @@ class Panel:
     def draw(self, screen, app) -> None:
         """Lay the panel out again when what it shows changed, and paint on the screen the bands of
         it that changed; all of it when something covered it since (the app sets `shown` False
-        then) or it goes to another screen."""
+        then) or it goes to another screen. What is under the pointer changes at every square a
+        pan passes: the hover section follows once the view holds still (a frame), not per frame."""
         key = app.panel_key()
         if key != self._key:
             only_hover = self._key is not None and key[0] == self._key[0]
-            self._key = key
-            if not (only_hover and self._hover_again(app)):
-                self._render(app)
+            if only_hover and app.scene.moving:
+                pass        # while the view pans or zooms the hover words wait for the frame it holds still
+            else:
+                self._key = key
+                if not (only_hover and self._hover_again(app)):
+                    self._render(app)
         if not self.shown or screen is not self._shown_on:
             self._paint(screen, [(0, self.rect.h)])
             self.shown, self._shown_on = True, screen

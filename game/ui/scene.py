@@ -337,6 +337,11 @@ class Scene:
             ring.blit(view, ring_rect.topleft, view_rect)
         self._scroll = (base, cam.ox, cam.oy, ring)
 
+    @property
+    def moving(self) -> bool:
+        """The view panned or zoomed this frame (its ground was not the one kept)."""
+        return self._held == 0
+
     def draw(self, view, app) -> None:
         ui, rules, cam = app.ui, app.rules, app.camera
         anim = app.animator

@@ -72,3 +72,30 @@ def test_a_long_pan_across_the_rings_seam_is_the_view_drawn_whole():
             app.scene._scroll = ring        # go on panning from the ring, not from the whole view
     w, h = app.map_rect.size
     assert travelled[0] > 2 * w and travelled[1] > 2 * h
+
+
+def test_the_hover_words_follow_a_pan_once_the_view_holds_still():
+    """While the view pans the square under the pointer changes at every square passed (here the
+    pointer moves too, as in a drag): the panel's hover section follows on the first frame the view
+    holds still, not at every frame of the pan."""
+    app = make_app("horse_field.toml", size=(1024, 700), cell=40)
+    app.select(app.battle.current)
+    pointer = app.map_rect.center
+    step(app, motion(pointer))
+    app.frame([])
+    before = app.panel_key()[1]
+    assert app.panel._key[1] == before
+    panel_then = pygame.image.tobytes(app.screen.subsurface(app.panel.rect), "RGB")
+    step(app, key(pygame.K_RIGHT), motion((pointer[0] + 90, pointer[1])))     # a pan, the pointer moving
+    assert app.scene.moving
+    moved_to = app.panel_key()[1]
+    assert moved_to[0] != before[0]                 # another square under the pointer
+    assert app.panel._key[1] == before              # the hover words wait while the view moves
+    for _ in range(60):                             # the pan glides on, then the view holds still
+        app.frame([])
+        if not app.scene.moving:
+            break
+        assert app.panel._key[1] == before
+    assert not app.scene.moving
+    assert app.panel._key[1] == moved_to
+    assert pygame.image.tobytes(app.screen.subsurface(app.panel.rect), "RGB") != panel_then
