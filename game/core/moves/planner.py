@@ -84,7 +84,9 @@ class Planner:
         rules = self.rules(figure, mode, occupants, **relax)
         if level and goal is not None and goal[2] is None and self.map.in_bounds(*goal[0]):
             level_flight(rules, self.grid.index(*goal[0]) if level == "path" else None)
-        return SearchResult(self, figure, rules, occupants, goal)
+        result = SearchResult(self, figure, rules, occupants, goal)
+        result.asked = (mode, relax)
+        return result
 
     # ----- the search -----
     def search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
@@ -194,6 +196,8 @@ class SearchResult:
         self._by_square = None
         self._paths: dict = {}            # (target, facing, altitude) -> path_to's answer, once complete
         self._chain_parents: dict = {}    # state -> the parent chain() follows, once complete
+        self._aimed: dict = {}            # (target, altitude) -> a search aimed there (a flight's paths)
+        self.asked = ("walk", {})         # the mode and relaxed rules it was made with
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
         self._lock = threading.RLock()
 
@@ -260,8 +264,10 @@ class SearchResult:
         """Settle states until one ending the move as asked has settled, with its whole cost level."""
         if self.complete:
             return
-        if self.in_full or (self.goal is not None and tuple(self.goal) != (tuple(target), facing, altitude_ft)):
-            self.run()  # ordered toward another goal: only a full search answers for this one
+        if self.in_full or (self.goal is not None and (tuple(self.goal[0]), self.goal[2]) != (tuple(target), altitude_ft)):
+            # Ordered toward another goal: only a full search answers for this one. One at the same
+            # square and altitude, whatever the facing, is ordered by the same bound: it carries on.
+            self.run()
             return
         if self.best_state(target, facing, altitude_ft) is not None:
             return
@@ -426,6 +432,11 @@ class SearchResult:
         got = self._paths.get(key, self)
         if got is not self:
             return got
+        if self.in_full and not self.complete and self.rules.free_flight:
+            # A flight whose reachable set came from the sweep (or is not asked yet): its whole search
+            # settles every height of the move, a search aimed at the one end far fewer states.
+            path = self._paths[key] = self._aimed_path(*key)
+            return path
         self.run_to(target, facing, altitude_ft)
         state = self.best_state(target, facing, altitude_ft)
         path = None if state is None else self.build_path(self.chain(state), facing)
@@ -433,6 +444,28 @@ class SearchResult:
             # A finished search's answers are final: the AI asks for the same path from several plans.
             self._paths[key] = path
         return path
+
+    def _aimed_path(self, target: tuple[int, int], facing: int | None, altitude_ft: int | None) -> Path | None:
+        """path_to by a search aimed at the end (A*: the same path, see run_to), kept per square and
+        altitude for the other facings asked there; none where the reachable set has no such end."""
+        entries = self._entries
+        if entries is not None:
+            entry = entries.get(target)
+            if entry is None or not entry.can_end or (facing is not None and entry.facings and facing not in entry.facings) \
+                    or (altitude_ft is not None and entry.altitudes and altitude_ft not in entry.altitudes):
+                return None
+        if not self.planner.map.in_bounds(*target):
+            return None
+        aimed = self._aimed.get((target, altitude_ft))
+        if aimed is None:
+            goal = (target, facing, altitude_ft)
+            if altitude_ft is None:     # at any height: searched level where no height can matter (level.py)
+                mode, relax = self.asked
+                aimed = self.planner.unstarted_search(self.figure, mode, self.occupants, goal=goal, level="path", **relax)
+            else:
+                aimed = SearchResult(self.planner, self.figure, self.rules, self.occupants, goal)
+            self._aimed[(target, altitude_ft)] = aimed
+        return aimed.path_to(target, facing, altitude_ft)
 
     def chain(self, state) -> list:
         """The states from the start to this one, by the least of the equally cheap parents at each
