@@ -456,6 +456,8 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
     pop, push = heapq.heappop, heapq.heappush
     goal_level = None
     limit = _NO_LIMIT if max_settled is None else max_settled
+    # A search asked only about one end (aimed.py) keeps no state keyed past what that end may cost.
+    key_limit = result.key_limit
 
     while heap:
         if len(settled) >= limit:
@@ -532,11 +534,13 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
                     continue    # a long body's cells behind its head (body_grid.LongBody)
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:
+                    nkey = ng if heuristic is None else ng + heuristic(nidx, npar, nh)
+                    if nkey > key_limit:
+                        continue
                     best[nstate] = ng
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    nkey = ng if heuristic is None else ng + heuristic(nidx, npar, nh)
                     push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)
@@ -564,11 +568,13 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
             for nstate, ng, kind in moves:
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:
+                    nkey = ng if heuristic is None else ng + heuristic(idx, par, nstate[4])
+                    if nkey > key_limit:
+                        continue
                     best[nstate] = ng
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    nkey = ng if heuristic is None else ng + heuristic(idx, par, nstate[4])
                     push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)

@@ -20,6 +20,7 @@ from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup
 from .costs import least_cost
+from .aimed import aimed_path
 from .entries import collect_entries, like_the_sweep, walker_entries
 from .grid import flat_grid
 from .level import level_flight
@@ -196,7 +197,8 @@ class SearchResult:
         self._by_square = None
         self._paths: dict = {}            # (target, facing, altitude) -> path_to's answer, once complete
         self._chain_parents: dict = {}    # state -> the parent chain() follows, once complete
-        self._aimed: dict = {}            # (target, altitude) -> a search aimed there (a flight's paths)
+        self._aimed: dict = {}            # (target, altitude) -> a search aimed there (aimed.py)
+        self.key_limit = float("inf")     # states keyed past it are never kept (aimed.py)
         self.asked = ("walk", {})         # the mode and relaxed rules it was made with
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
         self._lock = threading.RLock()
@@ -435,7 +437,7 @@ class SearchResult:
         if self.in_full and not self.complete and self.rules.free_flight:
             # A flight whose reachable set came from the sweep (or is not asked yet): its whole search
             # settles every height of the move, a search aimed at the one end far fewer states.
-            path = self._paths[key] = self._aimed_path(*key)
+            path = self._paths[key] = aimed_path(self, *key)
             return path
         self.run_to(target, facing, altitude_ft)
         state = self.best_state(target, facing, altitude_ft)
@@ -444,28 +446,6 @@ class SearchResult:
             # A finished search's answers are final: the AI asks for the same path from several plans.
             self._paths[key] = path
         return path
-
-    def _aimed_path(self, target: tuple[int, int], facing: int | None, altitude_ft: int | None) -> Path | None:
-        """path_to by a search aimed at the end (A*: the same path, see run_to), kept per square and
-        altitude for the other facings asked there; none where the reachable set has no such end."""
-        entries = self._entries
-        if entries is not None:
-            entry = entries.get(target)
-            if entry is None or not entry.can_end or (facing is not None and entry.facings and facing not in entry.facings) \
-                    or (altitude_ft is not None and entry.altitudes and altitude_ft not in entry.altitudes):
-                return None
-        if not self.planner.map.in_bounds(*target):
-            return None
-        aimed = self._aimed.get((target, altitude_ft))
-        if aimed is None:
-            goal = (target, facing, altitude_ft)
-            if altitude_ft is None:     # at any height: searched level where no height can matter (level.py)
-                mode, relax = self.asked
-                aimed = self.planner.unstarted_search(self.figure, mode, self.occupants, goal=goal, level="path", **relax)
-            else:
-                aimed = SearchResult(self.planner, self.figure, self.rules, self.occupants, goal)
-            self._aimed[(target, altitude_ft)] = aimed
-        return aimed.path_to(target, facing, altitude_ft)
 
     def chain(self, state) -> list:
         """The states from the start to this one, by the least of the equally cheap parents at each
