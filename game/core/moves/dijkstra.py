@@ -31,9 +31,8 @@ def make_heuristic(rules, target, altitude_ft):
     stride = grid.stride
     tx, ty = target[0] + 1, target[1] + 1
     diagonal = rules.diagonal
-    if altitude_ft is None or not rules.flying:
-        to_height = None
-    else:
+    goal_h = down = up = None
+    if altitude_ft is not None and rules.flying:
         goal_h = grid.elevation[grid.index(*target)] + altitude_ft
         if rules.winged:
             down = 1 / rules.dive_multiplier
@@ -42,10 +41,9 @@ def make_heuristic(rules, target, altitude_ft):
             down = (rules.descend_cost or 0) / 5
             up = (rules.rise_cost or 0) / 5
 
-        def to_height(h):
-            return (h - goal_h) * down if h > goal_h else (goal_h - h) * up
-
-    def horizontal(idx, par):
+    # One closure, called for every way into a state: the horizontal distance, and for a flight to
+    # a height asked for, the cheapest change to that height.
+    def horizontal(idx, par, h=0):
         y, x = divmod(idx, stride)
         dx = x - tx if x > tx else tx - x
         dy = y - ty if y > ty else ty - y
@@ -59,9 +57,24 @@ def make_heuristic(rules, target, altitude_ft):
             return 5 * (dy - dx) + 5 * _SQRT2 * dx
         return 5 * (dx + dy)
 
-    if to_height is None:
-        return lambda idx, par, h: horizontal(idx, par)
-    return lambda idx, par, h: horizontal(idx, par) + to_height(h)
+    if goal_h is None:
+        return horizontal
+
+    def with_height(idx, par, h):
+        y, x = divmod(idx, stride)
+        dx = x - tx if x > tx else tx - x
+        dy = y - ty if y > ty else ty - y
+        if dx > dy:
+            dx, dy = dy, dx
+        to_height = (h - goal_h) * down if h > goal_h else (goal_h - h) * up
+        if diagonal == "5-10":
+            return 5 * dy + 5 * ((dx + par) >> 1) + to_height
+        if diagonal == "5":
+            return 5 * dy + to_height
+        if diagonal == "euclidean":
+            return 5 * (dy - dx) + 5 * _SQRT2 * dx + to_height
+        return 5 * (dx + dy) + to_height
+    return with_height
 
 
 # ----- free-turning walkers -----
@@ -456,6 +469,8 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
     pop, push = heapq.heappop, heapq.heappush
     goal_level = None
     limit = _NO_LIMIT if max_settled is None else max_settled
+    # A search asked only about one end (aimed.py) keeps no state keyed past what that end may cost.
+    key_limit = result.key_limit
 
     while heap:
         if len(settled) >= limit:
@@ -532,11 +547,13 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
                     continue    # a long body's cells behind its head (body_grid.LongBody)
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:
+                    nkey = ng if heuristic is None else ng + heuristic(nidx, npar, nh)
+                    if nkey > key_limit:
+                        continue
                     best[nstate] = ng
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    nkey = ng if heuristic is None else ng + heuristic(nidx, npar, nh)
                     push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)
@@ -564,11 +581,13 @@ def advance_general(result, goal_idx, reached, heuristic, max_settled: int | Non
             for nstate, ng, kind in moves:
                 old = best.get(nstate)
                 if old is None or ng < old - EPS:
+                    nkey = ng if heuristic is None else ng + heuristic(idx, par, nstate[4])
+                    if nkey > key_limit:
+                        continue
                     best[nstate] = ng
                     parents[nstate] = (state, kind)
                     if old is not None:
                         ties.pop(nstate, None)
-                    nkey = ng if heuristic is None else ng + heuristic(idx, par, nstate[4])
                     push(heap, (nkey, -ng, nstate) if first_end else (nkey, nstate))
                 elif ng <= old + EPS:
                     got = ties.get(nstate)

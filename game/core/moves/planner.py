@@ -20,6 +20,7 @@ from ..ruleset import Ruleset
 from .dijkstra import advance_general, advance_walker, make_heuristic, walker_tight_parents, walker_unit
 from .body_grid import big_body_setup
 from .costs import least_cost
+from .aimed import aimed_path
 from .entries import collect_entries, like_the_sweep, walker_entries
 from .grid import flat_grid
 from .level import level_flight
@@ -84,7 +85,9 @@ class Planner:
         rules = self.rules(figure, mode, occupants, **relax)
         if level and goal is not None and goal[2] is None and self.map.in_bounds(*goal[0]):
             level_flight(rules, self.grid.index(*goal[0]) if level == "path" else None)
-        return SearchResult(self, figure, rules, occupants, goal)
+        result = SearchResult(self, figure, rules, occupants, goal)
+        result.asked = (mode, relax)
+        return result
 
     # ----- the search -----
     def search(self, figure: Figure, mode: str = "walk", occupants: dict | None = None,
@@ -194,6 +197,9 @@ class SearchResult:
         self._by_square = None
         self._paths: dict = {}            # (target, facing, altitude) -> path_to's answer, once complete
         self._chain_parents: dict = {}    # state -> the parent chain() follows, once complete
+        self._aimed: dict = {}            # (target, altitude) -> a search aimed there (aimed.py)
+        self.key_limit = float("inf")     # states keyed past it are never kept (aimed.py)
+        self.asked = ("walk", {})         # the mode and relaxed rules it was made with
         # The window's planner thread and the resolver may share one cached search: one advances it at a time.
         self._lock = threading.RLock()
 
@@ -260,8 +266,10 @@ class SearchResult:
         """Settle states until one ending the move as asked has settled, with its whole cost level."""
         if self.complete:
             return
-        if self.in_full or (self.goal is not None and tuple(self.goal) != (tuple(target), facing, altitude_ft)):
-            self.run()  # ordered toward another goal: only a full search answers for this one
+        if self.in_full or (self.goal is not None and (tuple(self.goal[0]), self.goal[2]) != (tuple(target), altitude_ft)):
+            # Ordered toward another goal: only a full search answers for this one. One at the same
+            # square and altitude, whatever the facing, is ordered by the same bound: it carries on.
+            self.run()
             return
         if self.best_state(target, facing, altitude_ft) is not None:
             return
@@ -426,6 +434,11 @@ class SearchResult:
         got = self._paths.get(key, self)
         if got is not self:
             return got
+        if self.in_full and not self.complete and self.rules.free_flight:
+            # A flight whose reachable set came from the sweep (or is not asked yet): its whole search
+            # settles every height of the move, a search aimed at the one end far fewer states.
+            path = self._paths[key] = aimed_path(self, *key)
+            return path
         self.run_to(target, facing, altitude_ft)
         state = self.best_state(target, facing, altitude_ft)
         path = None if state is None else self.build_path(self.chain(state), facing)
