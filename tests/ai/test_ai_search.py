@@ -101,12 +101,17 @@ def test_the_friends_and_foes_searched_are_the_ones_to_come_in_turn_order():
             assert b.turn_still_to_come(fid)           # a friend that has acted waits for next round
 
 
-def test_the_search_has_a_fixed_size_smaller_on_a_big_field():
+def _big_field():
+    """Fourteen foot soldiers a side in two lines: more than search.BIG_FIELD figures."""
     figures = [{"id": f"b{i}", "side": "blue", "template": "foot", "x": 1 + i % 14, "y": 1 + i // 14, "facing": "S"}
                for i in range(14)]
     figures += [{"id": f"r{i}", "side": "red", "template": "foot", "x": 1 + i % 14, "y": 3 + i // 14, "facing": "N"}
                 for i in range(14)]
-    b = make_battle("bfrpg", figures)
+    return make_battle("bfrpg", figures)
+
+
+def test_the_search_has_a_fixed_size_smaller_on_a_big_field():
+    b = _big_field()
     play_until_turn_of(b, "b0")
     ai = AI("hard")
     ai.choose(b, "b0")
@@ -140,11 +145,7 @@ def test_a_turn_of_several_choices_shares_one_budget():
 def test_on_a_big_field_a_sides_round_shares_one_budget():
     """However many figures fight, the side's search in a round has ROUND_NODES_BIG figures'
     decisions, so a round's cost does not grow with the figures it has."""
-    figures = [{"id": f"b{i}", "side": "blue", "template": "foot", "x": 1 + i % 14, "y": 1 + i // 14, "facing": "S"}
-               for i in range(14)]
-    figures += [{"id": f"r{i}", "side": "red", "template": "foot", "x": 1 + i % 14, "y": 3 + i // 14, "facing": "N"}
-                for i in range(14)]
-    b = make_battle("bfrpg", figures)
+    b = _big_field()
     play_until_turn_of(b, "b0")
     memo: dict = {}
     ctx = Context(LEVELS["hard"], b, "b0", random.Random(1), memo)
