@@ -267,6 +267,23 @@ def turner_states_at(result, idx: int) -> list[int]:
     return out
 
 
+_ENDS_OF: dict = {}
+
+
+def _ends_of(free_turning: bool, max_turn) -> list:
+    """End facings by facing * 2 + whether it may turn now (the same for every search with these
+    turning rules: worked out once)."""
+    key = (free_turning, max_turn)
+    got = _ENDS_OF.get(key)
+    if got is None:
+        if free_turning:
+            turnable = {f: ALL_FACINGS for f in range(8)}
+        else:
+            turnable = {f: tuple(g for g in range(8) if turn_octants(f, g) <= max_turn) for f in range(8)}
+        got = _ENDS_OF[key] = [ends for f in range(8) for ends in ((f,), turnable[f])]
+    return got
+
+
 def turner_entries(result) -> dict:
     """The reachable set from the integer states: what entries.collect_entries makes of the same
     states as tuples (a ground figure: altitude 0; end facings by the turning rules)."""
@@ -280,12 +297,7 @@ def turner_entries(result) -> dict:
     blocked = rules.ends_blocked
     start_k = start_key(rules, width)
     stationary = rules.stationary_free and not rules.must_dive
-    if p.free_turning:
-        turnable = {f: ALL_FACINGS for f in range(8)}
-    else:
-        turnable = {f: tuple(g for g in range(8) if turn_octants(f, g) <= p.max_turn) for f in range(8)}
-    # End facings by facing * 2 + may turn now.
-    ends_of = [ends for f in range(8) for ends in ((f,), turnable[f])]
+    ends_of = _ends_of(p.free_turning, p.max_turn)
     # Settled cheapest first (no A* bound): the first cost met for an end facing is its least.
     ordered = result._heuristic is None
     by_idx: dict = {}
