@@ -63,10 +63,10 @@ class Context:
         self.diagonal = self.rs.diagonal
         # rows of plain ints, read for every square weighed: made once per map, not per decision
         floors = memo.setdefault("floor rows", {})
-        self._floor = floors.get(id(battle.map))
-        if self._floor is None or floors.get(("map", id(battle.map))) is not battle.map:
-            self._floor = floors[id(battle.map)] = battle.map.elevation_ft.tolist()
-            floors[("map", id(battle.map))] = battle.map
+        kept = floors.get(id(battle.map))
+        if kept is None or kept[0] is not battle.map:
+            kept = floors[id(battle.map)] = (battle.map, battle.map.elevation_ft.tolist())
+        self._floor = kept[1]
         self._strike_budgets: dict = {}
         self._foe_reaches: list | None = None
         self._attacks: dict = {}

@@ -45,11 +45,11 @@ LEAST_BRANCH = 0.1      # an outcome less likely than this is folded into the mi
 LATER_NEXT_ROUND = 0.5  # a foe that has acted this round strikes before my next turn about half the time
 DECLARED_FOE = 0.75     # d100 declarations: a foe strikes before it about three times in four
 # The foes' and friends' next blows: normal's generators, a little narrower (the breadth is the budget).
-REPLY = replace(LEVELS["normal"], name="normal (searched)", targets=2, attack_squares=2, approach=3, shoot=3,
-                withdraw=2, turn_facings=0, exact_plans=0, sight_squares=0, focus_fire=False)
+_REPLY = replace(LEVELS["normal"], name="normal (searched)", targets=2, attack_squares=2, approach=3, shoot=3,
+                 withdraw=2, turn_facings=0, exact_plans=0, sight_squares=0, focus_fire=False)
 # On a big field each figure's reply is its best blow, where it stands or a move away, without
 # weighing what the foes would do to it there (a reply is asked of many figures a round).
-REPLY = replace(REPLY, big_field=replace(REPLY, foresight=False))
+REPLY = replace(_REPLY, big_field=replace(_REPLY, foresight=False))
 
 
 def nodes_for(ctx: Context) -> int:
