@@ -33,12 +33,13 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
     order = actors(ctx)
     budget = Budget(nodes_for(ctx))
     for plan in top:
-        if order and len(outcomes(ctx, plan)) * len(order) > budget.left:
+        branches = outcomes(ctx, plan)
+        if order and len(branches) * len(order) > budget.left:
             break                                  # the budget is spent: no copy made for nothing
         board = _board_after(ctx, plan, copies, copy=bool(order) or plan.kind == "announce")
         if board is None:
             continue
-        got = expectimax(ctx, board, plan, order, budget)
+        got = expectimax(ctx, board, branches, order, budget)
         if got is None:
             break                                  # the budget is spent: the rest are not searched
         value, parts, summary, on_me = got

@@ -187,12 +187,11 @@ def outcomes(ctx: Context, plan: Plan) -> list[tuple[float, Belief, str]]:
     return out
 
 
-def expectimax(ctx: Context, board, plan: Plan, order, budget: Budget) -> tuple[float, list, str, float] | None:
-    """The plan's worth over the turns to come before its next (friends' gains less foes' blows,
-    the outcomes of its blow weighed by their odds), the parts of it by figure, what was weighed
-    (in words) and what the foes' blows on the figure itself cost; None when the budget does not
-    reach it."""
-    branches = outcomes(ctx, plan)
+def expectimax(ctx: Context, board, branches, order, budget: Budget) -> tuple[float, list, str, float] | None:
+    """A plan's worth over the turns to come before its next (friends' gains less foes' blows,
+    the outcomes of its blow, `outcomes(ctx, plan)`, weighed by their odds), the parts of it by
+    figure, what was weighed (in words) and what the foes' blows on the figure itself cost; None
+    when the budget does not reach it."""
     if not budget.take(len(branches) * len(order)):
         return None
     total, parts, on_me = 0.0, {}, 0.0

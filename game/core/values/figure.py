@@ -59,9 +59,7 @@ class Figure:
 
     @cached_property
     def cells(self) -> tuple[tuple[int, int], ...]:
-        """The squares its body covers (just `pos` for a one-square figure)."""
-        if self.footprint == ONE_SQUARE:
-            return ((self.x, self.y),)
+        """The squares its body covers (a one-square figure's, `(pos,)`, are set when it is made)."""
         return cells(self.x, self.y, self.facing, self.footprint)
 
     @property
