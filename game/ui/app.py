@@ -26,6 +26,7 @@ from ..client.callouts import Callouts
 from ..client.comparison import RulesetBattles
 from ..client.oddsmap import OddsView
 from .camera import Camera
+from .chunkbudget import FRAME_SLOT_S, IDLE_MARGIN_S, FrameBudget
 from .comparepanel import CompareState, draw_compare
 from ..client.describe import Hover
 from .guide import draw_guide
@@ -479,11 +480,19 @@ class App:
         self.pg.display.flip()
         self.frame_no += 1
 
+    def between_frames(self, seconds: float | None) -> int:
+        """Work a frame does not wait for, done in what is left of its slot: the map chunks a pan
+        will need (`Scene.prefetch`), each started only while it still ends within `seconds`
+        (None: all of them). Returns the chunks built."""
+        return self.scene.prefetch(self, FrameBudget(seconds, least=0))
+
     def run(self, max_frames: int | None = None) -> int:
         while self.running:
+            started = time.perf_counter()
             self.frame()
             if max_frames is not None and self.frame_no >= max_frames:
                 break
+            self.between_frames(started + FRAME_SLOT_S - IDLE_MARGIN_S - time.perf_counter())
             self.clock.tick(60)
         return 0
 
@@ -492,6 +501,7 @@ class App:
         around it) and animations played."""
         for _ in range(max_frames):
             self.frame([])
+            self.between_frames(None)
             if not self.rules.busy() and not self.map_layer.missing_around(self.camera) \
                     and not self.scene.areas.pending(self.camera) and not self.animator.busy():
                 break

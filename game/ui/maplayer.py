@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.values.errors import RulesError
 from . import theme
-from .chunkbudget import BuildClock, FrameBudget
+from .chunkbudget import BuildClock, FrameBudget, chunks_near
 from .surfaces import copy_friendly_surface
 from .tileart import TileArtLayer
 
@@ -217,12 +217,12 @@ class MapLayer:
                 for cy in range(y0 // n, (y1 - 1) // n + 1) for cx in range(x0 // n, (x1 - 1) // n + 1)
                 if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
 
-    def prefetch(self, camera, budget=None) -> bool:
-        """Build one chunk of the ring just outside the view, if one is missing (the nearest to the
-        view's centre first) and `budget` allows it, so that a pan finds its chunks ready; False
-        when there was none."""
+    def prefetch(self, camera, budget=None, ring: int = 1) -> bool:
+        """Build one chunk of the view or of the `ring` chunks around it, if one is missing (the
+        nearest to the view's centre first) and `budget` allows it, so that a pan finds its chunks
+        ready; False when there was none."""
         budget = FrameBudget(None) if budget is None else budget
-        missing = self.missing_around(camera)
+        missing = self.missing_around(camera, ring)
         if not missing or not budget.allows(self.clock.estimate_s):
             return False
         cell = camera.cell
@@ -233,21 +233,12 @@ class MapLayer:
             self._chunks.popitem(last=False)
         return True
 
-    def missing_around(self, camera) -> list[tuple[int, int]]:
-        """The chunks of the view and the ring of chunks around it not built yet, nearest the view's
+    def missing_around(self, camera, ring: int = 1) -> list[tuple[int, int]]:
+        """The chunks of the view and the `ring` chunks around it not built yet, nearest the view's
         centre first."""
         cell = camera.cell
-        n = self.chunk_squares(cell)
-        x0, y0, x1, y1 = camera.visible_squares()
-        if x1 <= x0 or y1 <= y0:
-            return []
-        cx0, cy0, cx1, cy1 = x0 // n - 1, y0 // n - 1, (x1 - 1) // n + 1, (y1 - 1) // n + 1
-        last_cx, last_cy = (self.map.width - 1) // n, (self.map.height - 1) // n
-        mid = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
-        missing = [(cx, cy) for cy in range(max(0, cy0), min(last_cy, cy1) + 1)
-                   for cx in range(max(0, cx0), min(last_cx, cx1) + 1)
-                   if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
-        return sorted(missing, key=lambda c: (c[0] - mid[0]) ** 2 + (c[1] - mid[1]) ** 2)
+        return [(cx, cy) for cx, cy in chunks_near(camera, self.chunk_squares(cell), ring)
+                if (cell, cx, cy, self.show_grid, self.show_markers) not in self._chunks]
 
     def pending(self, camera) -> bool:
         """True while some visible chunk is still shown as a thumbnail."""

@@ -13,7 +13,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import theme
-from .chunkbudget import BuildClock, FrameBudget
+from .chunkbudget import BuildClock, FrameBudget, chunks_near
 
 
 OUTLINED = {"walk": theme.REACH_WALK_EDGE, "run": theme.REACH_RUN_EDGE, "charge": theme.REACH_CHARGE_EDGE}
@@ -155,6 +155,22 @@ class AreaLayers:
         return [pygame.Rect(camera.to_screen(cx * n, cy * n), (n * c, n * c))
                 for cy in range(y0 // n, (y1 - 1) // n + 1) for cx in range(x0 // n, (x1 - 1) // n + 1)
                 if (c, cx, cy) not in self._chunks]
+
+    def prefetch(self, camera, budget, ring: int = 1) -> bool:
+        """Build one missing chunk of the view or of the `ring` chunks around it (the nearest the
+        view's centre first) if `budget` allows it; False when there was none to build or no time."""
+        if not self._layers:
+            return False
+        c = camera.cell
+        n = max(4, CHUNK_PX // c)
+        missing = [(cx, cy) for cx, cy in chunks_near(camera, n, ring) if (c, cx, cy) not in self._chunks]
+        if not missing or not budget.allows(self.clock.estimate_s):
+            return False
+        cx, cy = missing[0]
+        self._chunks[(c, cx, cy)] = self.clock.timed(budget, lambda: self._build(c, cx, cy, n))
+        if len(self._chunks) > MAX_CHUNKS:
+            self._chunks.popitem(last=False)
+        return True
 
     def pending(self, camera) -> bool:
         """True while a visible chunk was left unbuilt (drawing within a time budget)."""

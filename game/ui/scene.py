@@ -44,6 +44,7 @@ class Scene:
         self._views: OrderedDict = OrderedDict()   # ground key -> (picture, holes) of views left, oldest first
         self._spare_grounds: list = []
         self._held = 0             # frames the kept ground has been shown as it is
+        self._prefetch_wanted = False   # the last frame asks for the chunks around the view (`prefetch`)
         self._scroll = None        # (what the ground depends on but the camera's offset, ox, oy, its picture)
         self._spare_ring = None    # the ring picture, kept to be drawn into again
         self._tokens: list = []
@@ -135,8 +136,8 @@ class Scene:
                 self._holes = self._fill_holes(self._ground, self._holes, app, budget)
             view.blit(self._ground, (0, 0))
             self._held += 1
-            if not self._holes and self._held >= PREFETCH_AFTER_FRAMES:
-                layer.prefetch(cam, budget)     # while the view holds still: the chunks a pan will need
+            # While the view holds still: the chunks a pan will need, built between frames.
+            self._prefetch_wanted = not self._holes and self._held >= PREFETCH_AFTER_FRAMES
             self._last_ground = ground_key
             return
         self._held = 0
@@ -170,8 +171,9 @@ class Scene:
                 self._start_ring(view, cam, base)
         if self._scroll is not None and pending:
             self._scroll = None     # thumbnails on screen: the chunks drawn later must be drawn whole
-        elif not layer.built_last_frame:
-            layer.prefetch(cam, budget)     # the chunks a pan will need next, one a frame
+        # A pan goes on: the chunks it will need next, built between frames (not after a zoom:
+        # the levels the wheel passes through would push each other's chunks out of the cache).
+        self._prefetch_wanted = strips is not None and not pending
         # Kept once the view has held still for a frame (while panning, a copy would be wasted), or
         # at once when it has holes and the camera did not pan (a zoom): the next frames fill them in.
         last = self._last_ground
@@ -188,6 +190,19 @@ class Scene:
             self._stash_ground()
         self._holes = holes         # this frame's (tests look): filled in later only when kept
         self._last_ground = ground_key
+
+    def prefetch(self, app, budget) -> int:
+        """Between frames, in the time the frame left of its slot: build the chunks (the map's,
+        then the overlays') the view still lacks, then, when the last frame asked for them
+        (`_draw_ground`: a pan goes on, or the view has held still a while), those just around
+        it that a pan will need, nearest the view's centre first, while `budget` (a FrameBudget)
+        allows. A frame then finds its chunks built and only draws. Returns the chunks built."""
+        built = 0
+        for ring in (0, 1) if self._prefetch_wanted else (0,):
+            for layer in (app.map_layer, self.areas):
+                while layer.prefetch(app.camera, budget, ring):
+                    built += 1
+        return built
 
     def _stash_ground(self) -> None:
         """Put the kept picture aside for a return to its view (a zoom back to its level), the
