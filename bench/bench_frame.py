@@ -5,8 +5,10 @@
 Draws into an off-screen window (1920x1080 by default; no display needed) with 40 figures, a
 selected figure, a hovered path with parting shots, charge lanes, zones, threatened squares,
 line of sight, terrain markers and grid all switched on, in these views: a still camera at every
-zoom level, a camera panning every frame at every zoom (new map chunks drawn within the per-frame
-budget), zooming, and frames while a figure walks its path with animation on. Prints median and
+zoom level, a camera panning every frame at every zoom (chunks built between frames in what is
+left of each 60 fps slot, as the window's loop does, that work timed apart; what a frame still
+builds itself within its budget), zooming, and frames while a figure walks its path with
+animation on (`--only` picks some of these views). Prints median and
 95th-percentile CPU time per frame, each still zoom's p95 against the 32 px still frame's,
 panning's p95 against the anchor: pyscroll panning the same map by the same moves at the same
 square size in the same run, and zooming's p95 against pyscroll going through the same levels
