@@ -8,9 +8,12 @@
 - `left alone by two or more foes`: a turn that ends with the figure within the melee reach of two
   or more foes and no friend within two squares of it;
 - `friends hit by own missiles`: the side's missiles striking its own figures (friendly fire);
-- `blows forgone`: a turn ended while the resolver would still have accepted an attack on a foe.
+- `blows forgone`: a turn ended while the resolver would still have accepted an attack on a foe
+  that puts no friend at risk (a shot into a melee that may strike a friend, by the resolver's
+  `into_melee_risk`, is the careful player's to hold, not a blow forgone).
 
-Every count is a question to the resolver (`Battle.check`, `melee_reach_ft`, `attacks_per_round`)
+Every count is a question to the resolver (`Battle.check`, `preview`, `into_melee_risk`,
+`melee_reach_ft`, `attacks_per_round`)
 or an event it emitted; the counter only watches (nothing here changes the battle).
 """
 from __future__ import annotations
@@ -93,7 +96,8 @@ def _attacked_this_turn(battle, figure_id: str) -> bool:
 
 
 def _attack_left(battle, me, foes, gap) -> Attack | None:
-    """An attack the resolver accepts now (any weapon, foes nearest first), or None."""
+    """An attack the resolver accepts now that may strike no friend (any weapon, foes nearest
+    first), or None."""
     far = 0.0
     for w in dict.fromkeys(me.weapons or ("fist",)):
         spec = battle.weapon(w)
@@ -104,9 +108,16 @@ def _attack_left(battle, me, foes, gap) -> Attack | None:
             break
         for w in dict.fromkeys(me.weapons or ("fist",)):
             attack = Attack(figure=me.id, target=foe.id, weapon=None if w == me.ready_weapon else w)
-            if battle.check(attack) is None:
+            if battle.check(attack) is None and not _may_strike_a_friend(battle, attack):
                 return attack
     return None
+
+
+def _may_strike_a_friend(battle, attack: Attack) -> bool:
+    """A shot into a melee where the ruleset's into-melee rule may send it at a friend."""
+    breakdown = battle.preview(attack).breakdown
+    return breakdown is not None and breakdown.kind == "ranged" and \
+        battle.into_melee_risk(breakdown).p_friend_struck > 0
 
 
 def add_up(per_side: list[dict]) -> dict:

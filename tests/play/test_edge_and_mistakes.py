@@ -114,3 +114,22 @@ def test_simulate_and_ladder_reports_carry_the_mistakes(capsys):
     assert [(p["stronger"], p["weaker"]) for p in data["pairs"]] == [("easy", "naive"), ("naive+1", "naive")]
     assert "easy vs naive" in data["worth"] and set(data["mistakes"]) == {"naive", "easy", "naive+1"}
     assert main(["ladder", "--levels", "naive,easy", "--edge", "hard+1"]) == 2
+
+
+def test_a_shot_held_back_from_a_melee_with_a_friend_in_it_is_not_a_blow_forgone():
+    """bfrpg Firing Into Melee: a near miss strikes the friend. An archer ending its turn with its
+    only shot into its friend's melee held the careful shot; with the foe standing alone, the
+    same turn end forgoes a shot."""
+    def archer_ends_turn(friend_beside_foe: bool) -> dict:
+        friend = fig("friend", "blue", 8, 4, "E") if friend_beside_foe else fig("friend", "blue", 1, 8, "E")
+        b = make_battle("bfrpg", OPEN, [fig("archer", "blue", 1, 4, "E", template="archer"), friend,
+                                        fig("foe", "red", 9, 4, "W")])
+        until_phase(b, "archer")
+        assert b.check(Attack("archer", "foe")) is None
+        bd = b.preview(Attack("archer", "foe")).breakdown
+        assert (b.into_melee_risk(bd).p_friend_struck > 0) == friend_beside_foe
+        counter = MistakeCounter()
+        counter.ending(b, "archer")
+        return counter.tally(b)["blue"]
+    assert archer_ends_turn(friend_beside_foe=True)["blows forgone"] == 0
+    assert archer_ends_turn(friend_beside_foe=False)["blows forgone"] == 1
