@@ -83,5 +83,8 @@ class UIState:
     disengage_style: str = ""
     manoeuvre_target: str | None = None   # trip/push: the foe clicked first; the next click picks its square
     collapsed: set = field(default_factory=set)   # panel sections folded to their heading
+    # (moment, lines): the most lines the hover section has shown at this moment (the selection,
+    # the mode, the battle as it stands): it keeps that room, so the log below does not jump.
+    hover_room: tuple = ((), 0)
     turn_scroll: int = 0                  # rows of the turn order scrolled past
     compare: bool = False                 # the rulesets side by side, for the selection and the hover

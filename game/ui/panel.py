@@ -24,6 +24,7 @@ LOG_MIN_H = 150
 BUTTONS = (("undo", "Undo"), ("redo", "Redo"), ("end-turn", "End turn"), ("gm", "GM"), ("compare", "Compare V"),
            ("save", "Save"), ("load", "Load"), ("help", "Keys F1"))
 SHARES = {"turns": 0.26, "figure": 0.26, "hover": 0.32, "ai": 0.16, "objectives": 0.2}
+BLANK_LINE = ("", "dim", 0)     # a wrapped line holding room, with nothing in it
 SPARE_ORDER = ("objectives", "figure", "hover", "ai", "turns")
 
 
@@ -214,6 +215,8 @@ class Panel:
         for name, _title, lines in sections:
             if name != "turns":
                 wrapped[name] = self._wrap(lines, width)
+            if name == "hover":
+                wrapped[name] = self._held_room(app, wrapped[name])
             if name in ui.collapsed:
                 wanted[name] = 0
             elif name == "turns":
@@ -262,12 +265,26 @@ class Panel:
             self.log_rect.y = top
         self._compose()
 
+    def _held_room(self, app, lines: list) -> list:
+        """The hover section's lines padded with blank ones to the most it has shown at this moment
+        (the same selection, mode, panel size and battle state): moving the pointer from a long
+        answer to a short one leaves the log where it was (`UIState.hover_room`)."""
+        ui = app.ui
+        if "hover" in ui.collapsed:
+            return lines
+        moment = (ui.selected, len(app.battle.events), describe.mode_name(ui), ui.gm, ui.compare,
+                  tuple(self.rect.size))
+        held_moment, held = ui.hover_room
+        most = max(len(lines), held if held_moment == moment else 0)
+        ui.hover_room = (moment, most)
+        return lines + [BLANK_LINE] * (most - len(lines))
+
     def _hover_again(self, app) -> bool:
         """Only what is under the pointer changed: the hover section drawn again in its place when
         its lines take the room they took (the rest of the layout is then as it was); False when
         they do not (the panel is laid out again)."""
         title, folded, count, shown = self._hover_layout
-        lines = self._wrap(app.hover_lines(), self.rect.w - 2 * PAD)
+        lines = self._held_room(app, self._wrap(app.hover_lines(), self.rect.w - 2 * PAD))
         if len(lines) != count:
             return False
         at = next(i for i, part in enumerate(self._placing) if part[0] == "hover")
@@ -299,11 +316,14 @@ class Panel:
         y = self._heading(y, name, title, app, extra)
         if not shown:
             return y
-        cut = len(lines) > shown
+        real = len(lines)
+        while real and lines[real - 1] == BLANK_LINE:     # room held (`_held_room`), not lines to tell of
+            real -= 1
+        cut = real > shown
         for text, role, indent in lines[: shown - 1 if cut else shown]:
             y = self._line(y, text, role, x=PAD + indent)
         if cut:
-            y = self._line(y, f"… {len(lines) - shown + 1} more lines (fold a section to see them)", "dim")
+            y = self._line(y, f"… {real - shown + 1} more lines (fold a section to see them)", "dim")
         return y
 
     def _compose(self) -> None:

@@ -82,3 +82,29 @@ def test_the_hover_section_drawn_again_in_its_place_is_the_panel_drawn_whole(mon
             app.frame([])
             _same(app, f"hovering {dx}, {dy}")
     assert True in again, "some hover changes drew the hover section alone"
+
+
+def test_the_log_stays_put_while_the_pointer_goes_from_a_long_answer_to_a_short_one():
+    """The hover section keeps the most room it has taken at this moment (Panel._held_room): the
+    log below it does not jump as the pointer moves; a new moment (another selection) lets it go."""
+    app = make_app("first_battle.toml", size=(1920, 1080), cell=32)
+    app.select(app.battle.current)
+    app.frame([])
+    me = app.battle.figures[app.battle.current]
+    tops, counts = [], []
+    for sq in [(me.x + 1, me.y), (me.x + 3, me.y + 2), (me.x, me.y), (0, 0), (me.x + 1, me.y)]:
+        step(app, motion(app.screen_pos(sq)))
+        app.frame([])
+        tops.append(app.panel.log_rect.y)
+        counts.append(len(app.hover_lines()))
+    assert len(set(counts)) > 1, counts          # answers of different lengths (3, 0 and 2 lines)
+    assert len(set(tops)) == 1, tops             # the log never moved (it jumped 51 px before)
+    _same(app, "room held")
+    step(app, motion(app.screen_pos((me.x + 3, me.y + 2))))
+    app.frame([])
+    held = app.ui.hover_room[1]
+    app.select(next(f for f in app.battle.figures if f != app.ui.selected))
+    app.frame([])
+    assert app.ui.hover_room[1] < held          # another moment: the room held is let go
+    assert app.panel.log_rect.y < tops[0]
+    _same(app, "room let go")
