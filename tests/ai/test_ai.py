@@ -88,6 +88,33 @@ def test_fighting_withdrawal_instead_of_turning_its_back():
     assert planned.parting_shots == ()
 
 
+def test_withdraws_then_shoots_when_its_turn_is_split_into_phases():
+    # bfrpg:initiative: figures on one number all move first and shoot later (movement, then
+    # missiles). The archer beside a foot soldier shares its number with a friend, so its turn is
+    # split: a fighting withdrawal now draws no parting shot (bfrpg:defensive-movement) and keeps
+    # its bow for the missile phase, which beats staying to stab with a dagger (no missile is shot
+    # with a foe within 5 ft) or walking off at the cost of a +2 parting shot.
+    b = make_battle("bfrpg", [
+        {"id": "archer", "side": "blue", "template": "archer", "x": 6, "y": 6, "facing": "E", "stats": {"hp": 8}},
+        {"id": "foe", "side": "red", "template": "foot", "x": 7, "y": 6, "facing": "W"},
+        {"id": "scout", "side": "blue", "template": "archer", "x": 1, "y": 1, "facing": "E"},
+    ], seed=1)
+    ai = AI("normal")
+    action = first_action(ai, b, "archer")
+    assert b.current_phase == "movement"
+    assert isinstance(action, Move) and action.mode == "withdraw", ai.last_decision.explain()
+    events = b.apply(action)
+    assert not any(e.kind == EventKind.PARTING_SHOT for e in events)
+    for _ in range(6):                  # the rest of its number: the friend's move, then the missiles
+        if b.current == "archer" and b.current_phase == "missile":
+            break
+        b.apply(ai.choose(b, b.current) if b.current == "archer" else EndTurn(figure=b.current))
+    assert b.current == "archer" and b.current_phase == "missile"
+    shot = ai.choose(b, "archer")
+    assert isinstance(shot, Attack) and shot.target == "foe" and shot.weapon is None, ai.last_decision.explain()
+    assert b.check(shot) is None
+
+
 def test_cnc_fighting_disengagement():
     b = make_battle("cnc", [
         {"id": "archer", "side": "blue", "template": "archer", "x": 6, "y": 6, "facing": "E", "stats": {"hp": 3}},

@@ -78,9 +78,11 @@ def withdraw_plans(ctx: Context, threats: Threats) -> list[Plan]:
 def withdraw_then_strike(ctx: Context, threats: Threats, withdrawal: Plan, cost: float) -> list[Plan]:
     """Back out of the melee, then shoot or strike where the rules let a fighting withdrawal keep the
     attack (bfrpg, ch17: within the move-and-attack allowance; `Battle.check` has the last word):
-    the withdrawal's own reasons, and the resolver's odds of the best blow from where it ends."""
+    the withdrawal's own reasons, and the resolver's odds of the best blow from where it ends. Where
+    the turn is split into phases (bfrpg: figures sharing a number move first, then shoot, then
+    strike) it withdraws in the movement phase and the blow comes in its own phase."""
     me = ctx.me
-    if not ctx.can_attack or ctx.strike_later or ctx.attacked or ctx.moved + cost > ctx.attack_budget + 1e-9:
+    if not ctx.can_attack or ctx.declaring or ctx.attacked or ctx.moved + cost > ctx.attack_budget + 1e-9:
         return []
     x, y, facing, alt = withdrawal.end
     there = me.moved_to(x, y, facing, alt)
@@ -99,9 +101,14 @@ def withdraw_then_strike(ctx: Context, threats: Threats, withdrawal: Plan, cost:
     _v, e, odds, careful = best
     weapon = None if odds.breakdown.weapon == me.ready_weapon else odds.breakdown.weapon
     verb = "shoot" if odds.breakdown.kind == "ranged" else "strike"
-    plan = Plan((withdrawal.actions[0], Attack(figure=me.id, target=e.id, weapon=weapon, careful=careful),
-                 EndTurn(figure=me.id)), f"{withdrawal.label}, then {verb} {e.label}", kind="withdraw",
-                end=withdrawal.end, data={"path": withdrawal.data.get("path"), "withdraws": True})
+    actions = (withdrawal.actions[0], Attack(figure=me.id, target=e.id, weapon=weapon, careful=careful),
+               EndTurn(figure=me.id))
+    label = f"{withdrawal.label}, then {verb} {e.label}"
+    if ctx.strike_later:
+        # bfrpg's movement turn inside a shared number: withdraw now, shoot or strike when the blows come.
+        actions, label = (withdrawal.actions[0], EndTurn(figure=me.id)), f"{label} when the blows come"
+    plan = Plan(actions, label, kind="withdraw", end=withdrawal.end,
+                data={"path": withdrawal.data.get("path"), "withdraws": True})
     for name, v in withdrawal.reasons:
         if name != "archer out of melee":
             plan.add(name, v)
