@@ -12,7 +12,7 @@ import hashlib
 import random
 import time
 
-from ..core.values.actions import Action, EndTurn
+from ..core.values.actions import Action, Attack, EndTurn
 from .collector import collector_held
 from .context import Context, this_turn
 from .decision import Decision, Plan, rank_key
@@ -123,8 +123,10 @@ class AI:
 
     def _still_good(self, battle, figure_id, action: Action) -> bool:
         if action.kind == "end-turn":
-            # More attacks to make (several attacks a round): think again rather than stop.
-            return not (battle.status(figure_id).attacks_left and self._pending["given"].kind == "attack")
+            # An attack still to make (several attacks a round, or a foe in reach after the move):
+            # think again rather than stop with a blow in hand.
+            return not (battle.status(figure_id).attacks_left and
+                        (self._pending["given"].kind == "attack" or _attack_allowed(battle, figure_id)))
         if action.kind == "attack":
             return battle.able(action.target) and battle.check(action) is None
         return False
@@ -167,6 +169,13 @@ class AI:
         self.last_decision = decision
         self.decisions[figure_id] = decision
         return decision
+
+
+def _attack_allowed(battle, figure_id: str) -> bool:
+    """The resolver would take an attack of this figure's on some foe now (its ready weapon)."""
+    me = battle.figures[figure_id]
+    return any(f.side != me.side and battle.able(f.id) and battle.check(Attack(figure=figure_id, target=f.id)) is None
+               for f in battle.figures.values())
 
 
 __all__ = ["AI", "DIFFICULTIES", "LEVELS", "Decision", "Plan", "stable_seed"]

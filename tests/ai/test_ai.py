@@ -502,3 +502,24 @@ def test_bfrpg_archer_shoots_carefully_past_a_fragile_friend():
     ai = AI("normal")
     first_action(ai, b, "bow")
     assert not any(getattr(a, "careful", False) for p in ai.last_decision.plans for a in p.actions)
+
+
+def test_a_plan_that_moved_into_reach_strikes_before_it_ends_the_turn():
+    """A plan's last step is to end the turn; if its move left a foe within reach and an attack
+    still to make (ch17: move, then strike), the AI thinks again and strikes rather than end the
+    turn with the blow in hand (issue 28: blows forgone)."""
+    from game.ai.brain import _last
+    from tests.battles import OPEN, fig, make_battle, until_phase
+    b = make_battle("ch17", OPEN, [fig("a", "blue", 2, 4, "E"), fig("b", "red", 6, 4, "W")])
+    until_phase(b, "a")
+    ai = AI("normal", seed=1)
+    decision = ai.decide(b, "a")
+    step = Move("a", to=(5, 4))
+    ai._pending = {"figure": "a", "seed": b.setup.seed, "at": len(b.actions), "last": _last(b), "given": step,
+                   "rest": [EndTurn(figure="a")], "decision": decision}
+    b.apply(step)
+    assert b.check(Attack("a", "b")) is None
+    action = ai.choose(b, "a")
+    chosen = ai.last_decision.plans[ai.last_decision.chosen]
+    assert action.kind != "end-turn", action          # before: the plan's EndTurn, the blow forgone
+    assert any(a.kind == "attack" and a.target == "b" for a in chosen.actions), chosen.label
