@@ -34,6 +34,7 @@ from game.play.simulate import play_battle, run_seed, setups_for  # noqa: E402
 from game.play.turns import play_out  # noqa: E402
 
 FLIPS: list = []
+MARGINS: list = []
 
 
 def _searching(real):
@@ -43,6 +44,8 @@ def _searching(real):
         after = plans[0] if plans else None
         if searched and before is not None and after is not None and before.actions[0] != after.actions[0]:
             FLIPS.append((ctx.battle.clone(), ctx.me.side, before, after))
+            # how far the search put its choice above normal's (both searched): its margin
+            MARGINS.append(round(after.score - before.score, 3) if before.data.get("searched") else None)
         return searched
     return search_ahead
 
@@ -75,6 +78,7 @@ def main(argv=None) -> int:
     p.add_argument("--scenario", default="maps/mirror_field.toml")
     p.add_argument("--seeds", default="0,1,2")
     p.add_argument("--continuations", type=int, default=2)
+    p.add_argument("--dump", help="also write one line a flip (kinds, margin, wins, hit points) to this file")
     args = p.parse_args(argv)
     brain.search_ahead = _searching(lookahead.search_ahead)
     setup0 = setups_for(load_scenario(args.scenario), [load_ruleset(args.ruleset)])[args.ruleset]
@@ -84,12 +88,14 @@ def main(argv=None) -> int:
     for index in (int(s) for s in args.seeds.split(",")):
         for hard in sides:
             FLIPS.clear()
+            MARGINS.clear()
             levels = {s: ("hard" if s == hard else "normal") for s in sides}
             play_battle(replace(setup0, seed=run_seed(1, args.ruleset, index)), difficulty=levels)
-            mine = [f for f in FLIPS if f[1] == hard]
-            for snapshot, side, before, after in mine:
+            mine = [(f, m) for f, m in zip(FLIPS, MARGINS) if f[1] == hard]
+            for (snapshot, side, before, after), margin in mine:
                 row = by_kind[(before.kind, after.kind)]
                 row[0] += 1
+                flip = [0, 0, 0]
                 for k in range(args.continuations):
                     got = [continue_from(snapshot, plan.actions[0], side, k) for plan in (after, before)]
                     if None in got:
@@ -101,6 +107,13 @@ def main(argv=None) -> int:
                     total[0] += 1
                     total[1] += dw
                     total[2] += dh
+                    flip[0] += 1
+                    flip[1] += dw
+                    flip[2] += dh
+                if args.dump and flip[0]:
+                    with open(args.dump, "a") as out:
+                        out.write(f"{args.ruleset}\t{args.scenario}\t{index}\t{before.kind}\t{after.kind}\t{margin}\t"
+                                  f"{flip[1] / flip[0]:.2f}\t{flip[2] / flip[0]:.2f}\n")
             print(f"battle {index}, hard as {hard}: {len(mine)} flips; so far {total[0]} continuations, "
                   f"wins {total[1]:+d}, hit points {total[2]:+d}", flush=True)
     print(f"hard's choice over normal's, per continuation: wins {total[1] / max(total[0], 1):+.3f}, "
