@@ -5,10 +5,8 @@ AI's own generator so the real rolls to come stay unknown) is put in the state t
 the figure placed where it ends (the game master's place action, through `apply`) and its stance
 taken (set, defend, through `apply`). search.expectimax then plays, in each outcome of the plan's
 blow, the turns that come before the figure's next one on that copy (friends still to act, foes'
-replies), and (`search.NEXT_TURN`, off as measured) the figure's own best blow on its next turn
-from where that leaves it. What it finds replaces the plan's assumed exposure (and the focus-fire
-guess, and with the next blow normal's "can strike next round": those blows are played). The
-plans searched, best first while the decision's budget lasts,
+replies). What it finds replaces the plan's assumed exposure (and the focus-fire guess: the
+friends' blows are played). The plans searched, best first while the decision's budget lasts,
 stay ahead of those that were not, re-ranked among themselves. `focus_fire` is normal's guess at
 the friends still to strike a plan's target this round.
 """
@@ -19,7 +17,6 @@ from ..core.values.geometry import FACINGS, bearing_octant
 from .context import HORIZON_ROUNDS, Context
 from .decision import Plan, rank_key
 from .odds import kill_chance
-from . import search
 from .search import Budget, actors, expectimax, nodes_for, outcomes, spend
 from .threat import Threats, strike_square
 
@@ -46,7 +43,7 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
         if got is None:
             break                                  # the budget is spent: the rest are not searched
         value, parts, summary, on_me = got
-        _drop_guesses(plan, next_blow=bool(order) and search.NEXT_TURN > 0)
+        _drop_focus(plan)
         exposure = plan.data.get("exposure", 0.0)
         if any(name.startswith("alone against") for name, _v in plan.reasons) and on_me < exposure:
             # Alone within reach of two or more foes: however the foes' next blows fall, it keeps
@@ -71,18 +68,15 @@ def search_ahead(ctx: Context, threats: Threats, plans: list[Plan]) -> int:
 
 def _words(plan: Plan, moves: int) -> str:
     """What the search weighed, short enough for the window's panel."""
-    also = " and its next blow" if search.NEXT_TURN else ""
     if plan.data.get("target") is not None and plan.data.get("odds") is not None:
-        return f"weighs its blow's outcomes and the {moves} moves after{also}"
-    return f"weighs the {moves} moves after{also}"
+        return f"weighs its blow's outcomes and the {moves} moves after"
+    return f"weighs the {moves} moves after"
 
 
-def _drop_guesses(plan: Plan, next_blow: bool) -> None:
-    """The search plays the friends still to strike and (`next_blow`: when it played any move) the
-    figure's own next blow: normal's guesses at them (focus fire, "can strike next round") are
-    taken out again."""
+def _drop_focus(plan: Plan) -> None:
+    """The search plays the friends still to strike: the focus-fire guess is taken out again."""
     for name, v in list(plan.reasons):
-        if "friend(s) still to strike" in name or (next_blow and name == "can strike next round"):
+        if "friend(s) still to strike" in name:
             plan.reasons.remove((name, v))
             plan.score -= v
 

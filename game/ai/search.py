@@ -15,9 +15,7 @@ its exact expected worth (hit points and the chance to fell, the same `damage_va
 scored with), and what it leaves (a wounded or felled figure) is what the figures after it see
 (focus fire). A branch's worth is what the friends' blows gain less what the foes' blows cost
 (weighed `CAUTION`, as exposure is); the plan's worth is its own score with its assumed exposure
-replaced by the branches' weighted mean. `NEXT_TURN` above 0 would end each branch with the
-figure's own best blow on its next turn from where it is left (`next_blow`), in place of normal's
-guess at it ("can strike next round"); measured, it is off (docs/ai.md).
+replaced by the branches' weighted mean.
 
 The search has a fixed size, never a time limit: `NODES` figures' decisions a choice on a small
 field, fewer where more figures fight (`nodes_for`), spent on the best plans first; a plan the
@@ -46,10 +44,6 @@ FRIENDS = 1             # friends still to act this round searched in each branc
 LEAST_BRANCH = 0.1      # an outcome less likely than this is folded into the miss
 LATER_NEXT_ROUND = 0.5  # a foe that has acted this round strikes before my next turn about half the time
 DECLARED_FOE = 0.75     # d100 declarations: a foe strikes before it about three times in four
-# The figure's own best blow on its next turn, against one struck now (as SUPPORT): 0, off. Measured
-# at 0.5 it helped on the open field and lost more on the hill, where waiting on high ground wins
-# (docs/ai.md, As measured 2026-11-29): kept to be tried again, not weighed.
-NEXT_TURN = 0.0
 # The foes' and friends' next blows: normal's generators, a little narrower (the breadth is the budget).
 _REPLY = replace(LEVELS["normal"], name="normal (searched)", targets=2, attack_squares=2, approach=3, shoot=3,
                  withdraw=2, turn_facings=0, exact_plans=0, sight_squares=0, focus_fire=False)
@@ -221,14 +215,13 @@ def expectimax(ctx: Context, board, branches, order, budget: Budget) -> tuple[fl
                 on_me -= p * x
     said = ", ".join(f"{n} {p:.0%}" for p, _b, n in branches if n)
     summary = (f"{len(branches)} outcomes of its blow ({said}), " if said else "") + \
-        f"then {len(order)} move(s) of friends and foes" + (", then its own next blow" if NEXT_TURN else "")
+        f"then {len(order)} move(s) of friends and foes"
     return total, sorted(parts.items(), key=lambda kv: -abs(kv[1])), summary, on_me
 
 
 def _play(ctx: Context, board, belief: Belief, order) -> tuple[float, dict]:
     """One branch: each figure in order picks its best plan (normal's generator) on the copy; its
-    move is made there, its blow counted at its worth and taken as done for the ones after it; with
-    NEXT_TURN, then the figure's own next blow from where that leaves it (`next_blow`)."""
+    move is made there, its blow counted at its worth and taken as done for the ones after it."""
     side = ctx.me.side
     memo = ctx.cache.setdefault("search memo", {})
     total, parts = 0.0, {}
@@ -257,30 +250,7 @@ def _play(ctx: Context, board, belief: Belief, order) -> tuple[float, dict]:
             belief.gone.add(target)
         else:
             belief.hp[target] = hp - odds.expected(hp) * weight
-    got = next_blow(board, ctx, memo, belief)
-    if got is not None:
-        v, what = got
-        total += v
-        parts[(f"{ctx.me.label}: next turn {what}", None)] = v
     return total, parts
-
-
-def next_blow(board, ctx: Context, memo: dict, belief: Belief):
-    """(worth, what it does in words) of the figure's own best blow on its next turn in the branch,
-    discounted by NEXT_TURN, or None: normal's generators on the copy, as the resolver answers them
-    there. (The foes' blows after it are past the horizon, as they were before.)"""
-    me = ctx.me.id
-    if not NEXT_TURN or me in belief.gone or not board.able(me):
-        return None
-    best = _best_plan(board, me, ctx, memo, belief)
-    if best is None:
-        return None
-    plan, sub = best
-    target, odds = plan.data.get("target"), plan.data.get("odds")
-    if target is None or odds is None or target not in sub.active:
-        return None
-    victim = sub.active[target]
-    return NEXT_TURN * sub.damage_value(victim, odds), f"strikes {victim.label}"
 
 
 def _best_plan(board, fid: str, ctx: Context, memo: dict, belief: Belief):

@@ -12,7 +12,7 @@ from game.ai import search
 from game.ai.context import Context
 from game.ai.decision import Plan
 from game.ai.levels import LEVELS
-from game.core.values.actions import EndTurn, GmPlace
+from game.core.values.actions import EndTurn
 
 from tests.ai.test_ai import make_battle, play_until_turn_of
 
@@ -170,40 +170,3 @@ def test_on_a_big_field_a_sides_round_shares_one_budget():
             spent += decision.moves
         b.apply(action)
     assert 0 < spent <= search.ROUND_NODES_BIG
-
-
-def _far_foe():
-    """Me at one end of the field, one foe at the other: 65 ft apart, more than a move and a blow."""
-    return make_battle("bfrpg", [
-        {"id": "me", "side": "blue", "template": "foot", "x": 1, "y": 6, "facing": "E"},
-        {"id": "foe", "side": "red", "template": "foot", "x": 14, "y": 6, "facing": "W"},
-    ])
-
-
-def test_the_leaf_is_the_figures_own_next_blow_from_where_the_plan_left_it(monkeypatch):
-    """Off as measured (docs/ai.md), the leaf still answers what it was made for: an approach that
-    ends a step from the foe buys a blow next turn, standing off buys none."""
-    b = _far_foe()
-    play_until_turn_of(b, "me")
-    ctx = Context(LEVELS["hard"], b, "me", random.Random(1), {})
-    near = b.clone()
-    near.apply(GmPlace("me", x=10, y=6, facing="E"))                           # 20 ft off: a step and a blow
-    monkeypatch.setattr(search, "NEXT_TURN", 0.0)
-    assert search.next_blow(near, ctx, {}, search.Belief()) is None          # off: nothing weighed
-    monkeypatch.setattr(search, "NEXT_TURN", 0.5)
-    assert search.next_blow(b.clone(), ctx, {}, search.Belief()) is None      # too far to strike next turn
-    worth, what = search.next_blow(near, ctx, {}, search.Belief())
-    assert what == f"strikes {near.figures['foe'].label}" and worth > 0
-    assert search.next_blow(near, ctx, {}, search.Belief(gone={"me"})) is None  # felled first: no blow
-
-
-def test_with_the_leaf_on_hard_weighs_its_next_blow_and_says_so(monkeypatch):
-    monkeypatch.setattr(search, "NEXT_TURN", 0.5)
-    b = _line()
-    play_until_turn_of(b, "me")
-    ai = AI("hard")
-    ai.choose(b, "me")
-    searched = [p for p in ai.last_decision.plans if p.data.get("searched")]
-    assert searched and all("its own next blow" in p.data["search"] for p in searched)
-    assert not any(name == "can strike next round" for p in searched for name, _v in p.reasons)
-    assert "its next blow" in searched[0].data["search_words"]
