@@ -23,6 +23,7 @@ from .objectives import weigh_objectives
 from .plans import generate, rescore_exactly
 from .threat import Threats
 
+ATTACK_CHECKS = 6        # nearest foes asked whether an attack is still to make before a turn ends
 MAX_CHECKS = 16          # plans offered to Battle.check before settling for ending the turn
 
 
@@ -172,10 +173,18 @@ class AI:
 
 
 def _attack_allowed(battle, figure_id: str) -> bool:
-    """The resolver would take an attack of this figure's on some foe now (its ready weapon)."""
+    """The resolver would take an attack of this figure's (its ready weapon) on one of the nearest
+    foes within the weapon's reach or range now. Only the few nearest are asked: a check is a
+    question of its own, and on a field of hundreds a turn's end must not ask them all."""
     me = battle.figures[figure_id]
-    return any(f.side != me.side and battle.able(f.id) and battle.check(Attack(figure=figure_id, target=f.id)) is None
-               for f in battle.figures.values())
+    spec = battle.weapon(me.ready_weapon)
+    far = float(battle.melee_reach_ft(me))
+    if spec["ranged"] or spec["thrown"]:
+        far = max(far, float((spec["range_ft"] or [0])[-1]))
+    near = sorted((max(abs(f.x - me.x), abs(f.y - me.y)) * 5 - 5 * (max(f.footprint) + max(me.footprint) - 2), f.id)
+                  for f in battle.figures.values() if f.side != me.side and battle.able(f.id))
+    return any(battle.check(Attack(figure=figure_id, target=fid)) is None
+               for gap, fid in near[:ATTACK_CHECKS] if gap <= far + 5)
 
 
 __all__ = ["AI", "DIFFICULTIES", "LEVELS", "Decision", "Plan", "stable_seed"]
