@@ -382,7 +382,9 @@ class Context:
             except RulesError:
                 got = None
             if len(searches) >= 64:
-                searches.clear()
+                # the oldest goes: emptying the memo at once freed 64 searches (their maps too)
+                # inside one decision
+                del searches[next(iter(searches))]
             searches[same] = (got, bm, rs, standing)
         self._searches[key] = got
         return got

@@ -72,3 +72,24 @@ def test_a_flyers_paths_after_its_sweep_are_the_whole_searchs(seed, density, rid
             got = asked.path_to((x, y), facing, alt)
             assert got == whole.path_to((x, y), facing, alt), (x, y, facing, alt)
     assert asked.entries() == whole.entries()
+
+
+def test_a_capped_planner_is_kept_with_its_planner_and_keeps_no_map_alive():
+    """The AI's capped flights reuse one planner per ceiling for a moment of the battle, and the
+    capped planners die with it: a process-wide cache used to keep finished battles' maps alive and
+    free them all at once inside a later decision."""
+    import gc
+    import weakref
+    rs = RULESETS["bfrpg"]
+    bmap = BattleMap.empty(SIZE, SIZE)
+    pos = Positioning(bmap, rs, [fig("m", "blue", 5, 5, flyer="winged", move_ft=30)])
+    capped = capped_planner(pos.planner, 40)
+    assert capped is not pos.planner and capped_planner(pos.planner, 40) is capped
+    assert capped.ruleset.section("altitude")["max_altitude_ft"] == 40
+    # the capped ruleset is one per ruleset and ceiling, so what is cached on it stays warm
+    other = Positioning(bmap, rs, pos.figures)
+    assert capped_planner(other.planner, 40).ruleset is capped.ruleset
+    gone = weakref.ref(bmap)
+    del bmap, pos, capped, other
+    gc.collect()
+    assert gone() is None

@@ -55,6 +55,20 @@ class Ruleset:
             return facing["run_turning_small_becomes_ft"]
         return turning_ft + facing["run_turning_extra_ft"]
 
+    def with_altitude_cap(self, cap_ft: int) -> "Ruleset":
+        """This ruleset with its flyers' ceiling lowered to `cap_ft` (the AI's cheaper candidate
+        flights), made once per cap for the ruleset's life so caches keyed on it stay warm."""
+        got = self._altitude_caps.get(cap_ft)
+        if got is None:
+            data = dict(self.data)
+            data["altitude"] = dict(data["altitude"], max_altitude_ft=cap_ft)
+            got = self._altitude_caps[cap_ft] = Ruleset(self.id, self.name, data)
+        return got
+
+    @cached_property
+    def _altitude_caps(self) -> dict[int, "Ruleset"]:
+        return {}
+
     def weapon(self, name: str) -> dict | None:
         return self.data["weapons"].get(name)
 
