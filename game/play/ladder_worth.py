@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from .edge import split_level
-from .mistakes import KINDS as MISTAKE_KINDS, SHORT, add_up
+from .mistakes import KINDS as MISTAKE_KINDS, SHORT, TURNS, add_up
 
 ALL = "all rulesets"
 
@@ -121,14 +121,21 @@ def mistakes_by_level(records: list[dict]) -> dict:
 
 
 def format_mistakes(report: dict) -> list[str]:
+    """Each level's mistakes per 10 battles it played, and per 100 turns its figures ended (a level
+    that wins keeps its figures longer and plays more turns: the rate per turn compares how often
+    it errs when it has the chance)."""
     mistakes = report.get("mistakes") or {}
     if not mistakes:
         return []
-    lines = ["", "mistakes per 10 battles a level played (parting shots drawn, blows lost to a move too long to "
-             "strike after, left alone within reach of two or more foes, friends hit by its missiles, turns ended "
-             "with a blow or shot forgone):",
-             f"  {'level':<10} {'battles':>7}" + "".join(f" {SHORT[k]:>12}" for k in MISTAKE_KINDS)]
+    lines = ["", "mistakes per 10 battles a level played, and per 100 turns its figures ended (parting shots drawn, "
+             "blows lost to a move too long to strike after, left alone within reach of two or more foes, friends "
+             "hit by its missiles, turns ended with a blow or shot forgone):",
+             f"  {'level':<10} {'battles':>7} {'turns':>7} {'per':>5}" + "".join(f" {SHORT[k]:>12}" for k in MISTAKE_KINDS)]
     for lv, counts in mistakes.items():
-        n = max(1, counts["battles"])
-        lines.append(f"  {lv:<10} {counts['battles']:>7}" + "".join(f" {10 * counts[k] / n:>12.1f}" for k in MISTAKE_KINDS))
+        n, turns = max(1, counts["battles"]), counts.get(TURNS, 0)
+        lines.append(f"  {lv:<10} {counts['battles']:>7} {turns:>7} {'10 b':>5}"
+                     + "".join(f" {10 * counts[k] / n:>12.1f}" for k in MISTAKE_KINDS))
+        if turns:
+            lines.append(f"  {'':<10} {'':>7} {'':>7} {'100 t':>5}"
+                         + "".join(f" {100 * counts[k] / turns:>12.2f}" for k in MISTAKE_KINDS))
     return lines

@@ -27,6 +27,9 @@ KINDS = ("parting shots drawn", "blows lost to a long move", "left alone by two 
 SHORT = {"parting shots drawn": "parting", "blows lost to a long move": "long move",
          "left alone by two or more foes": "alone", "friends hit by own missiles": "own missiles",
          "blows forgone": "forgone"}
+# Not a mistake: the turns a side's figures ended, so the counts can be read per turn played (a
+# side whose figures live longer plays more turns and has more chances to err).
+TURNS = "turns ended"
 FRIEND_NEAR_SQUARES = 2
 
 
@@ -43,7 +46,7 @@ class MistakeCounter:
         self.counts: dict[str, dict[str, int]] = {}
 
     def _add(self, side: str, kind: str, n: int = 1) -> None:
-        side_counts = self.counts.setdefault(side, dict.fromkeys(KINDS, 0))
+        side_counts = self.counts.setdefault(side, dict.fromkeys(KINDS + (TURNS,), 0))
         side_counts[kind] += n
 
     def ending(self, battle, figure_id: str) -> None:
@@ -51,7 +54,7 @@ class MistakeCounter:
         if not battle.able(figure_id):
             return
         me = battle.figures[figure_id]
-        self.counts.setdefault(me.side, dict.fromkeys(KINDS, 0))
+        self._add(me.side, TURNS)
         diag = battle.ruleset.diagonal
         foes = [f for f in battle.figures.values() if f.side != me.side and battle.able(f.id)]
         if not foes:
@@ -77,7 +80,7 @@ class MistakeCounter:
         """The counts, with those read off the events (parting shots, friendly fire), per side."""
         figures = battle.figures
         for f in figures.values():
-            self.counts.setdefault(f.side, dict.fromkeys(KINDS, 0))
+            self.counts.setdefault(f.side, dict.fromkeys(KINDS + (TURNS,), 0))
         for e in battle.events:
             if e.kind in (K.PARTING_SHOT, K.FREE_ATTACK) and e.target in figures:
                 self._add(figures[e.target].side, "parting shots drawn")
@@ -122,7 +125,7 @@ def _may_strike_a_friend(battle, attack: Attack) -> bool:
 
 def add_up(per_side: list[dict]) -> dict:
     """Counts from several battles (or sides) added kind by kind."""
-    out = dict.fromkeys(KINDS, 0)
+    out = dict.fromkeys(KINDS + (TURNS,), 0)
     for counts in per_side:
         for k, v in counts.items():
             out[k] = out.get(k, 0) + v

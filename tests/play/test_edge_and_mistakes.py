@@ -56,7 +56,7 @@ def _rec(stronger, weaker, winner_level, ruleset="odnd"):
     return {"stronger": stronger, "weaker": weaker, "winner_level": winner_level, "ruleset": ruleset, "battle": "b",
             "rounds": 3, "refusals": 0, "stalled": False,
             "levels": {"blue": stronger, "red": weaker},
-            "mistakes": {"blue": {"blows forgone": 1}, "red": {"blows forgone": 0}}}
+            "mistakes": {"blue": {"blows forgone": 1, "turns ended": 4}, "red": {"blows forgone": 0, "turns ended": 3}}}
 
 
 def test_a_ladder_with_edges_reads_each_pair_as_to_hit_worth():
@@ -72,6 +72,9 @@ def test_a_ladder_with_edges_reads_each_pair_as_to_hit_worth():
     assert report["mistakes"]["normal"]["blows forgone"] == 10 and report["mistakes"]["naive"]["blows forgone"] == 0
     text = format_report(report)
     assert "to-hit worth" in text and "normal vs naive" in text and "mistakes per 10 battles" in text
+    # the same counts per 100 turns the level's figures ended: normal's 10 forgone in 40 turns
+    normal_rows = text.split("mistakes per 10 battles")[1].split("\n  normal ")[1].splitlines()
+    assert normal_rows[1].split()[0] == "100" and normal_rows[1].split()[-1] == "25.00"
 
 
 def test_a_turn_ended_with_a_blow_in_reach_is_a_blow_forgone():
@@ -84,6 +87,7 @@ def test_a_turn_ended_with_a_blow_in_reach_is_a_blow_forgone():
     counts = counter.tally(b)["blue"]
     assert counts["blows forgone"] == 1
     assert counts["left alone by two or more foes"] == 1          # two foes beside it, no friend near
+    assert counts["turns ended"] == 1 and counter.tally(b)["red"]["turns ended"] == 0
 
 
 def test_a_walk_too_long_to_strike_loses_the_blow():
