@@ -368,7 +368,7 @@ class Threats:
                     if shot.attacker_id not in seen:
                         seen.add(shot.attacker_id)
                         shots.append(shot)
-        total = 0.0
+        total, standing = 0.0, 1.0
         for shot in shots:
             foe = ctx.active.get(shot.attacker_id)
             if foe is None:
@@ -379,11 +379,26 @@ class Threats:
             weapon = None if not ctx.is_archer(foe) else ctx.battle.melee_weapon(foe)
             odds = ctx.odds(foe, me_there, weapon, placed=(me_there,), parting_shot=True)
             # a parting shot comes (odnd: if the foe's retreat roll reaches mine): no CAUTION discount
-            v = self.loss(odds) * ctx.battle.free_attack_chance(ctx.me.id, foe.id)
+            comes = ctx.battle.free_attack_chance(ctx.me.id, foe.id)
+            v = self.loss(odds) * comes
             plan.add(f"parting shot from {foe.label} {shot.bonus:+d}", -v)
             total += v
+            standing *= 1.0 - odds.p_kill(ctx.hp(ctx.me)) * comes
         plan.data["parting_shots"] = len(shots)
-        return total
+        return total + self._blow_lost_on_the_way(plan, 1.0 - standing)
+
+    def _blow_lost_on_the_way(self, plan: Plan, felled: float) -> float:
+        """A figure felled by a parting shot on its way never strikes the blow its plan moved for:
+        that blow's worth times the chance (the shot's own cost, hit points and the figure's
+        worth, is counted above; this is what the move was for)."""
+        ctx = self.ctx
+        odds, target = plan.data.get("odds"), ctx.active.get(plan.data.get("target"))
+        if felled < 0.005 or odds is None or target is None:
+            return 0.0
+        lost = felled * ctx.damage_value(target, odds)
+        plan.data["felled_on_the_way"] = felled
+        plan.add(f"{felled:.0%} to fall to the parting shots before it strikes {target.label}", -lost)
+        return lost
 
 
 def add_exposure(plan: Plan, v: float, parts) -> None:

@@ -88,6 +88,32 @@ def test_fighting_withdrawal_instead_of_turning_its_back():
     assert planned.parting_shots == ()
 
 
+def test_a_blow_behind_a_parting_shot_is_worth_only_the_chance_to_live_to_strike_it():
+    # odnd: a foot soldier on 2 hit points beside a guard weighs walking round to strike an archer
+    # from behind; the guard's parting shot on the way may fell it first, and then the blow the
+    # move was for is never struck: that blow's worth times the chance is a reason of its own.
+    b = make_battle("odnd", [
+        {"id": "me", "side": "blue", "template": "foot", "x": 6, "y": 6, "facing": "E", "stats": {"hp": 2}},
+        {"id": "guard", "side": "red", "template": "foot", "x": 7, "y": 6, "facing": "W"},
+        {"id": "archer", "side": "red", "template": "archer", "x": 6, "y": 9, "facing": "S", "stats": {"hp": 3}},
+    ], seed=1)
+    play_until_turn_of(b, "me")
+    ai = AI("normal")
+    ai.choose(b, "me")
+    walks = [p for p in ai.last_decision.plans if p.data.get("parting_shots") and p.data.get("target") == "archer"]
+    assert walks, ai.last_decision.explain()
+    for plan in walks:
+        felled = plan.data["felled_on_the_way"]
+        assert 0.05 < felled < 1
+        names = [name for name, _v in plan.reasons]
+        to_hit = next(i for i, name in enumerate(names) if "to hit Archer" in name)
+        blow = sum(v for _name, v in plan.reasons[:to_hit + 1])      # its modifiers' shares and the rest
+        lost = dict(plan.reasons)[f"{felled:.0%} to fall to the parting shots before it strikes Archer"]
+        assert lost == pytest.approx(-felled * blow, abs=0.02)                  # reasons are kept to 0.01
+    # a blow struck from where it stands draws no parting shot and loses nothing so
+    assert not any(p.data.get("felled_on_the_way") for p in ai.last_decision.plans if not p.data.get("parting_shots"))
+
+
 def test_withdraws_then_shoots_when_its_turn_is_split_into_phases():
     # bfrpg:initiative: figures on one number all move first and shoot later (movement, then
     # missiles). The archer beside a foot soldier shares its number with a friend, so its turn is
