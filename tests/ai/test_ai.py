@@ -114,6 +114,30 @@ def test_a_blow_behind_a_parting_shot_is_worth_only_the_chance_to_live_to_strike
     assert not any(p.data.get("felled_on_the_way") for p in ai.last_decision.plans if not p.data.get("parting_shots"))
 
 
+def test_a_figure_that_stays_where_it_is_strikes_the_foe_beside_it():
+    # odnd: a knight with a spearman on 1 hit point beside it and another knight near. Striking,
+    # grappling or tripping from where it stands leaves it on the same square as standing still, so
+    # that square's worth for next round counts in each: what it does to the foe decides. (It used
+    # to count only for the plans that did nothing to the foe or held it: the blow was weighed
+    # without it.)
+    b = make_battle("odnd", [
+        {"id": "me", "side": "blue", "template": "knight", "x": 6, "y": 6, "facing": "E"},
+        {"id": "ally", "side": "blue", "template": "foot", "x": 4, "y": 8, "facing": "E"},
+        {"id": "spear", "side": "red", "template": "spearman", "x": 7, "y": 6, "facing": "W", "stats": {"hp": 1}},
+        {"id": "k2", "side": "red", "template": "knight", "x": 9, "y": 5, "facing": "W"},
+    ], seed=1)
+    play_until_turn_of(b, "me")
+    ai = AI("normal")
+    action = first_action(ai, b, "me")
+    assert not isinstance(action, EndTurn) and action.target == "spear", ai.last_decision.explain()
+    plans = ai.last_decision.plans
+    hold = next(p for p in plans if p.kind == "hold")
+    here = [p for p in plans if p.end[:2] == (6, 6) and p.kind in ("attack", "manoeuvre")]
+    assert {p.kind for p in here} == {"attack", "manoeuvre"}
+    for plan in here:
+        assert dict(plan.reasons)["can strike next round"] == dict(hold.reasons)["can strike next round"] > 0
+
+
 def test_withdraws_then_shoots_when_its_turn_is_split_into_phases():
     # bfrpg:initiative: figures on one number all move first and shoot later (movement, then
     # missiles). The archer beside a foot soldier shares its number with a friend, so its turn is

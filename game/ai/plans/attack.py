@@ -50,8 +50,7 @@ def attack_here_plans(ctx: Context, threats: Threats) -> list[Plan]:
         score_attack(ctx, plan, e, odds)
         v, parts = threats.exposure(plan.end, exclude={e.id: plan.data["p_kill"]})
         add_exposure(plan, v, parts)
-        if odds.breakdown.kind == "ranged":
-            add_potential(ctx, plan)
+        add_potential(ctx, plan)
         out.append(plan)
     return out
 

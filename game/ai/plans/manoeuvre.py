@@ -25,7 +25,7 @@ from ..context import HORIZON_ROUNDS, Context
 from ..decision import Plan
 from ..odds import Odds
 from ..threat import Threats, add_exposure
-from .scoring import TEMPO, score_attack
+from .scoring import TEMPO, add_potential, score_attack
 
 SEPARATED_ROUNDS = 1.0     # a foe thrown down a drop it cannot climb needs about a round to come back up
 OPENED_ROUNDS = 1.0        # a foe knocked prone or held stays open to blows about a round
@@ -175,6 +175,7 @@ def _grapple_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan 
     plan.data.update(p_kill=removed, p_fell=removed)
     v, parts = threats.exposure(here, exclude={target.id: removed})
     add_exposure(plan, v, parts)
+    add_potential(ctx, plan)            # it stays on its square, as a blow struck from here does
     plan.label = f"grapple {target.label}: {odds.chance:.0%} to hold it" + (f", {why}" if why else "")
     return plan
 
@@ -222,6 +223,7 @@ def _shove_plan(ctx: Context, threats: Threats, action, odds, target) -> Plan | 
     plan.data.update(p_kill=removed, p_fell=removed)
     v, parts = threats.exposure(spot, exclude={target.id: removed})
     add_exposure(plan, v, parts)
+    add_potential(ctx, plan)            # it stays on its square, as a blow struck from here does
     fall = f", {odds.fall_dice} falling" if odds.fall_dice else (f", a {odds.fall_ft} ft drop" if odds.fall_ft else "")
     plan.label = f"{what} {target.label}{where}: {p:.0%}{fall}"
     return plan
