@@ -10,11 +10,6 @@ plan flipped. A flip worth nothing on average is search that costs time for no e
     .venv/bin/python bench/ai_flips.py [--ruleset bfrpg] [--scenario maps/mirror_field.toml]
                                        [--seeds 0,1,2] [--continuations 2]
 
-`--judge rollouts` takes as flips only the choices hard's rollouts changed (the search's first plan
--> the rollouts' first), to judge what the rollouts add to the search.
-`--set` changes hard for the run: `--set rollout_plans=0` is the search alone (no rollouts),
-`--set BASE=easy --set HORIZON=2` the rollouts' base level and horizon (game/ai/rollout.py).
-
 Battles are played as `simulate` plays them (run_seed of seed 1, hard on one side, normal on the
 other, then the sides swapped). A continuation is the snapshot's copy with its dice reseeded; the
 flipped figure's first action is applied, then both sides are played by normal.
@@ -30,8 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import game.ai.brain as brain  # noqa: E402
-import game.ai.levels as ai_levels  # noqa: E402
-import game.ai.rollout as rollout  # noqa: E402
+import game.ai.lookahead as lookahead  # noqa: E402
 from game.ai import AI  # noqa: E402
 from game.io.rulesets import load_ruleset  # noqa: E402
 from game.io.scenarios import load_scenario  # noqa: E402
@@ -44,29 +38,16 @@ MARGINS: list = []
 
 
 def _searching(real):
-    def think_ahead(ctx, threats, plans):
+    def search_ahead(ctx, threats, plans):
         before = plans[0] if plans else None
-        searched, rolled = got = real(ctx, threats, plans)
+        searched = real(ctx, threats, plans)
         after = plans[0] if plans else None
-        if (searched or rolled) and before is not None and after is not None and before.actions[0] != after.actions[0]:
+        if searched and before is not None and after is not None and before.actions[0] != after.actions[0]:
             FLIPS.append((ctx.battle.clone(), ctx.me.side, before, after))
             # how far the search put its choice above normal's (both searched): its margin
             MARGINS.append(round(after.score - before.score, 3) if before.data.get("searched") else None)
-        return got
-    return think_ahead
-
-
-def _rolling(real):
-    """--judge rollouts: a flip is where the rollouts changed the search's first plan."""
-    def roll_out(ctx, plans, player):
-        before = plans[0] if plans else None
-        rolled = real(ctx, plans, player)
-        after = plans[0] if plans else None
-        if rolled and before is not None and after is not None and before.actions[0] != after.actions[0]:
-            FLIPS.append((ctx.battle.clone(), ctx.me.side, before, after))
-            MARGINS.append(after.data["rollout"][2])
-        return rolled
-    return roll_out
+        return searched
+    return search_ahead
 
 
 def worth(battle, side: str) -> tuple[int, int]:
@@ -97,25 +78,9 @@ def main(argv=None) -> int:
     p.add_argument("--scenario", default="maps/mirror_field.toml")
     p.add_argument("--seeds", default="0,1,2")
     p.add_argument("--continuations", type=int, default=2)
-    p.add_argument("--set", action="append", help="NAME=VALUE: a field of hard's Level (rollout_plans=0: the "
-                   "search alone) or a constant of game/ai/rollout.py (BASE=easy, HORIZON=None, TRUST=1.0)")
-    p.add_argument("--judge", choices=("search", "rollouts"), default="search",
-                   help="what a flip is: hard's look-ahead against normal's best (search), or the rollouts "
-                        "against the search's first plan (rollouts)")
     p.add_argument("--dump", help="also write one line a flip (kinds, margin, wins, hit points) to this file")
     args = p.parse_args(argv)
-    for item in args.set or ():
-        name, value = item.split("=", 1)
-        value = None if value == "None" else value if not value.replace(".", "").isdigit() else \
-            float(value) if "." in value else int(value)
-        if hasattr(ai_levels.LEVELS["hard"], name):
-            ai_levels.LEVELS["hard"] = replace(ai_levels.LEVELS["hard"], **{name: value})
-        else:
-            setattr(rollout, name, value)
-    if args.judge == "rollouts":
-        brain.roll_out = _rolling(brain.roll_out)
-    else:
-        brain.think_ahead = _searching(brain.think_ahead)
+    brain.search_ahead = _searching(lookahead.search_ahead)
     setup0 = setups_for(load_scenario(args.scenario), [load_ruleset(args.ruleset)])[args.ruleset]
     sides = list(dict.fromkeys(f.side for f in setup0.figures))
     by_kind: dict = collections.defaultdict(lambda: [0, 0, 0, 0])     # flips, continuations, wins, hp
@@ -128,8 +93,7 @@ def main(argv=None) -> int:
             play_battle(replace(setup0, seed=run_seed(1, args.ruleset, index)), difficulty=levels)
             mine = [(f, m) for f, m in zip(FLIPS, MARGINS) if f[1] == hard]
             for (snapshot, side, before, after), margin in mine:
-                rolled = (after.data.get("rollout") or (0, 0, 0.0))[2] > 0     # put first by its rollouts
-                row = by_kind[(before.kind, after.kind + (" (rolled)" if rolled else ""))]
+                row = by_kind[(before.kind, after.kind)]
                 row[0] += 1
                 flip = [0, 0, 0]
                 for k in range(args.continuations):
@@ -152,8 +116,7 @@ def main(argv=None) -> int:
                                   f"{flip[1] / flip[0]:.2f}\t{flip[2] / flip[0]:.2f}\n")
             print(f"battle {index}, hard as {hard}: {len(mine)} flips; so far {total[0]} continuations, "
                   f"wins {total[1]:+d}, hit points {total[2]:+d}", flush=True)
-    judged = "the rollouts' choice over the search's" if args.judge == "rollouts" else "hard's choice over normal's"
-    print(f"{judged}, per continuation: wins {total[1] / max(total[0], 1):+.3f}, "
+    print(f"hard's choice over normal's, per continuation: wins {total[1] / max(total[0], 1):+.3f}, "
           f"hit points {total[2] / max(total[0], 1):+.2f} ({total[0]} continuations)")
     print("by the kinds flipped (normal's -> hard's): flips, continuations, wins, hit points per continuation")
     for kinds, (n, c, w, h) in sorted(by_kind.items(), key=lambda kv: -kv[1][0]):

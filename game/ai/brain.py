@@ -21,7 +21,6 @@ from .lookahead import focus_fire, search_ahead
 from .naive import naive_decision
 from .objectives import weigh_objectives
 from .plans import generate, rescore_exactly
-from .rollout import roll_out
 from .threat import Threats
 
 ATTACK_CHECKS = 6        # nearest foes asked whether an attack is still to make before a turn ends
@@ -144,7 +143,7 @@ class AI:
         if key != self._memo_key:
             self._memo, self._memo_key = {}, key
         rng = self.rng_for(battle, figure_id)
-        searched = rolled = 0
+        searched = 0
         if self.level.naive:
             plans = naive_decision(battle, figure_id)
         else:
@@ -165,21 +164,12 @@ class AI:
                         focus_fire(ctx, plan)
                 plans.sort(key=rank_key)
             if level.search_plans:
-                searched, rolled = think_ahead(ctx, threats, plans)
+                searched = search_ahead(ctx, threats, plans)
         decision = Decision(figure_id, battle.round, self.difficulty, plans, (time.perf_counter() - t0) * 1000,
-                            searched=searched, moves=ctx.cache.get("search moves", 0) if searched else 0,
-                            rolled=rolled, rollouts=plans[0].data.get("rollout", (0,))[0] if rolled else 0)
+                            searched=searched, moves=ctx.cache.get("search moves", 0) if searched else 0)
         self.last_decision = decision
         self.decisions[figure_id] = decision
         return decision
-
-
-def think_ahead(ctx: Context, threats: Threats, plans: list) -> tuple[int, int]:
-    """Hard's look-ahead: the search (lookahead.py), then its first plans played on (rollout.py)
-    by a simple player. Returns (plans searched, plans played on)."""
-    searched = search_ahead(ctx, threats, plans)
-    rolled = roll_out(ctx, plans, lambda level, seed: AI(level, seed=seed)) if ctx.level.rollout_plans else 0
-    return searched, rolled
 
 
 def _attack_allowed(battle, figure_id: str) -> bool:

@@ -55,8 +55,6 @@ class Decision:
     chosen: int = 0
     searched: int = 0              # hard: how many of the first plans were searched through the resolver
     moves: int = 0                 # ... and how many moves of friends and foes that search weighed
-    rolled: int = 0                # hard: how many of the first plans were played on (rollouts)
-    rollouts: int = 0              # ... and how many continuations each
 
     @property
     def options(self) -> list[tuple[Action, float, list]]:
@@ -73,11 +71,8 @@ class Decision:
 
     def explain(self, limit: int = 5) -> str:
         head = f"{self.figure} (round {self.round}, {self.difficulty}, {self.elapsed_ms:.0f} ms"
-        if self.searched:
-            head += f", searched {self.searched} plan(s) ahead, {self.moves} moves of friends and foes"
-        if self.rolled:
-            head += f", played {self.rollouts} continuations of each of {self.rolled} plans"
-        head += "):"
+        head += f", searched {self.searched} plan(s) ahead, {self.moves} moves of friends and foes):" \
+            if self.searched else "):"
         lines = [head]
         shown = list(range(min(limit, len(self.plans))))
         if self.chosen not in shown:
@@ -93,5 +88,5 @@ class Decision:
     def to_json(self) -> dict:
         return {"figure": self.figure, "round": self.round, "difficulty": self.difficulty,
                 "elapsed_ms": round(self.elapsed_ms, 1), "chosen": self.chosen, "searched": self.searched,
-                "moves": self.moves, "rolled": self.rolled, "rollouts": self.rollouts,
+                "moves": self.moves,
                 "plans": [p.to_json() for p in self.plans]}

@@ -27,8 +27,6 @@ class Level:
     sight_squares: int = 3      # ... and archers' shots at the first few of their squares
     search_plans: int = 0       # best plans searched through the resolver (hard)
     search_foes: int = 0        # foes whose replies are searched in each branch, nearest first
-    rollout_plans: int = 0      # best plans then played on by a simple player on copies (hard: rollout.py)
-    rollouts: int = 0           # ... continuations each (the same seeds for every plan)
     holds: bool = False         # holds its action until a foe has acted, to strike first when it comes
     morale: bool = False        # weighs the morale check a kill would force (break the enemy, avoid a rout)
     focus_fire: bool = False    # its best plans weigh the friends still to strike their target this round
@@ -50,7 +48,7 @@ LEVELS: dict[str, Level] = {
                     big_field=Level("normal", exact_plans=3, approach=4, morale=True, focus_fire=True)),
     "hard": Level("hard", targets=5, attack_squares=4, approach=8, shoot=8, withdraw=5, turn_facings=2,
                    exact_plans=8, sight_squares=4, search_plans=5, search_foes=3, holds=True, morale=True,
-                   focus_fire=True, rollout_plans=3, rollouts=4,
+                   focus_fire=True,
                    # normal's breadth there, fewer plans searched: the search still plays the blows near it
                    big_field=Level("hard", exact_plans=3, approach=4, search_plans=3, search_foes=2, holds=True,
                                    morale=True, focus_fire=True)),

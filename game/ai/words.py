@@ -118,8 +118,6 @@ def plan_words(plan, figures) -> str:
     parts = [_lead(plan, figures), *_risk(plan, figures)]
     if plan.data.get("search_words"):
         parts.append(plan.data["search_words"])
-    if plan.data.get("rollout_words"):
-        parts.append(plan.data["rollout_words"])
     if plan.data.get("refused"):
         parts.append(f"refused: {plan.data['refused']}")
     return "; ".join(dict.fromkeys(p for p in parts if p))
