@@ -9,8 +9,9 @@
   or more foes and no friend within two squares of it;
 - `friends hit by own missiles`: the side's missiles striking its own figures (friendly fire);
 - `blows forgone`: a turn ended while the resolver would still have accepted an attack on a foe
-  that puts no friend at risk (a shot into a melee that may strike a friend, by the resolver's
-  `into_melee_risk`, is the careful player's to hold, not a blow forgone).
+  that puts no friend at risk and has some chance to hit (a shot into a melee that may strike a
+  friend, by the resolver's `into_melee_risk`, is the careful player's to hold, and a blow the roll
+  cannot hit is no blow: neither is a blow forgone).
 
 Every count is a question to the resolver (`Battle.check`, `preview`, `into_melee_risk`,
 `melee_reach_ft`, `attacks_per_round`)
@@ -111,16 +112,20 @@ def _attack_left(battle, me, foes, gap) -> Attack | None:
             break
         for w in dict.fromkeys(me.weapons or ("fist",)):
             attack = Attack(figure=me.id, target=foe.id, weapon=None if w == me.ready_weapon else w)
-            if battle.check(attack) is None and not _may_strike_a_friend(battle, attack):
+            if battle.check(attack) is None and _worth_striking(battle, attack):
                 return attack
     return None
 
 
-def _may_strike_a_friend(battle, attack: Attack) -> bool:
-    """A shot into a melee where the ruleset's into-melee rule may send it at a friend."""
+def _worth_striking(battle, attack: Attack) -> bool:
+    """An attack with some chance to hit (the roll's own odds) that puts no friend at risk: not a
+    shot into a melee where the ruleset's into-melee rule may send it at a friend."""
     breakdown = battle.preview(attack).breakdown
-    return breakdown is not None and breakdown.kind == "ranged" and \
-        battle.into_melee_risk(breakdown).p_friend_struck > 0
+    if breakdown is None:
+        return True
+    if breakdown.chance() <= 0:
+        return False                # e.g. cnc: an archer's arrow against a knight's armour
+    return breakdown.kind != "ranged" or battle.into_melee_risk(breakdown).p_friend_struck <= 0
 
 
 def add_up(per_side: list[dict]) -> dict:

@@ -138,6 +138,26 @@ def test_a_figure_that_stays_where_it_is_strikes_the_foe_beside_it():
         assert dict(plan.reasons)["can strike next round"] == dict(hold.reasons)["can strike next round"] > 0
 
 
+def test_a_shot_that_cannot_hit_earns_nothing_for_striking_now():
+    # cnc: at long range an arrow needs more than the die gives against a knight's plate; the
+    # resolver accepts the shot at no chance, and it earns no "strikes this turn" (a blow that
+    # cannot hit strikes nothing); nearer, the same shot has a chance and earns it.
+    wide = "\n".join(["." * 40] * 8)
+
+    def shot(knight_x: int):
+        b = make_battle("cnc", [
+            {"id": "archer", "side": "blue", "template": "archer", "x": 1, "y": 4, "facing": "E"},
+            {"id": "knight", "side": "red", "template": "knight", "x": knight_x, "y": 4, "facing": "W"},
+        ], ascii_map=wide)
+        play_until_turn_of(b, "archer")
+        ai = AI("normal")
+        ai.choose(b, "archer")
+        return next(p for p in ai.last_decision.plans if p.kind == "attack" and p.data.get("target") == "knight")
+    far, near = shot(30), shot(10)
+    assert far.data["p_hit"] == 0 and "strikes this turn" not in dict(far.reasons)
+    assert near.data["p_hit"] > 0 and dict(near.reasons)["strikes this turn"] > 0
+
+
 def test_withdraws_then_shoots_when_its_turn_is_split_into_phases():
     # bfrpg:initiative: figures on one number all move first and shoot later (movement, then
     # missiles). The archer beside a foot soldier shares its number with a friend, so its turn is

@@ -137,3 +137,22 @@ def test_a_shot_held_back_from_a_melee_with_a_friend_in_it_is_not_a_blow_forgone
         return counter.tally(b)["blue"]
     assert archer_ends_turn(friend_beside_foe=True)["blows forgone"] == 0
     assert archer_ends_turn(friend_beside_foe=False)["blows forgone"] == 1
+
+
+def test_a_shot_the_roll_cannot_hit_is_not_a_blow_forgone():
+    """cnc: an archer's arrow at a knight in plate at long range needs more than the die can give
+    (the resolver accepts the shot, at no chance to hit); a turn ended without it forgoes nothing.
+    Nearer, the same shot has a chance and ending the turn forgoes it."""
+    wide = "\n".join(["." * 40] * 8)
+
+    def archer_ends_turn(knight_x: int) -> tuple[float, int]:
+        b = make_battle("cnc", wide, [fig("archer", "blue", 1, 4, "E", template="archer"),
+                                      fig("knight", "red", knight_x, 4, "W", template="knight")])
+        until_phase(b, "archer")
+        assert b.check(Attack("archer", "knight")) is None
+        counter = MistakeCounter()
+        counter.ending(b, "archer")
+        return b.preview(Attack("archer", "knight")).breakdown.chance(), counter.tally(b)["blue"]["blows forgone"]
+    assert archer_ends_turn(30) == (0.0, 0)
+    chance, forgone = archer_ends_turn(10)
+    assert chance > 0 and forgone == 1

@@ -34,7 +34,8 @@ def score_attack(ctx: Context, plan: Plan, target, odds: Odds, what: str = "") -
     plan.add(f"{what}{odds.p_hit:.0%} to hit {target.label}, {p_kill:.0%} to fell it{wounded}", total - shares)
     plan.data.update(target=target.id, p_kill=p_kill, p_hit=odds.p_hit, expected=odds.expected(hp), odds=odds,
                      wounded=hp < hp_max, ranged=odds.breakdown.kind == "ranged", later=ctx.strike_later)
-    plan.add("strikes this turn", TEMPO)
+    if odds.p_hit > 0:
+        plan.add("strikes this turn", TEMPO)          # a blow that cannot hit strikes nothing
     friends = odds.breakdown.friends_in_melee
     if friends and odds.breakdown.kind == "ranged":
         plan.add("may hit a friend in the melee", -friendly_fire_cost(ctx, odds, friends))
