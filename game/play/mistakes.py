@@ -31,6 +31,7 @@ SHORT = {"parting shots drawn": "parting", "blows lost to a long move": "long mo
 # Not a mistake: the turns a side's figures ended, so the counts can be read per turn played (a
 # side whose figures live longer plays more turns and has more chances to err).
 TURNS = "turns ended"
+FIELDS = KINDS + (TURNS,)
 FRIEND_NEAR_SQUARES = 2
 
 
@@ -47,7 +48,7 @@ class MistakeCounter:
         self.counts: dict[str, dict[str, int]] = {}
 
     def _add(self, side: str, kind: str, n: int = 1) -> None:
-        side_counts = self.counts.setdefault(side, dict.fromkeys(KINDS + (TURNS,), 0))
+        side_counts = self.counts.setdefault(side, dict.fromkeys(FIELDS, 0))
         side_counts[kind] += n
 
     def ending(self, battle, figure_id: str) -> None:
@@ -81,7 +82,7 @@ class MistakeCounter:
         """The counts, with those read off the events (parting shots, friendly fire), per side."""
         figures = battle.figures
         for f in figures.values():
-            self.counts.setdefault(f.side, dict.fromkeys(KINDS + (TURNS,), 0))
+            self.counts.setdefault(f.side, dict.fromkeys(FIELDS, 0))
         for e in battle.events:
             if e.kind in (K.PARTING_SHOT, K.FREE_ATTACK) and e.target in figures:
                 self._add(figures[e.target].side, "parting shots drawn")
@@ -130,7 +131,7 @@ def _worth_striking(battle, attack: Attack) -> bool:
 
 def add_up(per_side: list[dict]) -> dict:
     """Counts from several battles (or sides) added kind by kind."""
-    out = dict.fromkeys(KINDS + (TURNS,), 0)
+    out = dict.fromkeys(FIELDS, 0)
     for counts in per_side:
         for k, v in counts.items():
             out[k] = out.get(k, 0) + v
