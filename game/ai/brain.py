@@ -177,10 +177,7 @@ def _attack_allowed(battle, figure_id: str) -> bool:
     foes within the weapon's reach or range now. Only the few nearest are asked: a check is a
     question of its own, and on a field of hundreds a turn's end must not ask them all."""
     me = battle.figures[figure_id]
-    spec = battle.weapon(me.ready_weapon)
-    far = float(battle.melee_reach_ft(me))
-    if spec["ranged"] or spec["thrown"]:
-        far = max(far, float((spec["range_ft"] or [0])[-1]))
+    far = battle.farthest_strike_ft(me)
     near = sorted((max(abs(f.x - me.x), abs(f.y - me.y)) * 5 - 5 * (max(f.footprint) + max(me.footprint) - 2), f.id)
                   for f in battle.figures.values() if f.side != me.side and battle.able(f.id))
     return any(battle.check(Attack(figure=figure_id, target=fid)) is None

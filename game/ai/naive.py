@@ -26,8 +26,8 @@ def naive_decision(battle, figure_id: str) -> list[Plan]:
         for foe in foes[:3]:
             gap = grid_distance_ft(diag, foe.x - me.x, foe.y - me.y)
             for weapon in dict.fromkeys(me.weapons):
-                if gap > _farthest_ft(battle, me, weapon) and not (me.big or foe.big):
-                    continue            # out of its reach and range: no need to ask the resolver
+                if gap > battle.farthest_strike_ft(me, weapon) + 5 and not (me.big or foe.big):
+                    continue            # out of its reach and range (a square to spare for the diagonals)
                 attack = Attack(figure=figure_id, target=foe.id, weapon=None if weapon == me.ready_weapon else weapon)
                 if battle.check(attack) is None:
                     return [Plan((attack, EndTurn(figure=figure_id)), f"attack the nearest foe, {foe.label}",
@@ -44,14 +44,6 @@ def naive_decision(battle, figure_id: str) -> list[Plan]:
     then = () if declaring else (Attack(figure=figure_id, target=target.id),)
     return [Plan((move,) + then + (EndTurn(figure=figure_id),), f"advance on {target.label} to {sq[0]},{sq[1]}",
                  kind="approach", end=(sq[0], sq[1], facing, me.altitude_ft), data={"target": target.id}), end]
-
-
-def _farthest_ft(battle, me, weapon: str) -> float:
-    """How far this weapon reaches at most (its long range, or its melee reach), a square to spare
-    for the diagonals: a cheap look before `Battle.check`, which has the last word."""
-    spec = battle.weapon(weapon)
-    far = float((spec["range_ft"] or [0])[-1]) if spec["ranged"] or spec["thrown"] else 0.0
-    return max(far, float(battle.melee_reach_ft(me, weapon))) + 5.0
 
 
 def _step_toward(battle, me, target, left: float):

@@ -103,11 +103,7 @@ def _attacked_this_turn(battle, figure_id: str) -> bool:
 def _attack_left(battle, me, foes, gap) -> Attack | None:
     """An attack the resolver accepts now that may strike no friend (any weapon, foes nearest
     first), or None."""
-    far = 0.0
-    for w in dict.fromkeys(me.weapons or ("fist",)):
-        spec = battle.weapon(w)
-        far = max(far, float((spec["range_ft"] or [0])[-1]) if spec["ranged"] or spec["thrown"] else 0.0,
-                  float(battle.melee_reach_ft(me, w)))
+    far = max(battle.farthest_strike_ft(me, w) for w in dict.fromkeys(me.weapons or ("fist",)))
     for foe in sorted(foes, key=lambda f: (gap[f.id], f.id)):
         if gap[foe.id] > far + 10:
             break

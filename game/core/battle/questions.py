@@ -32,6 +32,14 @@ class Questions:
         """How far the figure strikes in melee with this weapon (its ready one by default)."""
         return melee_reach_ft(self, figure, weapon)
 
+    def farthest_strike_ft(self, figure: Figure, weapon: str | None = None) -> float:
+        """How far the figure strikes at most with this weapon (its ready one by default): its long
+        range when it is shot or thrown, and at least its melee reach. A first look before `check`,
+        which has the last word (cover, sight, the rules of shooting into a melee)."""
+        spec = self.weapon(weapon or figure.ready_weapon)
+        far = float((spec["range_ft"] or [0])[-1]) if spec["ranged"] or spec["thrown"] else 0.0
+        return max(far, float(self.melee_reach_ft(figure, weapon)))
+
     def nearest_cells(self, a: Figure, b: Figure) -> tuple:
         """(distance, a's cell, b's cell) of the two bodies' nearest squares, as attacks measure them."""
         return cell_pairs(self, a, b)[0]
